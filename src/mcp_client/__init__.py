@@ -1,0 +1,68 @@
+"""mcp_client: an async MCP client where every elicitation, in either protocol era, reaches one callback.
+
+    from mcp_client import Client
+
+    async with Client("http://127.0.0.1:8000/mcp", elicitation_callback=ask) as client:
+        result = await client.call_tool("book_table", {"date": "2025-12-25", "party_size": 2})
+
+Wire models live in ``mcp_client.types``, the normalized form model in ``mcp_client.schema``, ready
+callbacks (terminal forms, URL consent, canned answers) in the ``ui_adapters`` package.
+"""
+
+from mcp_client._client import Client
+from mcp_client._context import ClientRequestContext
+from mcp_client._elicitation import ElicitationCallback, ElicitationCompleteCallback
+from mcp_client._errors import (
+    ClientStateError,
+    ElicitationCallbackError,
+    ElicitationError,
+    InputRequiredLimitError,
+    InputRequiredRoundsExceededError,
+    InvalidElicitationContentError,
+    InvalidElicitationSchemaError,
+    MCPClientError,
+    MCPConnectionError,
+    MCPError,
+    MCPTimeoutError,
+    ProtocolError,
+    ServerExitedError,
+    SessionExpiredError,
+    UnsupportedProtocolVersionError,
+    UrlElicitationRequiredError,
+)
+from mcp_client._http import StreamableHTTPTransport
+from mcp_client._stdio import StdioServerParameters, StdioTransport
+from mcp_client._transport import Transport
+from mcp_client._versions import LEGACY_VERSIONS, MODERN_VERSIONS
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "LEGACY_VERSIONS",
+    "MODERN_VERSIONS",
+    "Client",
+    "ClientRequestContext",
+    "ClientStateError",
+    "ElicitationCallback",
+    "ElicitationCallbackError",
+    "ElicitationCompleteCallback",
+    "ElicitationError",
+    "InputRequiredLimitError",
+    "InputRequiredRoundsExceededError",
+    "InvalidElicitationContentError",
+    "InvalidElicitationSchemaError",
+    "MCPClientError",
+    "MCPConnectionError",
+    "MCPError",
+    "MCPTimeoutError",
+    "ProtocolError",
+    "ServerExitedError",
+    "SessionExpiredError",
+    "StdioServerParameters",
+    "StdioTransport",
+    "StreamableHTTPTransport",
+    "Transport",
+    "UnsupportedProtocolVersionError",
+    "UrlElicitationRequiredError",
+    "__version__",
+]

@@ -1,0 +1,38 @@
+"""Who is asking: the context every elicitation callback receives next to the question."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from mcp_client.types import Implementation
+
+__all__ = ["ClientRequestContext"]
+
+
+@dataclass(frozen=True, slots=True)
+class ClientRequestContext:
+    """Tells an elicitation callback which server asks, so a UI can name it (the spec requires that).
+
+    ``server`` is the URL or the command line the client was given; ``server_info`` is what the server
+    said about itself (``None`` before it said anything). In the legacy era ``request_id`` is the id of the
+    server's ``elicitation/create`` request; in the 2026-07-28 era ``input_key`` is the key of the question
+    in ``inputRequests``. ``question_index`` / ``question_count`` number the questions of one round
+    (always 1 of 1 for a legacy push), so a UI can say "question 2 of 3".
+    """
+
+    server: str
+    server_info: Implementation | None
+    protocol_version: str
+    era: Literal["legacy", "modern"]
+    request_id: int | str | None = None
+    input_key: str | None = None
+    question_index: int = 1
+    question_count: int = 1
+
+    @property
+    def server_name(self) -> str:
+        """The best name to show for the server: its own title or name, else the URL or command."""
+        if self.server_info is not None:
+            return self.server_info.title or self.server_info.name or self.server
+        return self.server

@@ -1,0 +1,129 @@
+"""Answering one elicitation question, the same way in both eras.
+
+The era-specific code hands over the raw ``params`` of an ``elicitation/create`` (pushed by a legacy
+server or returned in ``inputRequests``) and gets back the wire ``ElicitResult``, or an exception:
+
+* the schema is outside the spec's subset -> ``InvalidElicitationSchemaError`` (the callback never sees it);
+* the callback raised -> ``ElicitationCallbackError`` (an ``MCPError`` it raised passes through as is);
+* an ``accept`` whose content does not fit -> ``InvalidElicitationContentError`` (nothing is sent).
+
+Schema defaults are filled into an ``accept`` before it is validated (SEP-1034). The request clock is
+paused while the callback runs: a person may take minutes to answer.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any
+
+from pydantic import ValidationError
+
+from mcp_client._context import ClientRequestContext
+from mcp_client._errors import (
+    ElicitationCallbackError,
+    InvalidElicitationSchemaError,
+    MCPError,
+)
+from mcp_client._jsonrpc import INVALID_PARAMS, INVALID_REQUEST
+from mcp_client._timeouts import RequestDeadlines
+from mcp_client.schema import FormSchema, parse_form_schema
+from mcp_client.types import (
+    ElicitRequestFormParams,
+    ElicitRequestParams,
+    ElicitRequestURLParams,
+    ElicitResult,
+)
+
+ElicitationCallback = Callable[[ClientRequestContext, ElicitRequestParams], Awaitable[ElicitResult]]
+"""``async def callback(context, params) -> ElicitResult``: the one place every question goes."""
+
+ElicitationCompleteCallback = Callable[[str], Awaitable[None] | None]
+"""Called with the ``elicitation_id`` of a legacy ``notifications/elicitation/complete``."""
+
+ALL_MODES = frozenset({"form", "url"})
+
+
+def declared_modes(callback: object, override: Iterable[str] | None) -> frozenset[str]:
+    """The modes to declare: the Client option, else the callback's ``elicitation_modes``, else both."""
+    if callback is None:
+        return frozenset()
+    modes = override if override is not None else getattr(callback, "elicitation_modes", None)
+    if modes is None:
+        return ALL_MODES
+    chosen = frozenset(str(m) for m in modes)
+    unknown = chosen - ALL_MODES
+    if unknown:
+        raise ValueError(f"unknown elicitation modes {sorted(unknown)}; use 'form' and/or 'url'")
+    return chosen
+
+
+def parse_request(raw: object) -> tuple[ElicitRequestParams, FormSchema | None]:
+    """The typed params of an ``elicitation/create`` and, for a form, its normalized schema."""
+    if not isinstance(raw, dict):
+        raise InvalidElicitationSchemaError("the server sent an elicitation request without params")
+    mode = raw.get("mode", "form")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    message = raw.get("message")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    if not isinstance(message, str):
+        raise InvalidElicitationSchemaError("the server sent an elicitation request without a message")
+    if mode == "form":
+        schema = parse_form_schema(raw.get("requestedSchema"))  # pyright: ignore[reportUnknownMemberType]
+        params = ElicitRequestFormParams(message=message, requested_schema=dict(schema.raw))
+        return params, schema
+    if mode == "url":
+        try:
+            return ElicitRequestURLParams.model_validate(raw), None
+        except ValidationError as exc:
+            raise InvalidElicitationSchemaError(
+                f"the server sent a URL elicitation without a usable url or elicitationId: {exc.errors()[0]['msg']}"
+            ) from exc
+    raise InvalidElicitationSchemaError(f"the server sent an elicitation of unknown mode {mode!r}")
+
+
+class ElicitationResponder:
+    """Runs the user's callback for one question and returns the wire answer (see the module docstring)."""
+
+    def __init__(
+        self,
+        callback: ElicitationCallback | None,
+        modes: frozenset[str],
+        deadlines: RequestDeadlines,
+    ) -> None:
+        self.callback = callback
+        self.modes = modes
+        self._deadlines = deadlines
+
+    async def answer(self, raw_params: object, context: ClientRequestContext) -> dict[str, Any]:
+        callback = self.callback
+        if callback is None:
+            raise MCPError(INVALID_REQUEST, "Elicitation not supported")
+        params, schema = parse_request(raw_params)
+        if params.mode not in self.modes:
+            raise MCPError(INVALID_PARAMS, f"This client does not support {params.mode} elicitation")
+        try:
+            with self._deadlines.paused():
+                result: object = callback(context, params)
+                if inspect.isawaitable(result):
+                    result = await result
+        except MCPError:
+            raise
+        except Exception as exc:
+            raise ElicitationCallbackError(
+                f"the elicitation callback raised {type(exc).__name__}: {exc} "
+                f"(question from {context.server_name}: {params.message!r})"
+            ) from exc
+        if isinstance(result, dict):
+            try:
+                result = ElicitResult.model_validate(result)
+            except ValidationError as exc:
+                raise ElicitationCallbackError(f"the elicitation callback returned an invalid answer: {exc}") from exc
+        if not isinstance(result, ElicitResult):
+            raise ElicitationCallbackError(
+                f"the elicitation callback returned {type(result).__name__}; it must return an ElicitResult"
+            )
+        if result.action != "accept":
+            return {"action": result.action}
+        if schema is None:
+            return {"action": "accept"}  # URL mode: accept only means the user agreed to open it
+        content = schema.validate_content(schema.fill_defaults(result.content))
+        return {"action": "accept", "content": content}

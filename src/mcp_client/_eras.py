@@ -1,0 +1,121 @@
+"""The protocol era, as a strategy object chosen once at connect time.
+
+The rest of the client never asks "which era am I in?": it asks the era to dress a request (params and
+HTTP headers), to say whether cancelling needs a notification, and to absorb a tool listing. Both eras
+share the multi-round-trip loop; a legacy server simply never returns ``input_required``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, Literal, Protocol
+
+from mcp_client import _headers
+
+_META_VERSION = "io.modelcontextprotocol/protocolVersion"
+_META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
+_META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo"
+SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
+
+_NAMED_METHODS = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+
+
+class Era(Protocol):
+    name: Literal["legacy", "modern"]
+    protocol_version: str
+
+    def prepare(self, method: str, params: dict[str, Any] | None) -> tuple[dict[str, Any] | None, dict[str, str]]:
+        """The params and HTTP headers for sending ``method`` in this era."""
+        ...
+
+    def notification_headers(self, method: str) -> dict[str, str]: ...
+
+    def needs_cancel_notification(self, cancels_by_closing: bool) -> bool: ...
+
+    def absorb_tools(self, tools: list[Any]) -> list[Any]:
+        """Learn what the era needs from a ``tools/list`` page; return the tools the client may use."""
+        ...
+
+
+class LegacyEra:
+    """After an ``initialize`` handshake: the version rides in one header; params go as they are."""
+
+    name: Literal["legacy"] = "legacy"
+
+    def __init__(self, protocol_version: str) -> None:
+        self.protocol_version = protocol_version
+        self._headers = {"MCP-Protocol-Version": protocol_version}
+
+    def prepare(self, method: str, params: dict[str, Any] | None) -> tuple[dict[str, Any] | None, dict[str, str]]:
+        return params, self._headers
+
+    def notification_headers(self, method: str) -> dict[str, str]:
+        return self._headers
+
+    def needs_cancel_notification(self, cancels_by_closing: bool) -> bool:
+        return True
+
+    def absorb_tools(self, tools: list[Any]) -> list[Any]:
+        return tools
+
+
+class ModernEra:
+    """2026-07-28 and later: the ``_meta`` envelope on every request, and routing headers on HTTP."""
+
+    name: Literal["modern"] = "modern"
+
+    def __init__(
+        self, protocol_version: str, capabilities: Mapping[str, Any], client_info: Mapping[str, Any]
+    ) -> None:
+        self.protocol_version = protocol_version
+        self._envelope = {
+            _META_VERSION: protocol_version,
+            _META_CLIENT_INFO: dict(client_info),
+            _META_CAPABILITIES: dict(capabilities),
+        }
+        self._param_headers: dict[str, _headers.HeaderMap] = {}
+
+    def prepare(self, method: str, params: dict[str, Any] | None) -> tuple[dict[str, Any] | None, dict[str, str]]:
+        params = dict(params) if params else {}
+        meta = params.get("_meta")
+        params["_meta"] = {**meta, **self._envelope} if isinstance(meta, dict) else self._envelope
+        headers = {"MCP-Protocol-Version": self.protocol_version, "Mcp-Method": method}
+        target_key = _NAMED_METHODS.get(method)
+        if target_key is not None:
+            target = params.get(target_key)
+            if isinstance(target, str):
+                headers["Mcp-Name"] = _headers.encode_value(target)
+            if method == "tools/call" and isinstance(target, str):
+                mapping = self._param_headers.get(target)
+                arguments = params.get("arguments")
+                if mapping and isinstance(arguments, Mapping):
+                    headers.update(_headers.param_headers(mapping, arguments))  # pyright: ignore[reportUnknownArgumentType]
+        return params, headers
+
+    def notification_headers(self, method: str) -> dict[str, str]:
+        return {"MCP-Protocol-Version": self.protocol_version, "Mcp-Method": method}
+
+    def needs_cancel_notification(self, cancels_by_closing: bool) -> bool:
+        return not cancels_by_closing
+
+    def absorb_tools(self, tools: list[Any]) -> list[Any]:
+        kept: list[Any] = []
+        for tool in tools:
+            if not isinstance(tool, dict):
+                continue
+            name = tool.get("name")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+            mapping = _headers.header_map(tool.get("inputSchema"))  # pyright: ignore[reportUnknownMemberType]
+            if mapping is None:
+                if isinstance(name, str):
+                    self._param_headers.pop(name, None)
+                continue  # the spec: a tool with an invalid x-mcp-header annotation MUST be dropped
+            if isinstance(name, str):
+                self._param_headers[name] = mapping
+            kept.append(tool)
+        return kept
+
+
+def capabilities_for(modes: Iterable[str]) -> dict[str, Any]:
+    """The client capabilities for the elicitation modes a callback handles (none: no elicitation)."""
+    declared = {mode: {} for mode in ("form", "url") if mode in set(modes)}
+    return {"elicitation": declared} if declared else {}

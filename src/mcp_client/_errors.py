@@ -1,0 +1,175 @@
+"""Every exception the SDK raises, in one place.
+
+The tree, so that a caller can pick the right ``except`` in ten seconds::
+
+    MCPClientError                       anything raised by mcp_client
+    ├── MCPConnectionError               could not reach the server, or lost it
+    │   ├── ServerExitedError            a stdio server process exited (carries its stderr tail)
+    │   └── SessionExpiredError          the server forgot our session and a new one could not be made
+    ├── MCPTimeoutError                  a request got no answer within ``timeout``
+    ├── ProtocolError                    the server broke the protocol (malformed or impossible message)
+    │   └── UnsupportedProtocolVersionError  no protocol version both sides speak
+    ├── MCPError                         the server answered with a JSON-RPC error (.code .message .data)
+    │   └── UrlElicitationRequiredError  legacy -32042: open these URLs first (.elicitations)
+    ├── InputRequiredRoundsExceededError the server kept asking for input past the round cap
+    ├── InputRequiredLimitError          the server's input requests broke a size or count limit
+    ├── ElicitationError                 a question or an answer could not be used
+    │   ├── InvalidElicitationSchemaError    the server's requested_schema is outside the spec's subset
+    │   ├── InvalidElicitationContentError   the callback's answer does not fit the schema
+    │   └── ElicitationCallbackError     the elicitation callback itself raised
+    └── ClientStateError                 the Client was used outside ``async with`` or after closing
+
+Messages say what happened, which server, field or request it concerns, and what to do about it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mcp_client.types import ElicitRequestURLParams
+
+__all__ = [
+    "ClientStateError",
+    "ElicitationCallbackError",
+    "ElicitationError",
+    "InputRequiredLimitError",
+    "InputRequiredRoundsExceededError",
+    "InvalidElicitationContentError",
+    "InvalidElicitationSchemaError",
+    "MCPClientError",
+    "MCPConnectionError",
+    "MCPError",
+    "MCPTimeoutError",
+    "ProtocolError",
+    "ServerExitedError",
+    "SessionExpiredError",
+    "UnsupportedProtocolVersionError",
+    "UrlElicitationRequiredError",
+]
+
+
+class MCPClientError(Exception):
+    """Base of every exception raised by ``mcp_client``."""
+
+
+class MCPConnectionError(MCPClientError):
+    """The server could not be reached, or the connection to it was lost."""
+
+
+class ServerExitedError(MCPConnectionError):
+    """A stdio server process exited while requests were pending (or before they were sent).
+
+    ``stderr_tail`` holds the last lines the server wrote to its stderr, which usually say why.
+    """
+
+    def __init__(self, message: str, *, returncode: int | None = None, stderr_tail: str = "") -> None:
+        super().__init__(message)
+        self.returncode = returncode
+        self.stderr_tail = stderr_tail
+
+
+class SessionExpiredError(MCPConnectionError):
+    """The server no longer knows our legacy session and starting a new one failed."""
+
+
+class MCPTimeoutError(MCPClientError):
+    """A request got no answer within the client's ``timeout``.
+
+    Time spent inside the elicitation callback is not counted.
+    """
+
+
+class ProtocolError(MCPClientError):
+    """The server sent something the protocol does not allow (bad JSON, a malformed JSON-RPC message, ...)."""
+
+
+class UnsupportedProtocolVersionError(ProtocolError):
+    """The client and the server have no protocol version in common."""
+
+    def __init__(self, message: str, *, offered: list[str], supported: list[str]) -> None:
+        super().__init__(message)
+        self.offered = offered
+        self.supported = supported
+
+
+class MCPError(MCPClientError):
+    """The server answered a request with a JSON-RPC error.
+
+    An elicitation callback may also raise it: in the legacy era the error is sent to the server as the
+    answer to its ``elicitation/create`` request.
+    """
+
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(f"{message} (JSON-RPC error {code})")
+        self.code = code
+        self.message = message
+        self.data = data
+
+    def to_error_dict(self) -> dict[str, Any]:
+        """The JSON-RPC ``error`` member this exception stands for."""
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.data is not None:
+            error["data"] = self.data
+        return error
+
+
+class UrlElicitationRequiredError(MCPError):
+    """Legacy ``-32042``: the tool needs the user to visit these URLs before it can run.
+
+    ``elicitations`` lists them as ``ElicitRequestURLParams``; after the user has completed them, call the
+    tool again.
+    """
+
+    def __init__(
+        self, code: int, message: str, data: Any, elicitations: list[ElicitRequestURLParams]
+    ) -> None:
+        super().__init__(code, message, data)
+        self.elicitations = elicitations
+
+
+class InputRequiredRoundsExceededError(MCPClientError):
+    """The server answered with ``InputRequiredResult`` more times than ``input_required_max_rounds``."""
+
+    def __init__(self, message: str, *, rounds: int) -> None:
+        super().__init__(message)
+        self.rounds = rounds
+
+
+class InputRequiredLimitError(MCPClientError):
+    """An ``InputRequiredResult`` broke one of the client's safety limits (state size, question count)."""
+
+
+class ElicitationError(MCPClientError):
+    """A server's question, or the answer to it, could not be used."""
+
+
+class InvalidElicitationSchemaError(ElicitationError):
+    """A ``requested_schema`` is outside the flat primitive subset the MCP spec allows.
+
+    ``property`` names the offending property (``None`` when the envelope itself is wrong).
+    """
+
+    def __init__(self, message: str, *, property: str | None = None) -> None:  # noqa: A002
+        super().__init__(message)
+        self.property = property
+
+
+class InvalidElicitationContentError(ElicitationError):
+    """The content of an ``accept`` answer does not fit the ``requested_schema``; it was not sent.
+
+    ``field`` names the field and ``rule`` the broken rule (``"required"``, ``"maxLength"``, ``"format"``...).
+    """
+
+    def __init__(self, message: str, *, field: str | None = None, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.field = field
+        self.rule = rule
+
+
+class ElicitationCallbackError(ElicitationError):
+    """The elicitation callback raised; the original exception is the ``__cause__``."""
+
+
+class ClientStateError(MCPClientError):
+    """The ``Client`` was used before ``async with`` entered it, or after it was closed."""

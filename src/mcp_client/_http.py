@@ -1,0 +1,380 @@
+"""Streamable HTTP transport: every client message is a POST; replies are JSON or an SSE stream.
+
+What belongs to the HTTP transport spec lives here, in both eras: the accept/content-type headers, JSON
+and SSE replies, the legacy session (``Mcp-Session-Id`` taken from the ``initialize`` response only,
+sent on every later request, DELETE on close), resuming a dropped SSE stream with GET and
+``Last-Event-ID`` after the server's ``retry:`` delay, and the standalone GET stream for notifications.
+Which headers name the protocol version, method and tool is the era's business: they come in with
+each message.
+
+HTTP failures come back as JSON-RPC error responses (a JSON-RPC body is passed through with our id; a
+bare 404 without a session is ``-32601``; anything else ``-32603``), because the era negotiation reads
+them as evidence. Network failures raise ``MCPConnectionError`` naming the URL.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import anyio
+import httpx
+from httpx_sse import EventSource, SSEError
+
+from mcp_client import _jsonrpc
+from mcp_client._errors import MCPConnectionError, ProtocolError, SessionExpiredError
+from mcp_client._transport import Message, MessageHandler, Spawn
+
+logger = logging.getLogger("mcp_client.http")
+
+_ACCEPT = "application/json, text/event-stream"
+_SESSION = "mcp-session-id"
+_VERSION = "mcp-protocol-version"
+_DEFAULT_RETRY_MS = 1000
+_MAX_RESUME_ATTEMPTS = 2
+_DRAIN_SECONDS = 0.5
+DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024
+
+
+class StreamableHTTPTransport:
+    """A connection to one streamable HTTP endpoint (see the module docstring).
+
+    ``headers`` and ``auth`` apply to every request. ``max_message_bytes`` caps one JSON body or one SSE
+    event, so a hostile server cannot make the client buffer without bound.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        auth: httpx.Auth | None = None,
+        timeout: float | None = 30.0,
+        max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+        http_client: httpx.AsyncClient | None = None,
+    ) -> None:
+        self.url = url
+        self._extra_headers = dict(headers or {})
+        self._auth = auth
+        self._timeout = timeout
+        self._max_bytes = max_message_bytes
+        self._client = http_client
+        self._owns_client = http_client is None
+        self._session_id: str | None = None
+        self._protocol_version: str | None = None
+        self._spawn: Spawn | None = None
+        self._on_message: MessageHandler | None = None
+        self._get_scope: anyio.CancelScope | None = None
+
+    # ------------------------------------------------------------------ Transport interface
+
+    @property
+    def label(self) -> str:
+        return self.url
+
+    @property
+    def cancels_by_closing(self) -> bool:
+        return True
+
+    @property
+    def session_id(self) -> str | None:
+        """The legacy session id, once an ``initialize`` response gave one."""
+        return self._session_id
+
+    async def open(self, spawn: Spawn, on_message: MessageHandler) -> None:
+        self._spawn = spawn
+        self._on_message = on_message
+        if self._client is None:
+            self._client = httpx.AsyncClient(
+                headers=self._extra_headers,
+                auth=self._auth,
+                timeout=httpx.Timeout(self._timeout, read=None),
+                follow_redirects=True,
+            )
+        else:
+            self._client.headers.update(self._extra_headers)
+
+    async def request(self, message: Message, headers: Mapping[str, str]) -> Message:
+        client = self._require_client()
+        is_initialize = message.get("method") == "initialize"
+        if is_initialize:
+            self._session_id = None  # a new session; never reuse an id from an earlier one
+        request_headers = self._headers(headers)
+        request_id = message["id"]
+        try:
+            async with client.stream(
+                "POST", self.url, content=_jsonrpc.encode(message), headers=request_headers
+            ) as response:
+                if is_initialize and response.status_code < 400:
+                    self._session_id = response.headers.get(_SESSION) or None
+                if response.status_code >= 400:
+                    return await self._error_reply(response, request_id, is_initialize)
+                content_type = response.headers.get("content-type", "").partition(";")[0].strip().lower()
+                if content_type == "text/event-stream":
+                    return await self._read_sse(response, request_id)
+                if content_type == "application/json":
+                    return await self._read_json(response, request_id)
+                raise ProtocolError(
+                    f"{self.url} answered {message.get('method')!r} with HTTP {response.status_code} and "
+                    f"content type {content_type or '(none)'!r}; expected application/json or "
+                    "text/event-stream. Is this URL an MCP endpoint?"
+                )
+        except httpx.TransportError as exc:
+            raise self._connection_error(exc) from exc
+
+    async def send(self, message: Message, headers: Mapping[str, str]) -> None:
+        client = self._require_client()
+        try:
+            response = await client.post(
+                self.url, content=_jsonrpc.encode(message), headers=self._headers(headers)
+            )
+        except httpx.TransportError as exc:
+            raise self._connection_error(exc) from exc
+        if response.status_code >= 400:
+            logger.warning(
+                "%s refused a %s with HTTP %s: %.200s",
+                self.url,
+                message.get("method", "response"),
+                response.status_code,
+                response.text,
+            )
+        elif message.get("method") == "notifications/initialized" and self._session_id is not None:
+            self._start_get_stream()
+
+    async def aclose(self) -> None:
+        if self._get_scope is not None:
+            self._get_scope.cancel()
+        client = self._client
+        if client is None:
+            return
+        try:
+            if self._session_id is not None:
+                with anyio.move_on_after(2.0, shield=True):
+                    await client.delete(self.url, headers=self._headers({}))
+        except httpx.HTTPError:
+            pass  # the session ends anyway; the server may have gone first
+        finally:
+            self._session_id = None
+            if self._owns_client:
+                with anyio.CancelScope(shield=True):
+                    await client.aclose()
+                self._client = None
+
+    # --------------------------------------------------------------------------- internals
+
+    def _require_client(self) -> httpx.AsyncClient:
+        if self._client is None:
+            raise MCPConnectionError(f"the HTTP transport to {self.url} is not open")
+        return self._client
+
+    def _headers(self, era_headers: Mapping[str, str]) -> dict[str, str]:
+        headers = {"accept": _ACCEPT, "content-type": "application/json", **era_headers}
+        version = era_headers.get("MCP-Protocol-Version")
+        if version is not None:
+            self._protocol_version = version
+        if self._session_id is not None:
+            headers[_SESSION] = self._session_id
+        return headers
+
+    def _connection_error(self, exc: httpx.TransportError) -> MCPConnectionError:
+        if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
+            return MCPConnectionError(
+                f"could not connect to {self.url} ({exc or type(exc).__name__}); "
+                "check that the server is running and the URL is right"
+            )
+        return MCPConnectionError(f"the connection to {self.url} failed: {exc or type(exc).__name__}")
+
+    async def _error_reply(self, response: httpx.Response, request_id: Any, is_initialize: bool) -> Message:
+        body = await self._read_limited(response)
+        status = response.status_code
+        if status == 404 and self._session_id is not None and not is_initialize:
+            self._session_id = None
+            raise SessionExpiredError(f"{self.url} no longer knows our session (HTTP 404)")
+        try:
+            reply = _jsonrpc.decode(body)
+            if "error" in reply:
+                reply["id"] = request_id
+                return reply
+        except ProtocolError:
+            pass
+        if status == 404:
+            return _jsonrpc.error_response(request_id, _jsonrpc.METHOD_NOT_FOUND, f"HTTP 404 from {self.url}")
+        text = body[:200].decode("utf-8", "replace").strip()
+        detail = f": {text}" if text else ""
+        return _jsonrpc.error_response(
+            request_id, _jsonrpc.INTERNAL_ERROR, f"HTTP {status} {response.reason_phrase} from {self.url}{detail}"
+        )
+
+    async def _read_limited(self, response: httpx.Response) -> bytes:
+        chunks: list[bytes] = []
+        size = 0
+        async for chunk in response.aiter_bytes():
+            size += len(chunk)
+            if size > self._max_bytes:
+                raise ProtocolError(
+                    f"{self.url} sent a message larger than {self._max_bytes} bytes; "
+                    "raise Client(max_message_bytes=...) if that is expected"
+                )
+            chunks.append(chunk)
+        return b"".join(chunks)
+
+    async def _read_json(self, response: httpx.Response, request_id: Any) -> Message:
+        body = await self._read_limited(response)
+        if not body.strip():
+            raise ProtocolError(f"{self.url} answered a request with an empty body (HTTP {response.status_code})")
+        reply = _jsonrpc.decode(body)
+        if _jsonrpc.is_response(reply):
+            if reply.get("id") is None and "error" in reply:
+                reply["id"] = request_id
+            if reply.get("id") == request_id:
+                return reply
+            raise ProtocolError(f"{self.url} answered request {request_id!r} with a response for {reply.get('id')!r}")
+        raise ProtocolError(f"{self.url} answered a request with a {reply.get('method')!r} message, not a response")
+
+    async def _read_sse(self, response: httpx.Response, request_id: Any) -> Message:
+        """Read SSE events until our response; resume with GET + Last-Event-ID if the stream drops."""
+        cursor: list[str | None] = [None]
+        retry_ms = [_DEFAULT_RETRY_MS]
+        reply = await self._consume_events(response, request_id, cursor, retry_ms)
+        attempts = 0
+        while reply is None:
+            if cursor[0] is None:
+                raise MCPConnectionError(
+                    f"{self.url} closed the stream for request {request_id!r} before answering it, "
+                    "and gave no event id to resume from"
+                )
+            if attempts >= _MAX_RESUME_ATTEMPTS:
+                raise MCPConnectionError(
+                    f"{self.url} closed the stream for request {request_id!r} {attempts + 1} times "
+                    f"without answering it (last event id {cursor[0]!r})"
+                )
+            attempts += 1
+            await anyio.sleep(retry_ms[0] / 1000)
+            before = cursor[0]
+            reply = await self._resume(request_id, cursor, retry_ms)
+            if cursor[0] != before:
+                attempts = 0  # progress: the stream gave us something new
+        return reply
+
+    async def _resume(self, request_id: Any, cursor: list[str | None], retry_ms: list[int]) -> Message | None:
+        client = self._require_client()
+        headers = self._get_headers()
+        headers["last-event-id"] = cursor[0] or ""
+        try:
+            async with client.stream("GET", self.url, headers=headers) as response:
+                if response.status_code >= 400:
+                    await response.aread()
+                    if response.status_code == 404 and self._session_id is not None:
+                        self._session_id = None
+                        raise SessionExpiredError(f"{self.url} no longer knows our session (HTTP 404)")
+                    return None
+                return await self._consume_events(response, request_id, cursor, retry_ms)
+        except httpx.TransportError:
+            return None  # counted as an attempt that yielded nothing
+
+    async def _consume_events(
+        self, response: httpx.Response, request_id: Any, cursor: list[str | None], retry_ms: list[int]
+    ) -> Message | None:
+        """Dispatch every event of one SSE response; return our reply if it came.
+
+        After the reply the rest of the stream is read (briefly) so httpx can reuse the connection.
+        """
+        reply: Message | None = None
+        handlers: list[anyio.CancelScope] = []
+        try:
+            with anyio.CancelScope() as drain:
+                try:
+                    async for event in EventSource(response).aiter_sse():
+                        if event.retry is not None:
+                            retry_ms[0] = max(0, min(event.retry, 60_000))
+                        if event.id:
+                            cursor[0] = event.id
+                        if not event.data:
+                            continue  # a priming event: a cursor only
+                        if len(event.data) > self._max_bytes:
+                            raise ProtocolError(f"{self.url} sent an SSE event larger than {self._max_bytes} bytes")
+                        message = _jsonrpc.decode(event.data)
+                        if _jsonrpc.is_response(message):
+                            if message.get("id") == request_id or (message.get("id") is None and "error" in message):
+                                message["id"] = request_id
+                                reply = message
+                                drain.deadline = anyio.current_time() + _DRAIN_SECONDS
+                            else:
+                                logger.debug("ignoring a response for unknown request %r", message.get("id"))
+                        else:
+                            await self._dispatch(message, handlers)
+                except (httpx.TransportError, SSEError):
+                    if reply is None:
+                        return None  # dropped: the caller resumes from the cursor if it can
+        finally:
+            if reply is not None:
+                for scope in handlers:
+                    scope.cancel()  # the request is answered; its questions are moot
+        return reply
+
+    async def _dispatch(self, message: Message, handlers: list[anyio.CancelScope] | None) -> None:
+        on_message = self._on_message
+        if on_message is None:
+            return
+        if not _jsonrpc.is_request(message) or self._spawn is None:
+            await on_message(message)
+            return
+        scope = anyio.CancelScope()
+        if handlers is not None:
+            handlers.append(scope)
+
+        async def run() -> None:
+            with scope:
+                await on_message(message)
+
+        self._spawn(run)
+
+    def _get_headers(self) -> dict[str, str]:
+        headers = {"accept": "text/event-stream", "cache-control": "no-store"}
+        if self._protocol_version is not None:
+            headers[_VERSION] = self._protocol_version
+        if self._session_id is not None:
+            headers[_SESSION] = self._session_id
+        return headers
+
+    def _start_get_stream(self) -> None:
+        if self._spawn is None or self._get_scope is not None:
+            return
+        self._get_scope = anyio.CancelScope()
+        self._spawn(self._run_get_stream)
+
+    async def _run_get_stream(self) -> None:
+        """The standalone GET stream: server notifications not tied to a request (legacy only)."""
+        assert self._get_scope is not None
+        with self._get_scope:
+            cursor: str | None = None
+            retry_ms = _DEFAULT_RETRY_MS
+            failures = 0
+            while failures <= _MAX_RESUME_ATTEMPTS and self._session_id is not None:
+                headers = self._get_headers()
+                if cursor is not None:
+                    headers["last-event-id"] = cursor
+                got_event = False
+                try:
+                    async with self._require_client().stream("GET", self.url, headers=headers) as response:
+                        if response.status_code >= 400:
+                            return  # 405: the server offers no standalone stream
+                        async for event in EventSource(response).aiter_sse():
+                            got_event = True
+                            if event.retry is not None:
+                                retry_ms = max(0, min(event.retry, 60_000))
+                            if event.id:
+                                cursor = event.id
+                            if event.data:
+                                try:
+                                    message = _jsonrpc.decode(event.data)
+                                except ProtocolError as exc:
+                                    logger.warning("ignoring a malformed message on the GET stream: %s", exc)
+                                    continue
+                                if not _jsonrpc.is_response(message):
+                                    await self._dispatch(message, None)
+                except (httpx.HTTPError, SSEError, MCPConnectionError):
+                    pass
+                failures = 0 if got_event else failures + 1
+                await anyio.sleep(retry_ms / 1000)

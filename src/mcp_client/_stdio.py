@@ -1,0 +1,263 @@
+"""stdio transport: a server subprocess speaking newline-delimited JSON on its stdin and stdout.
+
+stderr is the server's log, not protocol: the transport keeps its last lines so that when the server
+dies, the pending requests fail with ``ServerExitedError`` saying why. On close it follows the spec's
+shutdown order: close stdin, wait, SIGTERM, wait, SIGKILL.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import os
+import shlex
+import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+import anyio.abc
+from anyio.streams.buffered import BufferedByteReceiveStream
+
+from mcp_client import _jsonrpc
+from mcp_client._errors import MCPConnectionError, ProtocolError, ServerExitedError
+from mcp_client._transport import Message, MessageHandler, Spawn
+
+logger = logging.getLogger("mcp_client.stdio")
+
+_STDERR_TAIL_LINES = 40
+_SHUTDOWN_GRACE_SECONDS = 2.0
+DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class StdioServerParameters:
+    """How to start a stdio server: ``command`` with ``args``, in ``cwd``.
+
+    ``env`` adds to (and overrides) the client's own environment; ``None`` passes it unchanged.
+    """
+
+    command: str
+    args: list[str] = field(default_factory=list[str])
+    env: dict[str, str] | None = None
+    cwd: str | os.PathLike[str] | None = None
+
+    @property
+    def command_line(self) -> str:
+        """The command as one shell-quoted line, for messages."""
+        return shlex.join([self.command, *self.args])
+
+
+class _Pending:
+    __slots__ = ("event", "reply")
+
+    def __init__(self) -> None:
+        self.event = anyio.Event()
+        self.reply: Message | BaseException | None = None
+
+
+class StdioTransport:
+    """A connection to one stdio server subprocess (see the module docstring)."""
+
+    def __init__(
+        self, params: StdioServerParameters, *, max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    ) -> None:
+        self.params = params
+        self._max_bytes = max_message_bytes
+        self._process: anyio.abc.Process | None = None
+        self._pending: dict[Any, _Pending] = {}
+        self._write_lock = anyio.Lock()
+        self._stderr_tail: collections.deque[str] = collections.deque(maxlen=_STDERR_TAIL_LINES)
+        self._closed_error: BaseException | None = None
+        self._readers_done = anyio.Event()
+        self._on_message: MessageHandler | None = None
+        self._spawn: Spawn | None = None
+        self._stdout_scope = anyio.CancelScope()
+        self._stderr_scope = anyio.CancelScope()
+
+    @property
+    def label(self) -> str:
+        return self.params.command_line
+
+    @property
+    def cancels_by_closing(self) -> bool:
+        return False
+
+    @property
+    def stderr_tail(self) -> str:
+        """The last lines the server wrote to stderr."""
+        return "\n".join(self._stderr_tail)
+
+    async def open(self, spawn: Spawn, on_message: MessageHandler) -> None:
+        self._spawn = spawn
+        self._on_message = on_message
+        env = None if self.params.env is None else {**os.environ, **self.params.env}
+        try:
+            self._process = await anyio.open_process(
+                [self.params.command, *self.params.args],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env=env,
+                cwd=self.params.cwd,
+            )
+        except OSError as exc:
+            raise MCPConnectionError(
+                f"could not start the server command {self.label!r}: {exc.strerror or exc}"
+            ) from exc
+        spawn(self._read_stdout)
+        spawn(self._read_stderr)
+
+    async def request(self, message: Message, headers: Mapping[str, str]) -> Message:
+        pending = _Pending()
+        request_id = message["id"]
+        self._pending[request_id] = pending
+        try:
+            await self._write(message)
+            await pending.event.wait()
+        finally:
+            self._pending.pop(request_id, None)
+        reply = pending.reply
+        if isinstance(reply, BaseException):
+            raise reply
+        assert reply is not None
+        return reply
+
+    async def send(self, message: Message, headers: Mapping[str, str]) -> None:
+        await self._write(message)
+
+    async def aclose(self) -> None:
+        self._stdout_scope.cancel()
+        process = self._process
+        if process is None:
+            return
+        self._process = None
+        with anyio.CancelScope(shield=True):
+            try:
+                await process.stdin.aclose() if process.stdin else None
+            except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
+                pass
+            with anyio.move_on_after(_SHUTDOWN_GRACE_SECONDS):
+                await process.wait()
+            if process.returncode is None:
+                process.terminate()
+                with anyio.move_on_after(_SHUTDOWN_GRACE_SECONDS):
+                    await process.wait()
+            if process.returncode is None:
+                process.kill()
+                await process.wait()
+            with anyio.move_on_after(0.5):
+                await self._readers_done.wait()  # the last stderr lines, for errors still to come
+            self._stderr_scope.cancel()
+            for stream in (process.stdout, process.stderr):
+                if stream is not None:
+                    await stream.aclose()
+        self._fail_pending(MCPConnectionError(f"the client closed the connection to {self.label!r}"))
+
+    # --------------------------------------------------------------------------- internals
+
+    async def _write(self, message: Message) -> None:
+        if self._closed_error is not None:
+            raise self._closed_error
+        process = self._process
+        if process is None or process.stdin is None:
+            raise MCPConnectionError(f"the stdio transport to {self.label!r} is not open")
+        line = _jsonrpc.encode(message) + b"\n"
+        try:
+            async with self._write_lock:
+                await process.stdin.send(line)
+        except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError) as exc:
+            error = await self._exited_error()
+            raise error from exc
+
+    async def _read_stdout(self) -> None:
+        process = self._process
+        assert process is not None and process.stdout is not None
+        reader = BufferedByteReceiveStream(process.stdout)
+        with self._stdout_scope:
+            try:
+                while True:
+                    try:
+                        line = await reader.receive_until(b"\n", self._max_bytes)
+                    except anyio.DelimiterNotFound:
+                        self._fail_pending(
+                            ProtocolError(
+                                f"{self.label!r} wrote a line longer than {self._max_bytes} bytes on stdout; "
+                                "the stream cannot be trusted any more"
+                            )
+                        )
+                        return
+                    if not line.strip():
+                        continue
+                    try:
+                        message = _jsonrpc.decode(line)
+                    except ProtocolError as exc:
+                        logger.warning("%s: ignoring a line that is not JSON-RPC: %s", self.label, exc)
+                        continue
+                    await self._route(message)
+            except (anyio.EndOfStream, anyio.IncompleteRead, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                pass
+            finally:
+                if self._process is not None:  # not closed by us: the server went away
+                    with anyio.CancelScope(shield=True):
+                        self._closed_error = await self._exited_error()
+                    self._fail_pending(self._closed_error)
+
+    async def _route(self, message: Message) -> None:
+        if _jsonrpc.is_response(message):
+            pending = self._pending.get(message.get("id"))
+            if pending is None:
+                logger.warning("%s: ignoring a response for unknown request id %r", self.label, message.get("id"))
+                return
+            if pending.reply is None:
+                pending.reply = message
+                pending.event.set()
+            return
+        if self._on_message is None:
+            return
+        if _jsonrpc.is_request(message) and self._spawn is not None:
+            on_message = self._on_message
+            self._spawn(lambda: on_message(message))
+        else:
+            await self._on_message(message)
+
+    async def _read_stderr(self) -> None:
+        process = self._process
+        assert process is not None and process.stderr is not None
+        reader = BufferedByteReceiveStream(process.stderr)
+        with self._stderr_scope:
+            try:
+                while True:
+                    try:
+                        line = await reader.receive_until(b"\n", 64 * 1024)
+                    except anyio.DelimiterNotFound:
+                        line = await reader.receive(64 * 1024)
+                    text = line.decode("utf-8", "replace").rstrip()
+                    self._stderr_tail.append(text[:2000])
+                    logger.debug("%s stderr: %s", self.label, text)
+            except (anyio.EndOfStream, anyio.IncompleteRead, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                pass
+            finally:
+                self._readers_done.set()
+
+    async def _exited_error(self) -> MCPConnectionError:
+        process = self._process
+        returncode = None
+        if process is not None:
+            with anyio.move_on_after(1.0):
+                await process.wait()
+            returncode = process.returncode
+        with anyio.move_on_after(0.5):
+            await self._readers_done.wait()  # let the last stderr lines arrive
+        tail = self.stderr_tail
+        status = "is gone" if returncode is None else f"exited with code {returncode}"
+        message = f"the server {self.label!r} {status}"
+        message += f"; the last lines of its stderr:\n{tail}" if tail else " (it wrote nothing to stderr)"
+        return ServerExitedError(message, returncode=returncode, stderr_tail=tail)
+
+    def _fail_pending(self, error: BaseException) -> None:
+        for pending in list(self._pending.values()):
+            if pending.reply is None:
+                pending.reply = error
+                pending.event.set()

@@ -1,0 +1,48 @@
+"""The seam between the client and the wire: one small interface that knows nothing of protocol eras.
+
+A transport moves JSON-RPC messages (plain dicts). The client calls:
+
+* ``open(spawn, on_message)`` once. ``on_message`` is awaited for every message the server sends that
+  is not the response to one of our requests (server requests and notifications); the transport must
+  not wait for it to finish when it may take long, so it runs it through ``spawn`` (which starts it
+  in the client's task group) for server *requests*, and may await it inline for notifications.
+* ``request(message, headers)`` sends one request and returns the server's response message (a
+  ``result`` or an ``error`` dict, with our id). Server messages that arrive while it waits go to
+  ``on_message``. A transport reports protocol-level HTTP failures as JSON-RPC error responses
+  (as PROTOCOL.md section 7 asks) and connection failures as ``MCPConnectionError``.
+* ``send(message, headers)`` sends a notification or a response to a server request.
+* ``aclose()`` ends the connection (DELETE of the HTTP session, end of the subprocess).
+
+``headers`` are HTTP headers the era wants on this message; a transport without headers ignores them.
+``label`` names the server (URL or command line) in errors and in ``ClientRequestContext``.
+``cancels_by_closing`` is true when abandoning ``request`` (closing its stream) tells the server the
+request is cancelled, so a 2026-07-28 client need not send ``notifications/cancelled``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any, Protocol, runtime_checkable
+
+Message = dict[str, Any]
+MessageHandler = Callable[[Message], Awaitable[None]]
+Spawn = Callable[[Callable[[], Awaitable[None]]], None]
+
+
+@runtime_checkable
+class Transport(Protocol):
+    """What the ``Client`` needs from a connection to one server. See the module docstring."""
+
+    @property
+    def label(self) -> str: ...
+
+    @property
+    def cancels_by_closing(self) -> bool: ...
+
+    async def open(self, spawn: Spawn, on_message: MessageHandler) -> None: ...
+
+    async def request(self, message: Message, headers: Mapping[str, str]) -> Message: ...
+
+    async def send(self, message: Message, headers: Mapping[str, str]) -> None: ...
+
+    async def aclose(self) -> None: ...
