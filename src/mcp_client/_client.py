@@ -130,6 +130,7 @@ class Client:
             self._responder, self._reply_to_server, self._legacy_context, elicitation_complete_callback
         )
         self._ids = itertools.count(1)
+        self._cold = not isinstance(self._transport, StreamableHTTPTransport)
         self._era: Era | None = None
         self._state: Literal["new", "open", "closed"] = "new"
         self._task_group: anyio.abc.TaskGroup | None = None
@@ -305,13 +306,20 @@ class Client:
         era = ModernEra(version, self._capabilities, self._client_info.model_dump_wire())
         params, headers = era.prepare("server/discover", None)
         message = _jsonrpc.request(next(self._ids), "server/discover", params)
-        with anyio.move_on_after(min(_PROBE_TIMEOUT, self._deadlines.timeout)) as scope:
+        limit = self._connect_timeout()
+        with anyio.move_on_after(limit) as scope:
             reply = await self._transport.request(message, headers)
         if scope.cancelled_caught:
             if isinstance(self._transport, StreamableHTTPTransport):
-                raise MCPTimeoutError(f"{self.server} did not answer server/discover within {_PROBE_TIMEOUT:g}s")
+                raise MCPTimeoutError(f"{self.server} did not answer server/discover within {limit:g}s")
             return _negotiation.Fallback("server/discover got no answer (a legacy stdio server stays silent)")
         return _negotiation.after_probe(reply, version)
+
+    def _connect_timeout(self) -> float:
+        """The first answer of a subprocess may wait for its cold start: allow at least 10 s there."""
+        if isinstance(self._transport, StreamableHTTPTransport):
+            return self._deadlines.timeout
+        return max(self._deadlines.timeout, _PROBE_TIMEOUT)
 
     async def _handshake(self, *, allow_probe_again: bool = False) -> str | None:
         """Run ``initialize``; return a modern version to probe instead if the server asks for one."""
@@ -321,10 +329,12 @@ class Client:
             "clientInfo": self._client_info.model_dump_wire(),
         }
         message = _jsonrpc.request(next(self._ids), "initialize", params)
-        with self._deadlines.scope() as scope:
+        limit = self._connect_timeout()
+        with anyio.move_on_after(limit) as scope:
             reply = await self._transport.request(message, {})
+            self._cold = False
         if scope.cancelled_caught:
-            raise MCPTimeoutError(f"{self.server} did not answer initialize within {self._timeout:g}s")
+            raise MCPTimeoutError(f"{self.server} did not answer initialize within {limit:g}s")
         error = reply.get("error")
         if isinstance(error, dict):
             if allow_probe_again and (again := _negotiation.after_initialize_error(error)) is not None:  # pyright: ignore[reportUnknownArgumentType]
@@ -374,7 +384,10 @@ class Client:
         reply: dict[str, Any] | None = None
         try:
             with self._deadlines.scope() as scope:
+                if self._cold:  # a subprocess's first answer waits for its start-up, as in _connect_timeout
+                    scope.deadline = max(scope.deadline, anyio.current_time() + self._connect_timeout())
                 reply = await self._transport.request(message, headers)
+                self._cold = False
         except anyio.get_cancelled_exc_class():
             await self._cancel_on_server(era, request_id, "The client cancelled the request")
             raise
@@ -536,9 +549,12 @@ class Client:
         return self._parse(ReadResourceResult, await self._request_with_input("resources/read", {"uri": uri}, what), what)
 
     async def ping(self) -> None:
-        """Check that the server answers."""
-        self._require_open()
-        await self._request("ping", None)
+        """Check that the server answers.
+
+        The 2026-07-28 era has no ``ping`` method; there the check is a ``server/discover`` request.
+        """
+        era = self._require_open()
+        await self._request("ping" if isinstance(era, LegacyEra) else "server/discover", None)
 
     async def send_request(self, method: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Send any request in the current era and return its raw result (for methods without a helper)."""

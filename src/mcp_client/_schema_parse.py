@@ -62,6 +62,9 @@ _SHAPE_KEYWORDS_USED: dict[str, frozenset[str]] = {
 _ITEMS_SHAPE_KEYWORDS_USED = frozenset({"enum", "enumNames", "anyOf", "oneOf"})
 _ENVELOPE_SHAPE_KEYWORDS = _SHAPE_KEYWORDS - {"properties", "additionalProperties", "enumNames"}
 
+# What a type's parser found: the kind and the ``FormField`` constraints that apply to it.
+_Details = dict[str, Any]
+
 
 def parse_envelope(schema: object) -> FormSchema:
     """The ``FormSchema`` for a raw ``requested_schema`` (see ``parse_form_schema``)."""
@@ -163,17 +166,17 @@ def _parse_property(name: str, raw: object, required: bool) -> FormField:
                 "there; see MCP spec, PrimitiveSchemaDefinition",
             )
     title = _annotation(name, prop, "title")
-    base = FormField(
+    form_field = FormField(
         name=name,
-        kind=FieldKind.TEXT,
         label=title or name,
         help=_annotation(name, prop, "description"),
         required=required,
+        **parser(name, prop),
     )
-    return _with_default(parser(name, prop, base), prop.get("default"))
+    return _with_default(form_field, prop.get("default"))
 
 
-def _parse_string(name: str, prop: Mapping[str, Any], base: FormField) -> FormField:
+def _parse_string(name: str, prop: Mapping[str, Any]) -> _Details:
     min_length = _count_constraint(name, prop, "minLength")
     max_length = _count_constraint(name, prop, "maxLength")
     _check_order(name, "minLength", min_length, "maxLength", max_length)
@@ -186,7 +189,7 @@ def _parse_string(name: str, prop: Mapping[str, Any], base: FormField) -> FormFi
                     f"mixes a choice (enum or oneOf) with {keyword!r}; a choice is checked against its "
                     f"options only, so {keyword!r} is not allowed with it",
                 )
-        return replace(base, kind=FieldKind.SINGLE_CHOICE, options=options)
+        return {"kind": FieldKind.SINGLE_CHOICE, "options": options}
     kind = FieldKind.TEXT
     if "format" in prop:
         fmt = prop["format"]
@@ -197,22 +200,22 @@ def _parse_string(name: str, prop: Mapping[str, Any], base: FormField) -> FormFi
                 "(or no format for plain text)",
             )
         kind = _FORMATS[fmt]
-    return replace(base, kind=kind, min_length=min_length, max_length=max_length)
+    return {"kind": kind, "min_length": min_length, "max_length": max_length}
 
 
-def _parse_number(name: str, prop: Mapping[str, Any], base: FormField) -> FormField:
+def _parse_number(name: str, prop: Mapping[str, Any]) -> _Details:
     minimum = _bound_constraint(name, prop, "minimum")
     maximum = _bound_constraint(name, prop, "maximum")
     _check_order(name, "minimum", minimum, "maximum", maximum)
     kind = FieldKind.INTEGER if prop["type"] == "integer" else FieldKind.NUMBER
-    return replace(base, kind=kind, minimum=minimum, maximum=maximum)
+    return {"kind": kind, "minimum": minimum, "maximum": maximum}
 
 
-def _parse_boolean(name: str, prop: Mapping[str, Any], base: FormField) -> FormField:
-    return replace(base, kind=FieldKind.BOOLEAN)
+def _parse_boolean(name: str, prop: Mapping[str, Any]) -> _Details:
+    return {"kind": FieldKind.BOOLEAN}
 
 
-def _parse_array(name: str, prop: Mapping[str, Any], base: FormField) -> FormField:
+def _parse_array(name: str, prop: Mapping[str, Any]) -> _Details:
     raw_items = prop.get("items")
     if not isinstance(raw_items, Mapping):
         raise _error(
@@ -251,9 +254,12 @@ def _parse_array(name: str, prop: Mapping[str, Any], base: FormField) -> FormFie
     min_items = _count_constraint(name, prop, "minItems")
     max_items = _count_constraint(name, prop, "maxItems")
     _check_order(name, "minItems", min_items, "maxItems", max_items)
-    return replace(
-        base, kind=FieldKind.MULTI_CHOICE, options=options, min_items=min_items, max_items=max_items
-    )
+    return {
+        "kind": FieldKind.MULTI_CHOICE,
+        "options": options,
+        "min_items": min_items,
+        "max_items": max_items,
+    }
 
 
 _TYPE_PARSERS = {

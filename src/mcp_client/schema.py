@@ -21,6 +21,8 @@ Policies for what the spec leaves open (callers may rely on them):
 * **Constraints must be well typed and consistent**: lengths and item counts are non-negative integers,
   bounds are finite numbers, and a lower bound may not exceed its upper bound. A choice may not also
   carry ``minLength``/``maxLength``/``format``.
+* **Labels:** a ``oneOf``/``anyOf`` option without ``title``, or an empty title or ``enumNames`` entry,
+  is labelled with its value; ``enumNames`` is also read inside a multi choice's ``items``.
 * **A default that does not fit its field is dropped** (``FormField.default`` is ``None``); it never
   makes the schema invalid. A ``null`` ``title``, ``description`` or ``default`` counts as absent.
 * The envelope's ``title``, ``description``, ``$schema`` and ``$defs`` are ignored; a missing ``type``
@@ -201,7 +203,7 @@ class FormField:
         for option in self.options:
             if option.value.casefold() == folded or option.label.casefold() == folded:
                 return option.value
-        if text.isdigit() and 1 <= int(text) <= len(self.options):
+        if text.isascii() and text.isdigit() and len(text) <= 6 and 1 <= int(text) <= len(self.options):
             return self.options[int(text) - 1].value
         raise ValueError(f"{text!r} is not one of the options: {self._options_text()}")
 

@@ -1,0 +1,1 @@
+"""Test suite package (lets tests import the shared helpers as `tests.support`)."""

@@ -1,0 +1,11 @@
+"""Shared test set-up: real servers (tests/support/fixtures.py) and the anyio backend."""
+
+import pytest
+
+pytest_plugins = ["tests.support.fixtures"]
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """asyncio by default; modules that also run on trio parametrize this fixture themselves."""
+    return "asyncio"

@@ -1,0 +1,44 @@
+"""Small helpers for the core tests: connecting to the guide server in every era and transport."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp_client import ClientRequestContext, StdioServerParameters
+from mcp_client.types import ElicitRequestParams, ElicitResult
+
+
+@dataclass
+class Recorder:
+    """An elicitation callback that answers with ``answer(params)`` and records what it was asked."""
+
+    answer: Callable[[ElicitRequestParams], ElicitResult | Awaitable[ElicitResult]]
+    questions: list[tuple[ClientRequestContext, ElicitRequestParams]] = field(default_factory=list)
+
+    async def __call__(self, context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        self.questions.append((context, params))
+        result = self.answer(params)
+        if not isinstance(result, ElicitResult):
+            result = await result
+        return result
+
+
+def accept(**content: Any) -> Recorder:
+    return Recorder(lambda _params: ElicitResult(action="accept", content=content or None))
+
+
+def reply(action: str) -> Recorder:
+    return Recorder(lambda _params: ElicitResult(action=action))  # type: ignore[arg-type]
+
+
+def text_of(result: Any) -> str:
+    return "\n".join(block.text for block in result.content if block.type == "text")
+
+
+def server_for(transport: str, http_url: str, stdio_command: tuple[str, list[str]]) -> Any:
+    if transport == "http":
+        return http_url
+    command, args = stdio_command
+    return StdioServerParameters(command, args)

@@ -1,0 +1,1 @@
+"""Helpers shared by the test suite: starting real test-peer servers and their pytest fixtures."""

@@ -1,0 +1,56 @@
+"""Session-scoped pytest fixtures for the guide test server (tests/servers/guide_server.py).
+
+Load from tests/conftest.py with `pytest_plugins = ["tests.support.fixtures"]`. Each HTTP fixture
+starts one server process per test session and stops it at the end; all bind 127.0.0.1 only.
+
+The `crash` tool kills the server it runs on: use it over stdio (the client spawns its own process)
+or with a private `start_http_server()`, never against these shared session servers.
+"""
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.support.servers import guide_stdio_command as _guide_stdio_command
+from tests.support.servers import start_http_server
+
+
+@pytest.fixture(scope="session")
+def guide_http_url() -> Iterator[str]:
+    """Default (stateful, SSE-answering) dual-era endpoint."""
+    with start_http_server() as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def guide_http_json_url() -> Iterator[str]:
+    """`json_response=True`: legacy POSTs answered with JSON, so `ctx.elicit` has no back-channel."""
+    with start_http_server("--json-response") as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def guide_http_stateless_url() -> Iterator[str]:
+    """`stateless_http=True`: no legacy session ids, no back-channel for `ctx.elicit`."""
+    with start_http_server("--stateless") as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def guide_http_resumable_url() -> Iterator[str]:
+    """In-memory event store + `retry: 300`: legacy SSE streams carry ids and can be resumed."""
+    with start_http_server("--resumable") as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def guide_http_paged_url() -> Iterator[str]:
+    """List results paginated 3 per page (MCPServer itself never paginates; the guide server adds it)."""
+    with start_http_server("--page-size", "3") as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def guide_stdio_command() -> tuple[str, list[str]]:
+    """`(command, args)` launching the guide server on stdio (the client spawns one per connection)."""
+    return _guide_stdio_command()
