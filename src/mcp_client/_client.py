@@ -109,7 +109,7 @@ class Client:
             raise ValueError(f"mode must be one of {', '.join(repr(m) for m in MODES)}; got {mode!r}")
         if input_required_max_rounds < 0:
             raise ValueError("input_required_max_rounds must be 0 or more")
-        if timeout is not None and (not isinstance(timeout, int | float) or timeout <= 0 or math.isnan(timeout)):
+        if timeout is not None and (not timeout > 0 or math.isnan(timeout)):
             raise ValueError(f"timeout must be a positive number of seconds or None; got {timeout!r}")
         self._transport = self._make_transport(server, headers, auth, timeout, max_message_bytes)
         self._mode = mode
@@ -165,13 +165,19 @@ class Client:
         if isinstance(server, Transport):
             return server
         raise TypeError(
-            f"server must be a URL string, a StdioServerParameters or a Transport; got {type(server).__name__}"
+            "server must be a URL string, a StdioServerParameters or a Transport; "
+            f"got {type(server).__name__}"
         )
 
     @property
     def server(self) -> str:
         """The URL or command line of the server, as shown to users."""
         return self._transport.label
+
+    @property
+    def session_id(self) -> str | None:
+        """The legacy HTTP session id (``Mcp-Session-Id``), if the transport has one."""
+        return getattr(self._transport, "session_id", None)
 
     @property
     def era(self) -> Literal["legacy", "modern"] | None:
@@ -307,9 +313,10 @@ class Client:
         params, headers = era.prepare("server/discover", None)
         message = _jsonrpc.request(next(self._ids), "server/discover", params)
         limit = self._connect_timeout()
-        with anyio.move_on_after(limit) as scope:
+        reply: dict[str, Any] | None = None
+        with anyio.move_on_after(limit):
             reply = await self._transport.request(message, headers)
-        if scope.cancelled_caught:
+        if reply is None:
             if isinstance(self._transport, StreamableHTTPTransport):
                 raise MCPTimeoutError(f"{self.server} did not answer server/discover within {limit:g}s")
             return _negotiation.Fallback("server/discover got no answer (a legacy stdio server stays silent)")
@@ -330,10 +337,11 @@ class Client:
         }
         message = _jsonrpc.request(next(self._ids), "initialize", params)
         limit = self._connect_timeout()
-        with anyio.move_on_after(limit) as scope:
+        reply: dict[str, Any] | None = None
+        with anyio.move_on_after(limit):
             reply = await self._transport.request(message, {})
             self._cold = False
-        if scope.cancelled_caught:
+        if reply is None:
             raise MCPTimeoutError(f"{self.server} did not answer initialize within {limit:g}s")
         error = reply.get("error")
         if isinstance(error, dict):
@@ -391,10 +399,11 @@ class Client:
         except anyio.get_cancelled_exc_class():
             await self._cancel_on_server(era, request_id, "The client cancelled the request")
             raise
-        if reply is None or scope.cancelled_caught:
+        if reply is None:  # pyright: ignore[reportUnnecessaryComparison]  (the deadline fired)
             await self._cancel_on_server(era, request_id, "The client timed out")
             raise MCPTimeoutError(
-                f"{method} to {self.server} got no answer within {self._timeout:g}s; raise Client(timeout=...) "
+                f"{method} to {self.server} got no answer within {self._timeout:g}s; "
+                "raise Client(timeout=...) "
                 "if the server is slow (time spent answering elicitations does not count)"
             )
         error = reply.get("error")
@@ -466,7 +475,7 @@ class Client:
         return result
 
     def _raise_local_failure(self, cause: BaseException | None) -> None:
-        """If a pushed question failed on our side, raise that (clearer) error instead of the server's echo."""
+        """If a pushed question failed on our side, raise that clearer error instead of the server's echo."""
         failures = self._inbound.local_failures
         if failures:
             raise failures.popleft() from cause
@@ -477,7 +486,9 @@ class Client:
         except ValidationError as exc:
             first = exc.errors()[0]
             where = ".".join(str(p) for p in first["loc"]) or "(top level)"
-            raise ProtocolError(f"{self.server} sent a malformed {what} result: {where}: {first['msg']}") from exc
+            raise ProtocolError(
+                f"{self.server} sent a malformed {what} result: {where}: {first['msg']}"
+            ) from exc
 
     async def _list_all(self, method: str, key: str) -> list[Any]:
         items: list[Any] = []
@@ -525,7 +536,9 @@ class Client:
     async def list_prompts(self) -> ListPromptsResult:
         """Every prompt of the server (all pages)."""
         self._require_open()
-        return self._parse(ListPromptsResult, {"prompts": await self._list_all("prompts/list", "prompts")}, "prompts/list")
+        return self._parse(
+            ListPromptsResult, {"prompts": await self._list_all("prompts/list", "prompts")}, "prompts/list"
+        )
 
     async def get_prompt(self, name: str, arguments: Mapping[str, str] | None = None) -> GetPromptResult:
         """Render a prompt; the server's questions go to the elicitation callback."""
@@ -546,7 +559,9 @@ class Client:
         """Read a resource; the server's questions go to the elicitation callback."""
         self._require_open()
         what = f"resources/read {uri!r}"
-        return self._parse(ReadResourceResult, await self._request_with_input("resources/read", {"uri": uri}, what), what)
+        return self._parse(
+            ReadResourceResult, await self._request_with_input("resources/read", {"uri": uri}, what), what
+        )
 
     async def ping(self) -> None:
         """Check that the server answers.

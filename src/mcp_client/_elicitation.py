@@ -75,7 +75,8 @@ def parse_request(raw: object) -> tuple[ElicitRequestParams, FormSchema | None]:
             return ElicitRequestURLParams.model_validate(raw), None
         except ValidationError as exc:
             raise InvalidElicitationSchemaError(
-                f"the server sent a URL elicitation without a usable url or elicitationId: {exc.errors()[0]['msg']}"
+                "the server sent a URL elicitation without a usable url or elicitationId: "
+                f"{exc.errors()[0]['msg']}"
             ) from exc
     raise InvalidElicitationSchemaError(f"the server sent an elicitation of unknown mode {mode!r}")
 
@@ -116,8 +117,10 @@ class ElicitationResponder:
             try:
                 result = ElicitResult.model_validate(result)
             except ValidationError as exc:
-                raise ElicitationCallbackError(f"the elicitation callback returned an invalid answer: {exc}") from exc
-        if not isinstance(result, ElicitResult):
+                raise ElicitationCallbackError(
+                    f"the elicitation callback returned an invalid answer: {exc}"
+                ) from exc
+        if not isinstance(result, ElicitResult):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise ElicitationCallbackError(
                 f"the elicitation callback returned {type(result).__name__}; it must return an ElicitResult"
             )

@@ -21,10 +21,15 @@ _NAMED_METHODS = {"tools/call": "name", "prompts/get": "name", "resources/read":
 
 
 class Era(Protocol):
-    name: Literal["legacy", "modern"]
-    protocol_version: str
+    @property
+    def name(self) -> Literal["legacy", "modern"]: ...
 
-    def prepare(self, method: str, params: dict[str, Any] | None) -> tuple[dict[str, Any] | None, dict[str, str]]:
+    @property
+    def protocol_version(self) -> str: ...
+
+    def prepare(
+        self, method: str, params: dict[str, Any] | None
+    ) -> tuple[dict[str, Any] | None, dict[str, str]]:
         """The params and HTTP headers for sending ``method`` in this era."""
         ...
 
@@ -40,13 +45,21 @@ class Era(Protocol):
 class LegacyEra:
     """After an ``initialize`` handshake: the version rides in one header; params go as they are."""
 
-    name: Literal["legacy"] = "legacy"
-
     def __init__(self, protocol_version: str) -> None:
-        self.protocol_version = protocol_version
+        self._version = protocol_version
         self._headers = {"MCP-Protocol-Version": protocol_version}
 
-    def prepare(self, method: str, params: dict[str, Any] | None) -> tuple[dict[str, Any] | None, dict[str, str]]:
+    @property
+    def name(self) -> Literal["legacy"]:
+        return "legacy"
+
+    @property
+    def protocol_version(self) -> str:
+        return self._version
+
+    def prepare(
+        self, method: str, params: dict[str, Any] | None
+    ) -> tuple[dict[str, Any] | None, dict[str, str]]:
         return params, self._headers
 
     def notification_headers(self, method: str) -> dict[str, str]:
@@ -62,12 +75,10 @@ class LegacyEra:
 class ModernEra:
     """2026-07-28 and later: the ``_meta`` envelope on every request, and routing headers on HTTP."""
 
-    name: Literal["modern"] = "modern"
-
     def __init__(
         self, protocol_version: str, capabilities: Mapping[str, Any], client_info: Mapping[str, Any]
     ) -> None:
-        self.protocol_version = protocol_version
+        self._version = protocol_version
         self._envelope = {
             _META_VERSION: protocol_version,
             _META_CLIENT_INFO: dict(client_info),
@@ -75,7 +86,17 @@ class ModernEra:
         }
         self._param_headers: dict[str, _headers.HeaderMap] = {}
 
-    def prepare(self, method: str, params: dict[str, Any] | None) -> tuple[dict[str, Any] | None, dict[str, str]]:
+    @property
+    def name(self) -> Literal["modern"]:
+        return "modern"
+
+    @property
+    def protocol_version(self) -> str:
+        return self._version
+
+    def prepare(
+        self, method: str, params: dict[str, Any] | None
+    ) -> tuple[dict[str, Any] | None, dict[str, str]]:
         params = dict(params) if params else {}
         meta = params.get("_meta")
         params["_meta"] = {**meta, **self._envelope} if isinstance(meta, dict) else self._envelope
@@ -117,5 +138,6 @@ class ModernEra:
 
 def capabilities_for(modes: Iterable[str]) -> dict[str, Any]:
     """The client capabilities for the elicitation modes a callback handles (none: no elicitation)."""
-    declared = {mode: {} for mode in ("form", "url") if mode in set(modes)}
+    wanted = set(modes)
+    declared: dict[str, Any] = {mode: {} for mode in ("form", "url") if mode in wanted}
     return {"elicitation": declared} if declared else {}

@@ -150,7 +150,7 @@ class InvalidElicitationSchemaError(ElicitationError):
     ``property`` names the offending property (``None`` when the envelope itself is wrong).
     """
 
-    def __init__(self, message: str, *, property: str | None = None) -> None:  # noqa: A002
+    def __init__(self, message: str, *, property: str | None = None) -> None:
         super().__init__(message)
         self.property = property
 

@@ -203,7 +203,9 @@ class StreamableHTTPTransport:
         text = body[:200].decode("utf-8", "replace").strip()
         detail = f": {text}" if text else ""
         return _jsonrpc.error_response(
-            request_id, _jsonrpc.INTERNAL_ERROR, f"HTTP {status} {response.reason_phrase} from {self.url}{detail}"
+            request_id,
+            _jsonrpc.INTERNAL_ERROR,
+            f"HTTP {status} {response.reason_phrase} from {self.url}{detail}",
         )
 
     async def _read_limited(self, response: httpx.Response) -> bytes:
@@ -222,15 +224,21 @@ class StreamableHTTPTransport:
     async def _read_json(self, response: httpx.Response, request_id: Any) -> Message:
         body = await self._read_limited(response)
         if not body.strip():
-            raise ProtocolError(f"{self.url} answered a request with an empty body (HTTP {response.status_code})")
+            raise ProtocolError(
+                f"{self.url} answered a request with an empty body (HTTP {response.status_code})"
+            )
         reply = _jsonrpc.decode(body)
         if _jsonrpc.is_response(reply):
             if reply.get("id") is None and "error" in reply:
                 reply["id"] = request_id
             if reply.get("id") == request_id:
                 return reply
-            raise ProtocolError(f"{self.url} answered request {request_id!r} with a response for {reply.get('id')!r}")
-        raise ProtocolError(f"{self.url} answered a request with a {reply.get('method')!r} message, not a response")
+            raise ProtocolError(
+                f"{self.url} answered request {request_id!r} with a response for {reply.get('id')!r}"
+            )
+        raise ProtocolError(
+            f"{self.url} answered a request with a {reply.get('method')!r} message, not a response"
+        )
 
     async def _read_sse(self, response: httpx.Response, request_id: Any) -> Message:
         """Read SSE events until our response; resume with GET + Last-Event-ID if the stream drops."""
@@ -293,10 +301,14 @@ class StreamableHTTPTransport:
                         if not event.data:
                             continue  # a priming event: a cursor only
                         if len(event.data) > self._max_bytes:
-                            raise ProtocolError(f"{self.url} sent an SSE event larger than {self._max_bytes} bytes")
+                            raise ProtocolError(
+                                f"{self.url} sent an SSE event larger than {self._max_bytes} bytes"
+                            )
                         message = _jsonrpc.decode(event.data)
                         if _jsonrpc.is_response(message):
-                            if message.get("id") == request_id or (message.get("id") is None and "error" in message):
+                            if message.get("id") == request_id or (
+                                message.get("id") is None and "error" in message
+                            ):
                                 message["id"] = request_id
                                 reply = message
                                 drain.deadline = anyio.current_time() + _DRAIN_SECONDS

@@ -36,7 +36,9 @@ def is_input_required(result: dict[str, Any]) -> bool:
     return result.get("resultType") == "input_required"
 
 
-async def run(send: Send, params: dict[str, Any], answer: Answer, *, max_rounds: int, what: str) -> dict[str, Any]:
+async def run(
+    send: Send, params: dict[str, Any], answer: Answer, *, max_rounds: int, what: str
+) -> dict[str, Any]:
     """Send ``params`` and keep answering until the server's result is complete; return that result."""
     result = await send(params)
     rounds = 0

@@ -41,9 +41,7 @@ def decode(data: bytes | str) -> Message:
         preview = data[:120] if isinstance(data, str) else data[:120].decode("utf-8", "replace")
         raise ProtocolError(f"the server sent something that is not JSON: {preview!r}") from exc
     if not isinstance(message, dict):
-        raise ProtocolError(
-            f"the server sent a JSON {type(message).__name__}, not a JSON-RPC message object"
-        )
+        raise ProtocolError(f"the server sent a JSON {type(message).__name__}, not a JSON-RPC message object")
     check(message)  # pyright: ignore[reportUnknownArgumentType]
     return message  # pyright: ignore[reportUnknownVariableType]
 

@@ -90,7 +90,7 @@ def after_initialize_error(error: dict[str, Any]) -> ProbeAgain | None:
 
 
 def check_legacy_version(version: object) -> str:
-    """The version an ``initialize`` result names, if we speak it; else ``UnsupportedProtocolVersionError``."""
+    """The version an ``initialize`` result names if we speak it, else ``UnsupportedProtocolVersionError``."""
     if isinstance(version, str) and version in LEGACY_VERSIONS:
         return version
     raise UnsupportedProtocolVersionError(

@@ -64,7 +64,9 @@ class ServerMessageHandler:
             await self._reply(_jsonrpc.result_response(request_id, {}))
             return
         if method != "elicitation/create":
-            await self._reply(_jsonrpc.error_response(request_id, _jsonrpc.METHOD_NOT_FOUND, "Method not found"))
+            await self._reply(
+                _jsonrpc.error_response(request_id, _jsonrpc.METHOD_NOT_FOUND, "Method not found")
+            )
             return
         if len(self._in_flight) >= MAX_PENDING_SERVER_REQUESTS:
             await self._reply(
@@ -80,7 +82,11 @@ class ServerMessageHandler:
                 return
             except ElicitationError as exc:
                 self.local_failures.append(exc)
-                code = _jsonrpc.INTERNAL_ERROR if isinstance(exc, ElicitationCallbackError) else _jsonrpc.INVALID_PARAMS
+                code = (
+                    _jsonrpc.INTERNAL_ERROR
+                    if isinstance(exc, ElicitationCallbackError)
+                    else _jsonrpc.INVALID_PARAMS
+                )
                 await self._reply(_jsonrpc.error_response(request_id, code, _public_reason(exc)))
                 return
             finally:
@@ -115,5 +121,7 @@ def _public_reason(exc: ElicitationError) -> str:
     if isinstance(exc, ElicitationCallbackError):
         return "The client's elicitation handler failed"
     if isinstance(exc, InvalidElicitationContentError):
-        return f"The client refused to send an answer that breaks the schema (field {exc.field!r}: {exc.rule})"
+        return (
+            f"The client refused to send an answer that breaks the schema (field {exc.field!r}: {exc.rule})"
+        )
     return str(exc)

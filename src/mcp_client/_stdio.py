@@ -196,19 +196,28 @@ class StdioTransport:
                         logger.warning("%s: ignoring a line that is not JSON-RPC: %s", self.label, exc)
                         continue
                     await self._route(message)
-            except (anyio.EndOfStream, anyio.IncompleteRead, anyio.ClosedResourceError, anyio.BrokenResourceError):
+            except (
+                anyio.EndOfStream,
+                anyio.IncompleteRead,
+                anyio.ClosedResourceError,
+                anyio.BrokenResourceError,
+            ):
                 pass
             finally:
                 if self._process is not None:  # not closed by us: the server went away
+                    error: MCPConnectionError = MCPConnectionError(f"{self.label!r} closed its stdout")
                     with anyio.CancelScope(shield=True):
-                        self._closed_error = await self._exited_error()
-                    self._fail_pending(self._closed_error)
+                        error = await self._exited_error()
+                    self._closed_error = error
+                    self._fail_pending(error)
 
     async def _route(self, message: Message) -> None:
         if _jsonrpc.is_response(message):
             pending = self._pending.get(message.get("id"))
             if pending is None:
-                logger.warning("%s: ignoring a response for unknown request id %r", self.label, message.get("id"))
+                logger.warning(
+                    "%s: ignoring a response for unknown request id %r", self.label, message.get("id")
+                )
                 return
             if pending.reply is None:
                 pending.reply = message
@@ -236,7 +245,12 @@ class StdioTransport:
                     text = line.decode("utf-8", "replace").rstrip()
                     self._stderr_tail.append(text[:2000])
                     logger.debug("%s stderr: %s", self.label, text)
-            except (anyio.EndOfStream, anyio.IncompleteRead, anyio.ClosedResourceError, anyio.BrokenResourceError):
+            except (
+                anyio.EndOfStream,
+                anyio.IncompleteRead,
+                anyio.ClosedResourceError,
+                anyio.BrokenResourceError,
+            ):
                 pass
             finally:
                 self._readers_done.set()

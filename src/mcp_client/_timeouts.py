@@ -9,7 +9,7 @@ pending request gets a fresh ``timeout``.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 
 import anyio
@@ -25,7 +25,7 @@ class RequestDeadlines:
         return math.inf if self._paused or math.isinf(self.timeout) else anyio.current_time() + self.timeout
 
     @contextmanager
-    def scope(self) -> Iterator[anyio.CancelScope]:
+    def scope(self) -> Generator[anyio.CancelScope]:
         """A cancel scope whose deadline is ``timeout`` from now, stopped while callbacks run."""
         with anyio.CancelScope(deadline=self._deadline()) as scope:
             self._scopes.add(scope)
@@ -35,7 +35,7 @@ class RequestDeadlines:
                 self._scopes.discard(scope)
 
     @contextmanager
-    def paused(self) -> Iterator[None]:
+    def paused(self) -> Generator[None]:
         """Stop every request's clock for the duration (nesting and concurrency are fine)."""
         self._paused += 1
         for scope in self._scopes:

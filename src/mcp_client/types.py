@@ -164,7 +164,7 @@ class ListToolsResult(WireModel):
 class CallToolResult(WireModel):
     """A tool's answer. ``is_error`` is the tool's own failure report, not a protocol error."""
 
-    content: list[ContentBlock] = Field(default_factory=list)
+    content: list[ContentBlock] = Field(default_factory=list)  # pyright: ignore[reportUnknownVariableType]
     structured_content: Any = None
     is_error: bool = False
     meta: dict[str, Any] | None = Field(default=None, alias="_meta")
@@ -199,7 +199,7 @@ class PromptMessage(WireModel):
 
 class GetPromptResult(WireModel):
     description: str | None = None
-    messages: list[PromptMessage] = Field(default_factory=list)
+    messages: list[PromptMessage] = Field(default_factory=list[PromptMessage])
     meta: dict[str, Any] | None = Field(default=None, alias="_meta")
 
 
@@ -222,7 +222,7 @@ class ListResourcesResult(WireModel):
 
 
 class ReadResourceResult(WireModel):
-    contents: list[TextResourceContents | BlobResourceContents] = Field(default_factory=list)
+    contents: list[TextResourceContents | BlobResourceContents] = Field(default_factory=list)  # pyright: ignore[reportUnknownVariableType]
     meta: dict[str, Any] | None = Field(default=None, alias="_meta")
 
 

@@ -302,7 +302,9 @@ async def test_time_in_the_callback_does_not_count(server: Any, era: str) -> Non
         await anyio.sleep(4.0)
         return ElicitResult(action="accept", content={"confirm": True})
 
-    async with Client(server, mode=ERAS[era], elicitation_callback=Recorder(slow_person), timeout=2.0) as client:
+    async with Client(
+        server, mode=ERAS[era], elicitation_callback=Recorder(slow_person), timeout=2.0
+    ) as client:
         result = await client.call_tool("delete_folder", {"path": "/srv/photos"})
     assert text_of(result) == "deleted /srv/photos"
 

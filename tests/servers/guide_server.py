@@ -564,6 +564,27 @@ class InMemoryEventStore(EventStore):
 # ---------------------------------------------------------------- entry point
 
 
+class _LegacyOnly:
+    """ASGI wrapper hiding modern protocol headers, so the endpoint looks like a legacy-only server.
+
+    The official server picks the era from the MCP-Protocol-Version header alone; without it, a
+    `server/discover` probe gets the legacy transport's 400 "Missing session ID", as in trace A02.
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope.get("type") == "http":
+            headers = [
+                (k, v)
+                for k, v in scope["headers"]
+                if not (k.lower() == b"mcp-protocol-version" and v.startswith(b"2026"))
+            ]
+            scope = {**scope, "headers": headers}
+        await self.app(scope, receive, send)
+
+
 async def _serve_http(args: argparse.Namespace) -> None:
     import uvicorn
 
@@ -574,6 +595,8 @@ async def _serve_http(args: argparse.Namespace) -> None:
         retry_interval=300 if args.resumable else None,
         host=args.host,
     )
+    if args.legacy_only:
+        app = _LegacyOnly(app)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((args.host, args.port))
@@ -598,6 +621,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     http.add_argument("--json-response", action="store_true", help="answer legacy POSTs with JSON, not SSE")
     http.add_argument("--stateless", action="store_true", help="legacy stateless mode: no session ids")
     http.add_argument("--resumable", action="store_true", help="in-memory event store + retry 300 ms")
+    http.add_argument("--legacy-only", action="store_true", help="hide modern headers: a legacy-only endpoint")
     for p in (stdio, http):
         p.add_argument("--page-size", type=int, default=0, help="paginate list results (0: one page)")
         p.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])

@@ -44,6 +44,13 @@ def guide_http_resumable_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
+def guide_http_legacy_only_url() -> Iterator[str]:
+    """Modern headers hidden from the server: a legacy-only endpoint (auto mode must fall back)."""
+    with start_http_server("--legacy-only") as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
 def guide_http_paged_url() -> Iterator[str]:
     """List results paginated 3 per page (MCPServer itself never paginates; the guide server adds it)."""
     with start_http_server("--page-size", "3") as url:

@@ -71,6 +71,7 @@ def run_http_server(
     path: str = "/mcp",
     ready_timeout: float = READY_TIMEOUT,
     env: dict[str, str] | None = None,
+    port: int | None = None,
 ) -> Iterator[str]:
     """Run `argv_for_port(port)` until the block ends, yielding `http://127.0.0.1:PORT{path}`.
 
@@ -80,9 +81,10 @@ def run_http_server(
     terminated and waited for, whatever happened inside the block.
     """
     full_env = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
+    fixed_port = port  # a given port (e.g. to restart a server in place); otherwise a free one
     last_error = ""
     for _ in range(_SPAWN_ATTEMPTS):
-        port = free_loopback_port()
+        port = free_loopback_port() if fixed_port is None else fixed_port
         with tempfile.TemporaryDirectory(prefix="mcp-test-server-") as tmp:
             out_path, err_path = os.path.join(tmp, "stdout"), os.path.join(tmp, "stderr")
             with open(out_path, "wb") as out, open(err_path, "wb") as err:
@@ -113,7 +115,7 @@ def run_http_server(
 
 
 def start_http_server(
-    *extra_args: str, script: Path | str = GUIDE_SERVER
+    *extra_args: str, script: Path | str = GUIDE_SERVER, port: int | None = None
 ) -> contextlib.AbstractContextManager[str]:
     """Run a server script over streamable HTTP; yields its `/mcp` URL.
 
@@ -130,7 +132,8 @@ def start_http_server(
             "--port",
             str(port),
             *extra_args,
-        ]
+        ],
+        port=port,
     )
 
 

@@ -1,0 +1,281 @@
+"""Connecting, negotiating, timing out, cancelling and losing servers: what a user sees in each case."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Generator
+from typing import Any
+from urllib.parse import urlsplit
+
+import anyio
+import httpx
+import pytest
+
+from mcp_client import (
+    Client,
+    MCPConnectionError,
+    MCPError,
+    MCPTimeoutError,
+    ServerExitedError,
+    StdioServerParameters,
+)
+from tests.core.helpers import accept, server_for, text_of
+from tests.support.servers import free_loopback_port, start_http_server
+
+pytestmark = pytest.mark.anyio
+
+
+# ------------------------------------------------------------------ construction
+
+
+def test_unknown_mode_lists_the_valid_values() -> None:
+    with pytest.raises(ValueError) as caught:
+        Client("http://127.0.0.1:1/mcp", mode="2025-11-25")
+    message = str(caught.value)
+    assert "'legacy'" in message and "'auto'" in message and "'2026-07-28'" in message
+
+
+def test_a_command_string_is_not_mistaken_for_a_url() -> None:
+    with pytest.raises(ValueError, match="StdioServerParameters"):
+        Client("python server.py")
+
+
+async def test_using_a_client_outside_async_with_says_how() -> None:
+    from mcp_client import ClientStateError
+
+    client = Client("http://127.0.0.1:1/mcp")
+    with pytest.raises(ClientStateError, match="async with"):
+        await client.list_tools()
+
+
+# ------------------------------------------------------------------ negotiation
+
+
+async def test_auto_adopts_the_modern_era(guide_http_url: str) -> None:
+    async with Client(guide_http_url, mode="auto") as client:
+        assert client.protocol_version == "2026-07-28"
+        assert client.era == "modern"
+        assert client.server_info is not None and client.server_info.name == "elicitation-research"
+        assert client.server_capabilities.tools is not None
+        assert client.instructions == "Research server for elicitation traces."
+
+
+async def test_auto_falls_back_to_the_handshake(guide_http_legacy_only_url: str) -> None:
+    callback = accept(accept_alternative=True)
+    async with Client(guide_http_legacy_only_url, mode="auto", elicitation_callback=callback) as client:
+        assert client.protocol_version == "2025-11-25"
+        assert client.era == "legacy"
+        result = await client.call_tool("book_table", {"date": "2025-12-25", "party_size": 2})
+    assert text_of(result) == "[SUCCESS] Booked for 2025-12-26"
+
+
+async def test_auto_over_stdio_adopts_modern(guide_stdio_command: tuple[str, list[str]]) -> None:
+    async with Client(StdioServerParameters(*guide_stdio_command), mode="auto") as client:
+        assert client.protocol_version == "2026-07-28"
+        assert text_of(await client.call_tool("echo", {"text": "hi"})) == "hi"
+
+
+async def test_legacy_capabilities_reach_the_server(guide_http_url: str) -> None:
+    """Without a callback the client declares nothing, so a resolver is refused with -32021."""
+    async with Client(guide_http_url, mode="legacy") as client:
+        with pytest.raises(MCPError) as caught:
+            await client.call_tool("delete_folder", {"path": "/srv/photos"})
+    assert caught.value.code == -32021
+    assert caught.value.data == {"requiredCapabilities": {"elicitation": {"form": {}}}}
+
+
+async def test_declaring_only_url_mode_is_honoured(guide_http_url: str) -> None:
+    callback = accept(confirm=True)
+    async with Client(
+        guide_http_url, mode="2026-07-28", elicitation_callback=callback, elicitation_modes=["url"]
+    ) as client:
+        with pytest.raises(MCPError) as caught:
+            await client.call_tool("delete_folder", {"path": "/srv/photos"})
+    assert caught.value.code == -32021  # the server needs form mode, which we did not declare
+    assert callback.questions == []
+
+
+# ------------------------------------------------------------------ connection failures
+
+
+async def test_nothing_listening_names_the_url() -> None:
+    url = f"http://127.0.0.1:{free_loopback_port()}/mcp"
+    with pytest.raises(MCPConnectionError) as caught:
+        async with Client(url, mode="legacy"):
+            pass
+    assert url in str(caught.value)
+
+
+async def test_missing_command_names_the_command() -> None:
+    with pytest.raises(MCPConnectionError, match="no-such-mcp-server-binary"):
+        async with Client(StdioServerParameters("no-such-mcp-server-binary", ["--x"])):
+            pass
+
+
+async def test_not_an_mcp_endpoint_is_explained(guide_http_url: str) -> None:
+    parts = urlsplit(guide_http_url)
+    url = f"{parts.scheme}://{parts.netloc}/not-mcp"
+    with pytest.raises(MCPConnectionError) as caught:
+        async with Client(url, mode="legacy"):
+            pass
+    assert url in str(caught.value) and "initialize" in str(caught.value)
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_server_exit_mid_call_reports_its_stderr(
+    guide_stdio_command: tuple[str, list[str]], mode: str
+) -> None:
+    async with Client(StdioServerParameters(*guide_stdio_command), mode=mode) as client:
+        await client.call_tool("echo", {"text": "warm"})
+        with anyio.fail_after(30), pytest.raises(ServerExitedError) as caught:
+            await client.call_tool("crash", {})
+        assert caught.value.returncode == 3
+        assert "crash requested" in caught.value.stderr_tail
+        assert "crash requested" in str(caught.value)
+        with pytest.raises(ServerExitedError):  # later calls fail the same way, at once
+            await client.call_tool("echo", {"text": "again"})
+
+
+# ------------------------------------------------------------------ time and cancellation
+
+
+@pytest.mark.parametrize("transport", ["http", "stdio"])
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_timeout_names_the_request_and_the_client_recovers(
+    transport: str, mode: str, guide_http_url: str, guide_stdio_command: tuple[str, list[str]]
+) -> None:
+    async with Client(server_for(transport, guide_http_url, guide_stdio_command), mode=mode, timeout=1.0) as client:
+        await client.call_tool("echo", {"text": "warm"})
+        with pytest.raises(MCPTimeoutError) as caught:
+            await client.call_tool("slow", {"seconds": 5})
+        assert "tools/call" in str(caught.value) and "timeout" in str(caught.value)
+        assert text_of(await client.call_tool("echo", {"text": "after"})) == "after"
+
+
+@pytest.mark.parametrize("transport", ["http", "stdio"])
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_cancelled_call_leaves_nothing_behind(
+    transport: str, mode: str, guide_http_url: str, guide_stdio_command: tuple[str, list[str]]
+) -> None:
+    async with Client(server_for(transport, guide_http_url, guide_stdio_command), mode=mode) as client:
+        await client.call_tool("echo", {"text": "warm"})
+        with anyio.move_on_after(0.3) as scope:
+            await client.call_tool("slow", {"seconds": 5})
+        assert scope.cancelled_caught
+        with anyio.fail_after(5):
+            assert text_of(await client.call_tool("echo", {"text": "after"})) == "after"
+
+
+async def test_cancelling_under_a_pending_question_stops_the_callback(guide_http_url: str) -> None:
+    started = anyio.Event()
+    finished: list[bool] = []
+
+    async def never_answers(_context: Any, _params: Any) -> Any:
+        started.set()
+        try:
+            await anyio.sleep(60)
+        finally:
+            finished.append(True)
+
+    async with Client(guide_http_url, mode="legacy", elicitation_callback=never_answers) as client:
+        async with anyio.create_task_group() as tg:
+
+            async def call() -> None:
+                await client.call_tool("book_table", {"date": "2025-12-25", "party_size": 2})
+
+            tg.start_soon(call)
+            with anyio.fail_after(15):
+                await started.wait()
+            tg.cancel_scope.cancel()
+        assert text_of(await client.call_tool("echo", {"text": "after"})) == "after"
+    assert finished == [True]  # the callback was cancelled, not left running
+
+
+# ------------------------------------------------------------------ HTTP details
+
+
+class _RecordingAuth(httpx.Auth):
+    """A real httpx.Auth: adds a bearer token and records every request's headers as sent."""
+
+    def __init__(self) -> None:
+        self.requests: list[httpx.Request] = []
+
+    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        request.headers["Authorization"] = "Bearer t0ken"
+        self.requests.append(request)
+        yield request
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_headers_and_auth_go_on_every_request(guide_http_url: str, mode: str) -> None:
+    auth = _RecordingAuth()
+    async with Client(guide_http_url, mode=mode, headers={"X-Team": "bistro"}, auth=auth) as client:
+        await client.call_tool("echo", {"text": "hi"})
+    assert auth.requests, "no request went through the auth flow"
+    for request in auth.requests:
+        assert request.headers["x-team"] == "bistro"
+        assert request.headers["authorization"] == "Bearer t0ken"
+    posts = [r for r in auth.requests if r.method == "POST"]
+    call = next(r for r in posts if b'"tools/call"' in r.content)
+    assert call.headers["mcp-protocol-version"] == ("2025-11-25" if mode == "legacy" else "2026-07-28")
+    if mode == "legacy":
+        assert call.headers["mcp-session-id"]
+        assert auth.requests[-1].method == "DELETE"  # the session is closed on exit
+    else:
+        assert call.headers["mcp-method"] == "tools/call" and call.headers["mcp-name"] == "echo"
+        assert "mcp-session-id" not in call.headers
+
+
+async def test_resumes_a_dropped_stream_with_last_event_id(guide_http_resumable_url: str) -> None:
+    auth = _RecordingAuth()
+    callback = accept(accept_alternative=True, date="2025-12-28")
+    async with Client(guide_http_resumable_url, mode="legacy", elicitation_callback=callback, auth=auth) as client:
+        with anyio.fail_after(20):
+            result = await client.call_tool("book_table_resumable", {"date": "2025-12-25", "party_size": 2})
+    assert text_of(result) == "[SUCCESS] Booked for 2025-12-28 after a resumed stream"
+    resumes = [r for r in auth.requests if r.method == "GET" and "last-event-id" in r.headers]
+    assert resumes and resumes[0].headers["last-event-id"].startswith("ev-")
+
+
+async def test_a_restarted_legacy_server_gets_a_new_session() -> None:
+    port = free_loopback_port()
+    with contextlib.ExitStack() as servers:
+        url = servers.enter_context(start_http_server(port=port))
+        async with Client(url, mode="legacy") as client:
+            assert text_of(await client.call_tool("echo", {"text": "one"})) == "one"
+            old_session = client.session_id
+            servers.close()  # the server goes away, and with it our session
+            servers.enter_context(start_http_server(port=port))  # same port, new process
+            assert text_of(await client.call_tool("echo", {"text": "two"})) == "two"
+            assert client.session_id is not None and client.session_id != old_session
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+async def test_list_methods_follow_every_page(guide_http_paged_url: str, guide_http_url: str, mode: str) -> None:
+    async with Client(guide_http_url, mode=mode) as client:
+        all_tools = [t.name for t in (await client.list_tools()).tools]
+    async with Client(guide_http_paged_url, mode=mode) as client:
+        paged_tools = [t.name for t in (await client.list_tools()).tools]
+        prompts = (await client.list_prompts()).prompts
+    assert len(all_tools) > 3
+    assert paged_tools == all_tools
+    assert len(prompts) >= 3
+
+
+@pytest.mark.parametrize("url_fixture", ["guide_http_json_url", "guide_http_stateless_url"])
+async def test_legacy_servers_without_a_back_channel(url_fixture: str, request: pytest.FixtureRequest) -> None:
+    url = request.getfixturevalue(url_fixture)
+    async with Client(url, mode="legacy", elicitation_callback=accept(accept_alternative=True)) as client:
+        assert text_of(await client.call_tool("echo", {"text": "json"})) == "json"
+        with pytest.raises(MCPError) as caught:
+            await client.call_tool("book_table", {"date": "2025-12-25", "party_size": 2})
+    assert caught.value.code == -32600 and "back-channel" in caught.value.message
+
+
+@pytest.mark.parametrize("anyio_backend", ["trio"])
+async def test_works_on_trio(guide_http_url: str, guide_stdio_command: tuple[str, list[str]]) -> None:
+    for server in (guide_http_url, StdioServerParameters(*guide_stdio_command)):
+        for mode in ("legacy", "2026-07-28"):
+            async with Client(server, mode=mode, elicitation_callback=accept(confirm=True)) as client:
+                result = await client.call_tool("delete_folder", {"path": "/srv/trio"})
+            assert text_of(result) == "deleted /srv/trio"
