@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""Install the third-party MCP servers the interop tests (tests/interop/) run against.
+
+Everything goes under ``.cache/peers/`` in the repository, never into the project's own venv:
+
+* ``fastmcp-venv/``: a venv holding ``fastmcp==4.1.6`` (a FastMCP server that serves both protocol eras from
+  one endpoint). fastmcp pulls in some 25 packages the SDK does not need, so it gets its own interpreter;
+  the tests run ``tests/interop/fastmcp_server.py`` with it. ``mcp``/``mcp-types`` are pinned to the
+  version the rest of the suite uses, so a new SDK release cannot change the peer under us.
+* ``everything/``: ``@modelcontextprotocol/server-everything@2026.8.31`` from the npm registry (the
+  TypeScript SDK's reference server, handshake era only), run with the machine's ``node`` (18 or newer).
+
+Idempotent: a peer whose pinned version is already installed is left alone, so running this before every
+test run costs a second. ``--force`` reinstalls both. Standard library only, so it runs with any Python
+3.11+ (``python scripts/install_peers.py``). Exits non-zero, saying what failed, if an install fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+PEERS = REPO / ".cache" / "peers"
+
+FASTMCP_VERSION = "4.1.6"
+FASTMCP_VENV = PEERS / "fastmcp-venv"
+# Pinned alongside fastmcp: its requirement is mcp>=2.3.0,<3, and the suite is written against 2.3.0.
+FASTMCP_REQUIREMENTS = [f"fastmcp=={FASTMCP_VERSION}", "mcp==2.3.0", "mcp-types==2.3.0"]
+
+EVERYTHING_PACKAGE = "@modelcontextprotocol/server-everything"
+EVERYTHING_VERSION = "2026.8.31"
+EVERYTHING_DIR = PEERS / "everything"
+# server-everything asks for @modelcontextprotocol/sdk ^1.30.0; pin the release these tests were written
+# against so a new SDK minor cannot change the peer's wire behaviour between runs.
+EVERYTHING_SDK_VERSION = "1.32.2"
+MIN_NODE_MAJOR = 18
+
+
+def _venv_python(venv_dir: Path) -> Path:
+    return venv_dir / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+
+
+def _run(cmd: list[str], *, cwd: Path | None = None) -> None:
+    print("+", " ".join(cmd), flush=True)
+    completed = subprocess.run(cmd, cwd=cwd, check=False)
+    if completed.returncode != 0:
+        raise SystemExit(
+            f"install_peers: command failed with exit code {completed.returncode}: {' '.join(cmd)}"
+        )
+
+
+def _installed_fastmcp_version() -> str | None:
+    python = _venv_python(FASTMCP_VENV)
+    if not python.exists():
+        return None
+    probe = subprocess.run(
+        [str(python), "-c", "import importlib.metadata as m; print(m.version('fastmcp'))"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return probe.stdout.strip() if probe.returncode == 0 else None
+
+
+def install_fastmcp(force: bool) -> None:
+    """Create ``.cache/peers/fastmcp-venv`` and install the pinned fastmcp into it (unless already there)."""
+    if not force and _installed_fastmcp_version() == FASTMCP_VERSION:
+        print(f"fastmcp {FASTMCP_VERSION}: already installed in {FASTMCP_VENV}")
+        return
+    if FASTMCP_VENV.exists():
+        shutil.rmtree(FASTMCP_VENV)
+    print(f"fastmcp {FASTMCP_VERSION}: creating {FASTMCP_VENV}", flush=True)
+    venv.EnvBuilder(with_pip=True, clear=True).create(FASTMCP_VENV)
+    python = str(_venv_python(FASTMCP_VENV))
+    _run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *FASTMCP_REQUIREMENTS])
+    if _installed_fastmcp_version() != FASTMCP_VERSION:
+        raise SystemExit(f"install_peers: fastmcp {FASTMCP_VERSION} is not importable from {python}")
+
+
+def _everything_package_json() -> Path:
+    return EVERYTHING_DIR / "node_modules" / "@modelcontextprotocol" / "server-everything" / "package.json"
+
+
+def _installed_everything_version() -> str | None:
+    try:
+        return str(json.loads(_everything_package_json().read_text(encoding="utf-8"))["version"])
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _check_node() -> None:
+    node = shutil.which("node")
+    if node is None or shutil.which("npm") is None:
+        raise SystemExit(
+            "install_peers: server-everything needs Node.js and npm on PATH (apt-get install nodejs npm)"
+        )
+    version = subprocess.run([node, "--version"], capture_output=True, text=True, check=False).stdout.strip()
+    major = int(version.lstrip("v").split(".")[0] or 0) if version else 0
+    if major < MIN_NODE_MAJOR:
+        raise SystemExit(
+            f"install_peers: server-everything needs Node.js {MIN_NODE_MAJOR}+, found {version!r}"
+        )
+
+
+def install_everything(force: bool) -> None:
+    """npm-install the pinned server-everything into ``.cache/peers/everything`` (unless already there)."""
+    _check_node()
+    if not force and _installed_everything_version() == EVERYTHING_VERSION:
+        print(f"{EVERYTHING_PACKAGE} {EVERYTHING_VERSION}: already installed in {EVERYTHING_DIR}")
+        return
+    EVERYTHING_DIR.mkdir(parents=True, exist_ok=True)
+    manifest = {
+        "name": "mcp-client-interop-peers",
+        "private": True,
+        "description": "Written by scripts/install_peers.py; the interop tests' npm peers.",
+        "dependencies": {
+            EVERYTHING_PACKAGE: EVERYTHING_VERSION,
+            "@modelcontextprotocol/sdk": EVERYTHING_SDK_VERSION,
+        },
+    }
+    (EVERYTHING_DIR / "package.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    _run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"], cwd=EVERYTHING_DIR)
+    if _installed_everything_version() != EVERYTHING_VERSION:
+        raise SystemExit(f"install_peers: {EVERYTHING_PACKAGE}@{EVERYTHING_VERSION} did not install")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument(
+        "--force", action="store_true", help="reinstall even if the pinned versions are present"
+    )
+    parser.add_argument(
+        "--only", choices=["fastmcp", "everything"], help="install just one peer (default: both)"
+    )
+    args = parser.parse_args(argv)
+    PEERS.mkdir(parents=True, exist_ok=True)
+    if args.only in (None, "fastmcp"):
+        install_fastmcp(args.force)
+    if args.only in (None, "everything"):
+        install_everything(args.force)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
