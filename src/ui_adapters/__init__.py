@@ -1,0 +1,72 @@
+"""Ready-made elicitation callbacks for ``mcp_client``: terminal forms, URL consent, policies, canned answers.
+
+    from ui_adapters import terminal_callback
+
+    ui = terminal_callback()            # forms in the terminal, links after consent
+    async with Client(url, elicitation_callback=ui,
+                      elicitation_complete_callback=ui.elicitation_complete_callback) as client:
+        ...
+
+Names are imported on first use (module ``__getattr__``), so ``import ui_adapters`` stays cheap and
+rich / prompt_toolkit are only loaded when a terminal adapter is actually used.
+
+* ``TerminalFormAdapter`` (``ui_adapters.terminal``): asks form questions field by field.
+* ``UrlAdapter`` (``ui_adapters.url``): shows a link with its real host and warnings, opens it on consent.
+* ``ElicitationRouter``, ``terminal_callback`` (``ui_adapters.routing``): one callback from two adapters.
+* ``always_decline``, ``always_cancel``, ``StopAskingPolicy`` (``ui_adapters.policies``).
+* ``CannedAnswers`` (``ui_adapters.canned``): prepared answers for tests; pytest fixture in
+  ``ui_adapters.pytest_plugin``.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ui_adapters.canned import CannedAnswers, CannedQuestion, UnansweredQuestionError
+    from ui_adapters.policies import StopAskingPolicy, always_cancel, always_decline, terminal_ask_to_stop
+    from ui_adapters.routing import ElicitationRouter, terminal_callback
+    from ui_adapters.terminal import TerminalFormAdapter
+    from ui_adapters.url import UrlAdapter
+
+__all__ = [
+    "CannedAnswers",
+    "CannedQuestion",
+    "ElicitationRouter",
+    "StopAskingPolicy",
+    "TerminalFormAdapter",
+    "UnansweredQuestionError",
+    "UrlAdapter",
+    "always_cancel",
+    "always_decline",
+    "terminal_ask_to_stop",
+    "terminal_callback",
+]
+
+_WHERE = {
+    "CannedAnswers": "ui_adapters.canned",
+    "CannedQuestion": "ui_adapters.canned",
+    "UnansweredQuestionError": "ui_adapters.canned",
+    "ElicitationRouter": "ui_adapters.routing",
+    "terminal_callback": "ui_adapters.routing",
+    "StopAskingPolicy": "ui_adapters.policies",
+    "always_cancel": "ui_adapters.policies",
+    "always_decline": "ui_adapters.policies",
+    "terminal_ask_to_stop": "ui_adapters.policies",
+    "TerminalFormAdapter": "ui_adapters.terminal",
+    "UrlAdapter": "ui_adapters.url",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ui_adapters' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -1,0 +1,16 @@
+"""Ask an MCP server's form questions on the terminal: ``TerminalFormAdapter``.
+
+    from mcp_client import Client
+    from ui_adapters.terminal import TerminalFormAdapter
+
+    async with Client(server, elicitation_callback=TerminalFormAdapter()) as client:
+        await client.call_tool("book_table", {...})
+
+prompt_toolkit and rich are imported here, never by ``mcp_client`` itself.
+"""
+
+from __future__ import annotations
+
+from ui_adapters.terminal._adapter import NonInteractivePolicy, TerminalFormAdapter
+
+__all__ = ["NonInteractivePolicy", "TerminalFormAdapter"]

@@ -1,0 +1,96 @@
+"""The course of one form question, the same whether it is asked with widgets or line by line.
+
+Show the question, ask every field in order (defaults pre-filled), then a review step that repeats
+until the person sends, declines or cancels: a summary table and a choice of "send", "change field N",
+"decline" or "cancel". Nothing is sent before that choice, and nothing invalid is ever sent: each answer
+is checked as it is typed and the whole answer once more (``FormSchema.validate_content``) before it
+leaves. How a prompt looks is the ``Prompter``'s business.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal, Protocol
+
+from rich.console import RenderableType
+from rich.text import Text
+
+from mcp_client._context import ClientRequestContext
+from mcp_client._errors import InvalidElicitationContentError
+from mcp_client.schema import FormField, FormSchema
+from mcp_client.types import ElicitResult
+from ui_adapters._text import sanitize
+from ui_adapters.terminal._screen import field_intro, question_panel, review_table
+from ui_adapters.terminal._values import AnswerValue
+
+__all__ = ["Prompter", "ReviewChoice", "run_form"]
+
+ReviewChoice = int | Literal["send", "decline", "cancel"]
+"""What the person chose at the review step; an int is the 0-based index of a field to change."""
+
+
+class Prompter(Protocol):
+    """One way of asking: prompt_toolkit widgets, or plain lines on a pipe.
+
+    Every ``async`` method may raise ``UserDeclined`` or ``UserCancelled``.
+    """
+
+    def show(self, renderable: RenderableType) -> None:
+        """Print something above the prompts (the question panel, a field's introduction, a table)."""
+        ...
+
+    async def ask(self, field: FormField, current: AnswerValue | None) -> AnswerValue | None:
+        """A valid answer for ``field`` (``None``: left empty, only for optional fields).
+
+        ``current`` is pre-filled, so that Enter keeps it.
+        """
+        ...
+
+    async def review(self, fields: Sequence[FormField]) -> ReviewChoice:
+        """Send, change a field (its index), decline or cancel; the table was just shown."""
+        ...
+
+    async def confirm(self) -> Literal["accept", "decline", "cancel"]:
+        """The answer to a question without fields."""
+        ...
+
+
+async def run_form(
+    prompter: Prompter, context: ClientRequestContext, message: str, schema: FormSchema
+) -> ElicitResult:
+    """Ask the whole question and return what the person decided (``UserDeclined``/``UserCancelled``
+    raised by a prompt propagate to the caller)."""
+    fields = schema.fields
+    prompter.show(question_panel(context, message, len(fields)))
+    if schema.is_confirmation:
+        action = await prompter.confirm()
+        return ElicitResult(action=action, content={} if action == "accept" else None)
+
+    answers: dict[str, AnswerValue | None] = {}
+    for position, field in enumerate(fields, start=1):
+        answers[field.name] = await _ask(prompter, field, field.default, position, len(fields))
+
+    while True:
+        prompter.show(review_table(fields, answers))
+        choice = await prompter.review(fields)
+        if choice == "decline":
+            return ElicitResult(action="decline")
+        if choice == "cancel":
+            return ElicitResult(action="cancel")
+        if choice == "send":
+            content = {name: value for name, value in answers.items() if value is not None}
+            try:
+                checked = schema.validate_content(content)
+            except InvalidElicitationContentError as error:
+                prompter.show(Text(sanitize(str(error), max_length=500), style="red"))
+                continue
+            return ElicitResult(action="accept", content=dict(checked))
+        field = fields[choice]
+        answers[field.name] = await _ask(prompter, field, answers[field.name], choice + 1, len(fields))
+
+
+async def _ask(
+    prompter: Prompter, field: FormField, current: AnswerValue | None, position: int, total: int
+) -> AnswerValue | None:
+    prompter.show(field_intro(field, position, total))
+    return await prompter.ask(field, current)

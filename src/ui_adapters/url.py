@@ -1,0 +1,285 @@
+"""Ask a person, in the terminal, whether to open the web page a server wants them to visit.
+
+URL-mode elicitation sends the user out of band (a payment page, an OAuth sign-in), so the client must
+never fetch the link itself, must show the full link with its real host, must warn about links built
+to deceive, and must open it only after explicit consent (MCP spec, "Elicitation", URL mode). The
+judging is done by ``ui_adapters._url_safety``; this module shows its verdict and asks.
+
+``accept`` only means "the user agreed to open it". In the legacy era the server finishes the step only
+after that answer, so the callback returns right after consent; waiting for the server's
+``notifications/elicitation/complete`` is separate (``on_elicitation_complete``, ``wait_for_completion``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import webbrowser
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+import anyio
+import sniffio
+from prompt_toolkit.input import Input
+from prompt_toolkit.output import Output
+from rich.console import Console
+from rich.text import Text
+
+from mcp_client._context import ClientRequestContext
+from mcp_client.types import ElicitRequestParams, ElicitRequestURLParams, ElicitResult
+from ui_adapters._terminal_prompt import prompt_line
+from ui_adapters._text import sanitize
+from ui_adapters._url_safety import MAX_URL_LENGTH, UrlInspection, inspect_url, visible_url
+
+__all__ = ["UrlAdapter", "default_open_browser"]
+
+_MAX_MESSAGE: Final = 4000
+_MAX_NAME: Final = 200
+_MAX_SHOWN_URL: Final = 300
+_MAX_REMEMBERED: Final = 256
+_YES: Final = frozenset({"y", "yes"})
+_NO: Final = frozenset({"", "n", "no"})
+_MAX_ATTEMPTS: Final = 3
+
+
+@dataclass(slots=True)
+class _Pending:
+    """A legacy URL elicitation awaiting the server's completion notification."""
+
+    host: str | None
+    event: anyio.Event
+
+
+def default_open_browser(url: str) -> bool:
+    """Open ``url`` in a new tab of the system browser; ``False`` when there is no graphical browser.
+
+    ``webbrowser`` falls back to text browsers (lynx, w3m) when no display is set, which would take over
+    the very terminal the client runs in; on such a machine (an SSH session, say) the link is printed
+    instead. Setting ``$BROWSER`` overrides the guess.
+    """
+    if sys.platform.startswith("linux") and not any(
+        os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER")
+    ):
+        return False
+    return webbrowser.open(url, new=2)
+
+
+class UrlAdapter:
+    """Elicitation callback for URL questions: show the link, warn, ask (default No), open on consent.
+
+    Returns ``accept`` after consent (the link is opened with ``open_browser``, or only printed when
+    ``print_only`` is set or no browser could be opened), ``decline`` when the user says no or the link
+    is refused (a scheme other than http/https, hidden characters, longer than ``max_url_length``...),
+    and ``cancel`` on Ctrl-C or end of input. It never fetches the link.
+
+    ``console`` receives the output (a rich ``Console``); ``input``/``output`` are prompt_toolkit's (tests
+    pass ``create_pipe_input()`` and ``DummyOutput()``). Questions are asked one at a time. The
+    prompt runs natively on asyncio; on other anyio backends it runs in a worker thread.
+
+    Pass ``adapter.on_elicitation_complete`` as the client's ``elicitation_complete_callback`` to learn
+    when a legacy server says the out-of-band step is done; ``wait_for_completion`` waits for that.
+    """
+
+    elicitation_modes: frozenset[str] = frozenset({"url"})
+
+    def __init__(
+        self,
+        *,
+        console: Console | None = None,
+        input: Input | None = None,
+        output: Output | None = None,
+        open_browser: Callable[[str], bool] | None = None,
+        print_only: bool = False,
+        max_url_length: int = MAX_URL_LENGTH,
+        completion_timeout: float | None = None,
+    ) -> None:
+        self._console = console if console is not None else Console(highlight=False)
+        self._input = input
+        self._output = output
+        self._open_browser = open_browser if open_browser is not None else default_open_browser
+        self._print_only = print_only
+        self._max_url_length = max_url_length
+        self._completion_timeout = completion_timeout
+        self._lock: anyio.Lock | None = None
+        # Legacy elicitation ids the user consented to (or someone waits for); bounded, oldest dropped.
+        self._pending: OrderedDict[str, _Pending] = OrderedDict()
+
+    async def __call__(self, context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        if not isinstance(params, ElicitRequestURLParams):
+            self._console.print(Text("A form question reached the link handler; it was declined.", "red"))
+            return ElicitResult(action="decline")
+        async with self._terminal():
+            return await self._ask(context, params)
+
+    async def on_elicitation_complete(self, elicitation_id: str) -> None:
+        """The server says the step behind ``elicitation_id`` is done: stop waiting for it.
+
+        Unknown and already completed ids are ignored, as the spec requires.
+        """
+        entry = self._pending.get(elicitation_id)
+        if entry is None or entry.event.is_set():
+            return
+        entry.event.set()
+        line = Text("✓ ", style="green")
+        line.append(entry.host or "The site", style="bold")
+        line.append(" is done (the server confirmed it).")
+        self._console.print(line)
+
+    elicitation_complete_callback = on_elicitation_complete
+
+    def is_complete(self, elicitation_id: str) -> bool:
+        """True once the server has confirmed ``elicitation_id`` (legacy completion notification)."""
+        entry = self._pending.get(elicitation_id)
+        return entry is not None and entry.event.is_set()
+
+    async def wait_for_completion(self, elicitation_id: str, *, stop_key: bool = True) -> bool:
+        """Wait until the server confirms ``elicitation_id``; True if it did, False if we stopped waiting.
+
+        Shows "waiting for <host>…"; with ``stop_key`` the user can press Enter (or Ctrl-C) to stop
+        waiting, and the adapter's ``completion_timeout`` (if set) bounds the wait; an enclosing
+        ``anyio.move_on_after`` works too. Useful after a ``-32042`` error, before calling the tool again.
+        Already confirmed: returns True at once. The stop key needs asyncio; elsewhere it just waits.
+        """
+        entry = self._remember(elicitation_id, None)
+        host, event = entry.host or "the site", entry.event
+        if event.is_set():
+            return True
+        with anyio.move_on_after(self._completion_timeout):
+            if stop_key and sniffio.current_async_library() == "asyncio":
+                # The stop prompt owns the terminal: another question from this adapter waits for it.
+                async with self._terminal():
+                    await self._wait_or_key(host, event)
+            else:
+                self._console.print(Text(f"Waiting for {host}…", style="dim"))
+                await event.wait()
+        return event.is_set()
+
+    # ------------------------------------------------------------------------------------------ internals
+
+    async def _ask(self, context: ClientRequestContext, params: ElicitRequestURLParams) -> ElicitResult:
+        inspection = inspect_url(params.url, max_length=self._max_url_length)
+        self._show_question(context, params, inspection)
+        if inspection.refusal is not None:
+            line = Text("✗ Not opened: ", style="bold red")
+            line.append(inspection.refusal)
+            self._console.print(line)
+            return ElicitResult(action="decline")
+
+        try:
+            consented = await self._consent()
+        except (KeyboardInterrupt, EOFError):
+            self._console.print(Text("Cancelled.", style="yellow"))
+            return ElicitResult(action="cancel")
+        if not consented:
+            self._console.print(Text("Not opened.", style="dim"))
+            return ElicitResult(action="decline")
+
+        await self._open(params.url)
+        self._announce_wait(context, params, inspection)
+        return ElicitResult(action="accept")
+
+    def _show_question(
+        self, context: ClientRequestContext, params: ElicitRequestURLParams, inspection: UrlInspection
+    ) -> None:
+        name = sanitize(context.server_name, max_length=_MAX_NAME, single_line=True) or "(unnamed server)"
+        console = self._console
+        console.rule(Text(f"{name} asks you to open a web page"), align="left", style="cyan")
+        console.print(Text(sanitize(params.message, max_length=_MAX_MESSAGE) or "(no message)"))
+        console.print()
+        if inspection.refusal is not None:
+            shown = visible_url(params.url, max_length=_MAX_SHOWN_URL)
+            console.print(
+                Text.assemble(("Link (hidden characters spelled out): ", "dim"), shown), soft_wrap=True
+            )
+            return
+        # The full link on one logical line (soft wrap: no inserted breaks, so it copies intact), then the
+        # host alone, highlighted: the one thing to check before saying yes.
+        console.print(Text.assemble(("Link: ", "dim"), params.url), soft_wrap=True)
+        site = Text.assemble(("Site: ", "dim"), (f" {inspection.host} ", "bold black on yellow"))
+        if inspection.unicode_host is not None:
+            site.append(f"  (displayed as {inspection.unicode_host})", style="dim")
+        console.print(site, soft_wrap=True)
+        for warning in inspection.warnings:
+            console.print(Text.assemble(("⚠ ", "bold yellow"), (warning.message, "yellow")))
+
+    async def _consent(self) -> bool:
+        """Ask yes/no, default No; raise KeyboardInterrupt / EOFError when the user backs out."""
+        question = "Open this link in your browser? [y/N] "
+        if self._print_only:
+            question = "Will you open this link yourself? [y/N] "
+        for _ in range(_MAX_ATTEMPTS):
+            answer = (await self._prompt(question)).strip().lower()
+            if answer in _YES:
+                return True
+            if answer in _NO:
+                return False
+            self._console.print(Text("Please answer y (open it) or n (do not).", style="yellow"))
+        return False
+
+    async def _open(self, url: str) -> None:
+        opened = False
+        if not self._print_only:
+            try:
+                # webbrowser may start a process and wait for it: keep it off the event loop.
+                opened = await anyio.to_thread.run_sync(self._open_browser, url)
+            except Exception:  # a broken opener must not lose the user's consent
+                opened = False
+        if opened:
+            self._console.print(Text("Opened in your browser.", style="green"))
+            return
+        prefix = "Open this link in your browser:" if self._print_only else "No browser could be opened."
+        if not self._print_only:
+            prefix += " Open this link yourself:"
+        self._console.print(Text(prefix, style="bold"))
+        self._console.print(Text(url), soft_wrap=True)
+
+    def _announce_wait(
+        self, context: ClientRequestContext, params: ElicitRequestURLParams, inspection: UrlInspection
+    ) -> None:
+        name = sanitize(context.server_name, max_length=_MAX_NAME, single_line=True) or "the server"
+        if params.elicitation_id is None:
+            self._console.print(
+                Text(f"When you have finished on {inspection.host}, {name} will be asked again.", "dim")
+            )
+            return
+        self._remember(params.elicitation_id, inspection.host)
+        self._console.print(
+            Text(f"⏳ Waiting for {inspection.host}… {name} will say when the step is done.", "dim")
+        )
+
+    def _remember(self, elicitation_id: str, host: str | None) -> _Pending:
+        """The pending entry for ``elicitation_id``, made if new; the host is filled in once known."""
+        entry = self._pending.get(elicitation_id)
+        if entry is None:
+            entry = self._pending[elicitation_id] = _Pending(host, anyio.Event())
+        elif entry.host is None:
+            entry.host = host
+        self._pending.move_to_end(elicitation_id)
+        while len(self._pending) > _MAX_REMEMBERED:
+            self._pending.popitem(last=False)
+        return entry
+
+    async def _wait_or_key(self, host: str, event: anyio.Event) -> None:
+        async with anyio.create_task_group() as tg:
+
+            async def _stop_when_done() -> None:
+                await event.wait()
+                tg.cancel_scope.cancel()
+
+            tg.start_soon(_stop_when_done)
+            try:
+                await self._prompt(f"Waiting for {host}… press Enter to stop waiting. ")
+            except (KeyboardInterrupt, EOFError):
+                pass
+            tg.cancel_scope.cancel()
+
+    async def _prompt(self, question: str) -> str:
+        return await prompt_line(question, input=self._input, output=self._output)
+
+    def _terminal(self) -> anyio.Lock:
+        """One question at a time: two prompts at once would garble the terminal."""
+        if self._lock is None:
+            self._lock = anyio.Lock()
+        return self._lock

@@ -1,0 +1,105 @@
+"""In a real terminal (a pty driven by pexpect): our Client + TerminalFormAdapter + the guide server.
+
+``e2e_terminal_script.py`` connects to tests/servers/guide_server.py over stdio with the adapter as its
+elicitation callback and calls ``book_table`` for a full date; we read the form on the pty, press keys
+like a person would, and read the tool's answer back. A second script mode cancels a call while its
+prompt is open and checks the tty settings came back exactly as they were.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pexpect
+import pytest
+
+SCRIPT = Path(__file__).with_name("e2e_terminal_script.py")
+ROOT = Path(__file__).resolve().parents[2]
+TIMEOUT = 30  # seconds per expectation; a bound, never reached when things work
+
+pytestmark = pytest.mark.slow
+
+
+@contextmanager
+def spawn(*args: str) -> Iterator[pexpect.spawn]:
+    env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", PYTHONUNBUFFERED="1")
+    child = pexpect.spawn(
+        sys.executable,
+        [str(SCRIPT), *args],
+        cwd=str(ROOT),
+        env=env,
+        encoding="utf-8",
+        dimensions=(40, 100),
+        timeout=TIMEOUT,
+    )
+    try:
+        yield child
+    finally:
+        child.close(force=True)
+
+
+def test_book_table_accepting_the_alternative_date() -> None:
+    with spawn("--mode", "legacy") as child:
+        child.expect("No tables for 4 on 2025-12-25")
+        child.expect("❯ Yes")
+        child.send("y")  # Accept Alternative: yes
+        child.expect("Date:")
+        child.send("\r")  # keep the default date, 2025-12-26
+        child.expect("Send these answers")
+        child.send("\r")
+        child.expect(r"TOOL RESULT: \[SUCCESS\] Booked for 2025-12-26")
+        child.expect(pexpect.EOF)
+
+
+def test_book_table_changing_the_date_at_the_review() -> None:
+    with spawn("--mode", "legacy") as child:
+        child.expect("❯ Yes")
+        child.send("y")
+        child.expect("Date:")
+        child.send("\r")
+        child.expect("Send these answers")
+        child.send("\x1b[B\x1b[B\r")  # Change 2. Date
+        child.expect("Date:")
+        child.send("\x7f\x7f" + "30\r")
+        child.expect("Send these answers")
+        child.send("\r")
+        child.expect(r"TOOL RESULT: \[SUCCESS\] Booked for 2025-12-30")
+        child.expect(pexpect.EOF)
+
+
+def test_book_table_declined_with_ctrl_n() -> None:
+    with spawn("--mode", "legacy") as child:
+        child.expect("❯ Yes")
+        child.send("\x0e")
+        child.expect(r"TOOL RESULT: \[DECLINED\] user declined")
+        child.expect(pexpect.EOF)
+
+
+def test_book_table_cancelled_with_esc() -> None:
+    with spawn("--mode", "legacy") as child:
+        child.expect("❯ Yes")
+        child.send("\x1b")
+        child.expect(r"TOOL RESULT: \[CANCELLED\] user cancelled")
+        child.expect(pexpect.EOF)
+
+
+@pytest.mark.parametrize("backend", ["asyncio", "trio"])
+def test_terminal_is_restored_when_the_call_is_cancelled_under_the_prompt(backend: str) -> None:
+    with spawn("--sanity", "--backend", backend) as child:
+        child.expect("WAITING FOR SIGUSR1")
+        child.expect("City")
+        child.expect("Enter confirm")  # the prompt is drawn: the tty is in raw mode now
+        child.kill(signal.SIGUSR1)
+        child.expect(["TERMINAL SANE", "TERMINAL BROKEN"])
+        assert child.after == "TERMINAL SANE", child.before
+        child.expect("Enter confirm")  # asked again, and it works
+        child.send("Lisbon\r")
+        child.expect("Send these answers")
+        child.send("\r")
+        child.expect(r"SECOND ANSWER: \{'action': 'accept', 'content': \{'city': 'Lisbon'\}\}")
+        child.expect(pexpect.EOF)
