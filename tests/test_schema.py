@@ -9,15 +9,15 @@ where our validator is documented to be stricter.
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from mcp_client._errors import InvalidElicitationContentError, InvalidElicitationSchemaError
 from mcp_client.schema import FieldKind, FormField, FormSchema, Option, parse_form_schema
+from tests.support.traces import TRACES as _TRACES
 
-TRACES = Path("/work/shared/protocol/traces")
+TRACES = _TRACES
 
 
 # --------------------------------------------------------------------------- trace fixtures

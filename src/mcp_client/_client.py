@@ -467,18 +467,21 @@ class Client:
             result = await _input_required.run(
                 send, params, self._answer_input, max_rounds=self._max_rounds, what=what
             )
-        except MCPError as exc:
-            self._raise_local_failure(exc)
+        except MCPError:
+            self._raise_local_failure()  # the server's echo stays attached as __context__
             raise
         if result.get("isError") is True:
-            self._raise_local_failure(None)
+            self._raise_local_failure()
         return result
 
-    def _raise_local_failure(self, cause: BaseException | None) -> None:
-        """If a pushed question failed on our side, raise that clearer error instead of the server's echo."""
+    def _raise_local_failure(self) -> None:
+        """If a pushed question failed on our side, raise that clearer error instead of the server's echo.
+
+        The local error keeps its own ``__cause__`` (e.g. the exception the callback raised).
+        """
         failures = self._inbound.local_failures
         if failures:
-            raise failures.popleft() from cause
+            raise failures.popleft()
 
     def _parse(self, model: type[_M], result: dict[str, Any], what: str) -> _M:
         try:

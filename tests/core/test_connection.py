@@ -144,7 +144,9 @@ async def test_server_exit_mid_call_reports_its_stderr(
 async def test_timeout_names_the_request_and_the_client_recovers(
     transport: str, mode: str, guide_http_url: str, guide_stdio_command: tuple[str, list[str]]
 ) -> None:
-    async with Client(server_for(transport, guide_http_url, guide_stdio_command), mode=mode, timeout=1.0) as client:
+    async with Client(
+        server_for(transport, guide_http_url, guide_stdio_command), mode=mode, timeout=1.0
+    ) as client:
         await client.call_tool("echo", {"text": "warm"})
         with pytest.raises(MCPTimeoutError) as caught:
             await client.call_tool("slow", {"seconds": 5})
@@ -229,7 +231,9 @@ async def test_headers_and_auth_go_on_every_request(guide_http_url: str, mode: s
 async def test_resumes_a_dropped_stream_with_last_event_id(guide_http_resumable_url: str) -> None:
     auth = _RecordingAuth()
     callback = accept(accept_alternative=True, date="2025-12-28")
-    async with Client(guide_http_resumable_url, mode="legacy", elicitation_callback=callback, auth=auth) as client:
+    async with Client(
+        guide_http_resumable_url, mode="legacy", elicitation_callback=callback, auth=auth
+    ) as client:
         with anyio.fail_after(20):
             result = await client.call_tool("book_table_resumable", {"date": "2025-12-25", "party_size": 2})
     assert text_of(result) == "[SUCCESS] Booked for 2025-12-28 after a resumed stream"
@@ -251,7 +255,9 @@ async def test_a_restarted_legacy_server_gets_a_new_session() -> None:
 
 
 @pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
-async def test_list_methods_follow_every_page(guide_http_paged_url: str, guide_http_url: str, mode: str) -> None:
+async def test_list_methods_follow_every_page(
+    guide_http_paged_url: str, guide_http_url: str, mode: str
+) -> None:
     async with Client(guide_http_url, mode=mode) as client:
         all_tools = [t.name for t in (await client.list_tools()).tools]
     async with Client(guide_http_paged_url, mode=mode) as client:
@@ -263,7 +269,9 @@ async def test_list_methods_follow_every_page(guide_http_paged_url: str, guide_h
 
 
 @pytest.mark.parametrize("url_fixture", ["guide_http_json_url", "guide_http_stateless_url"])
-async def test_legacy_servers_without_a_back_channel(url_fixture: str, request: pytest.FixtureRequest) -> None:
+async def test_legacy_servers_without_a_back_channel(
+    url_fixture: str, request: pytest.FixtureRequest
+) -> None:
     url = request.getfixturevalue(url_fixture)
     async with Client(url, mode="legacy", elicitation_callback=accept(accept_alternative=True)) as client:
         assert text_of(await client.call_tool("echo", {"text": "json"})) == "json"
