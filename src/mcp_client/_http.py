@@ -34,7 +34,18 @@ _VERSION = "mcp-protocol-version"
 _DEFAULT_RETRY_MS = 1000
 _MAX_RESUME_ATTEMPTS = 2
 _DRAIN_SECONDS = 0.5
+_GET_STREAM_WAIT_SECONDS = 2.0
 DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024
+
+
+class _Waiter:
+    """A request reading its own SSE stream, which a response on the GET stream may end early."""
+
+    __slots__ = ("reply", "scope")
+
+    def __init__(self) -> None:
+        self.scope: anyio.CancelScope | None = None
+        self.reply: Message | None = None
 
 
 class StreamableHTTPTransport:
@@ -66,6 +77,8 @@ class StreamableHTTPTransport:
         self._spawn: Spawn | None = None
         self._on_message: MessageHandler | None = None
         self._get_scope: anyio.CancelScope | None = None
+        self._get_ready = anyio.Event()
+        self._waiters: dict[Any, _Waiter] = {}
 
     # ------------------------------------------------------------------ Transport interface
 
@@ -141,6 +154,9 @@ class StreamableHTTPTransport:
             )
         elif message.get("method") == "notifications/initialized" and self._session_id is not None:
             self._start_get_stream()
+            # A server may route its first pushes to the GET stream: have it open before any request.
+            with anyio.move_on_after(_GET_STREAM_WAIT_SECONDS):
+                await self._get_ready.wait()
 
     async def aclose(self) -> None:
         if self._get_scope is not None:
@@ -241,7 +257,19 @@ class StreamableHTTPTransport:
         )
 
     async def _read_sse(self, response: httpx.Response, request_id: Any) -> Message:
-        """Read SSE events until our response; resume with GET + Last-Event-ID if the stream drops."""
+        """Read SSE events until our response, wherever it comes (see ``_read_own_stream``)."""
+        waiter = _Waiter()
+        self._waiters[request_id] = waiter
+        try:
+            with anyio.CancelScope() as waiter.scope:
+                return await self._read_own_stream(response, request_id)
+            assert waiter.reply is not None  # only a reply on the GET stream cancels the scope
+            return waiter.reply
+        finally:
+            self._waiters.pop(request_id, None)
+
+    async def _read_own_stream(self, response: httpx.Response, request_id: Any) -> Message:
+        """Read our stream until the response; resume with GET + Last-Event-ID if the stream drops."""
         cursor: list[str | None] = [None]
         retry_ms = [_DEFAULT_RETRY_MS]
         reply = await self._consume_events(response, request_id, cursor, retry_ms)
@@ -357,36 +385,55 @@ class StreamableHTTPTransport:
         self._spawn(self._run_get_stream)
 
     async def _run_get_stream(self) -> None:
-        """The standalone GET stream: server notifications not tied to a request (legacy only)."""
+        """The standalone GET stream: server messages not tied to a request (legacy only)."""
         assert self._get_scope is not None
         with self._get_scope:
-            cursor: str | None = None
-            retry_ms = _DEFAULT_RETRY_MS
-            failures = 0
-            while failures <= _MAX_RESUME_ATTEMPTS and self._session_id is not None:
-                headers = self._get_headers()
-                if cursor is not None:
-                    headers["last-event-id"] = cursor
-                got_event = False
-                try:
-                    async with self._require_client().stream("GET", self.url, headers=headers) as response:
-                        if response.status_code >= 400:
-                            return  # 405: the server offers no standalone stream
-                        async for event in EventSource(response).aiter_sse():
-                            got_event = True
-                            if event.retry is not None:
-                                retry_ms = max(0, min(event.retry, 60_000))
-                            if event.id:
-                                cursor = event.id
-                            if event.data:
-                                try:
-                                    message = _jsonrpc.decode(event.data)
-                                except ProtocolError as exc:
-                                    logger.warning("ignoring a malformed message on the GET stream: %s", exc)
-                                    continue
-                                if not _jsonrpc.is_response(message):
-                                    await self._dispatch(message, None)
-                except (httpx.HTTPError, SSEError, MCPConnectionError):
-                    pass
-                failures = 0 if got_event else failures + 1
-                await anyio.sleep(retry_ms / 1000)
+            try:
+                await self._get_stream_loop()
+            finally:
+                self._get_ready.set()
+
+    async def _get_stream_loop(self) -> None:
+        cursor: str | None = None
+        retry_ms = _DEFAULT_RETRY_MS
+        failures = 0
+        while failures <= _MAX_RESUME_ATTEMPTS and self._session_id is not None:
+            headers = self._get_headers()
+            if cursor is not None:
+                headers["last-event-id"] = cursor
+            got_event = False
+            try:
+                async with self._require_client().stream("GET", self.url, headers=headers) as response:
+                    self._get_ready.set()
+                    if response.status_code >= 400:
+                        return  # 405: the server offers no standalone stream
+                    async for event in EventSource(response).aiter_sse():
+                        got_event = True
+                        if event.retry is not None:
+                            retry_ms = max(0, min(event.retry, 60_000))
+                        if event.id:
+                            cursor = event.id
+                        if not event.data:
+                            continue
+                        try:
+                            message = _jsonrpc.decode(event.data)
+                        except ProtocolError as exc:
+                            logger.warning("ignoring a malformed message on the GET stream: %s", exc)
+                            continue
+                        if _jsonrpc.is_response(message):
+                            self._deliver_elsewhere(message)
+                        else:
+                            await self._dispatch(message, None)
+            except (httpx.HTTPError, SSEError, MCPConnectionError):
+                pass
+            failures = 0 if got_event else failures + 1
+            await anyio.sleep(retry_ms / 1000)
+
+    def _deliver_elsewhere(self, message: Message) -> None:
+        """A response on the GET stream: hand it to the request still waiting for it on its own stream."""
+        waiter = self._waiters.get(message.get("id"))
+        if waiter is None or waiter.reply is not None or waiter.scope is None:
+            logger.debug("ignoring a response on the GET stream for unknown request %r", message.get("id"))
+            return
+        waiter.reply = message
+        waiter.scope.cancel()

@@ -58,7 +58,7 @@ def after_probe(reply: dict[str, Any], offered: str) -> Decision:
         if error.get("code") == _jsonrpc.UNSUPPORTED_PROTOCOL_VERSION:
             supported = _supported(error.get("data"))  # pyright: ignore[reportUnknownMemberType]
             mutual = _newest_mutual(supported)
-            if mutual is not None and mutual != offered:
+            if mutual is not None:  # even the version we offered: the caller retries once only
                 return ProbeAgain(mutual)
             if supported and not any(v in LEGACY_VERSIONS for v in supported):
                 raise UnsupportedProtocolVersionError(

@@ -51,6 +51,8 @@ class WireModel(BaseModel):
         populate_by_name=True,
         extra="allow",
         serialize_by_alias=True,
+        # Build validators on first use, not at import: `import mcp_client` stays cheap.
+        defer_build=True,
     )
 
     def model_dump_wire(self) -> dict[str, Any]:

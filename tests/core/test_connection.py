@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 from collections.abc import Generator
 from typing import Any
 from urllib.parse import urlsplit
@@ -226,6 +227,24 @@ async def test_headers_and_auth_go_on_every_request(guide_http_url: str, mode: s
     else:
         assert call.headers["mcp-method"] == "tools/call" and call.headers["mcp-name"] == "echo"
         assert "mcp-session-id" not in call.headers
+
+
+async def test_first_call_after_connect_hears_questions_on_the_get_stream(guide_http_url: str) -> None:
+    """conformance elicitation-sep1034 (2025-11-25): a server pushing on the standalone GET stream.
+
+    The stream must be open before the first request, or the question is dropped and the call hangs.
+    """
+    callback = accept(confirm=True)
+    auth = _RecordingAuth()
+    async with Client(
+        guide_http_url, mode="legacy", elicitation_callback=callback, timeout=10, auth=auth
+    ) as client:
+        with anyio.fail_after(15):
+            result = await client.call_tool("ask_on_get_stream", {})
+    assert text_of(result) == "get-stream answer: accept {'confirm': True}"
+    assert callback.questions[0][1].message == "Asked on the standalone stream: continue?"
+    methods = [r.method if r.method != "POST" else json.loads(r.content).get("method") for r in auth.requests]
+    assert methods.index("GET") < methods.index("tools/call"), methods
 
 
 async def test_resumes_a_dropped_stream_with_last_event_id(guide_http_resumable_url: str) -> None:

@@ -211,6 +211,12 @@ def test_probe_at_an_unknown_version_is_retried_at_the_mutual_one() -> None:
     assert _negotiation.after_probe(reply, "2099-01-01") == _negotiation.ProbeAgain("2026-07-28")
 
 
+def test_probe_refused_at_the_very_version_offered_is_retried_once() -> None:
+    """conformance request-metadata: the first request gets -32022 naming the version we offered."""
+    reply = {"error": {"code": -32022, "message": "x", "data": {"supported": ["2026-07-28"]}}}
+    assert _negotiation.after_probe(reply, "2026-07-28") == _negotiation.ProbeAgain("2026-07-28")
+
+
 def test_a_modern_only_server_with_nothing_in_common_aborts_the_connect() -> None:
     reply = {"error": {"code": -32022, "message": "x", "data": {"supported": ["2099-01-01"]}}}
     with pytest.raises(UnsupportedProtocolVersionError) as caught:

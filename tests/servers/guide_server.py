@@ -222,6 +222,19 @@ async def require_url(booking_id: str) -> str:
     )
 
 
+@mcp.tool(description="Elicit with no related request: the question can only travel on the GET stream.")
+async def ask_on_get_stream(ctx: Context) -> str:
+    result = await ctx.session.elicit_form(
+        message="Asked on the standalone stream: continue?",
+        requested_schema={
+            "type": "object",
+            "properties": {"confirm": {"type": "boolean"}},
+            "required": ["confirm"],
+        },
+    )
+    return f"get-stream answer: {result.action} {result.content}"
+
+
 @mcp.tool(description="ctx.elicit with a nested model -> rejected before anything is sent.")
 async def nested_schema(ctx: Context) -> str:
     result = await ctx.elicit("Where do you live?", schema=Resident)
@@ -621,7 +634,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     http.add_argument("--json-response", action="store_true", help="answer legacy POSTs with JSON, not SSE")
     http.add_argument("--stateless", action="store_true", help="legacy stateless mode: no session ids")
     http.add_argument("--resumable", action="store_true", help="in-memory event store + retry 300 ms")
-    http.add_argument("--legacy-only", action="store_true", help="hide modern headers: a legacy-only endpoint")
+    http.add_argument(
+        "--legacy-only", action="store_true", help="hide modern headers: a legacy-only endpoint"
+    )
     for p in (stdio, http):
         p.add_argument("--page-size", type=int, default=0, help="paginate list results (0: one page)")
         p.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])

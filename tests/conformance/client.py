@@ -1,0 +1,193 @@
+"""Conformance client: drives our public API the way the MCP conformance harness expects.
+
+The harness (`@modelcontextprotocol/conformance`, run by `scripts/conformance.py`) starts one scenario
+server, then runs this file with the server URL as the last argument and these environment variables:
+
+    MCP_CONFORMANCE_SCENARIO          which scenario the server plays
+    MCP_CONFORMANCE_CONTEXT           optional JSON data for it (`toolCalls` for http-custom-headers)
+    MCP_CONFORMANCE_PROTOCOL_VERSION  the wire under test (set by 0.2.x only; 0.1.16 sets nothing)
+
+It must exit 0 within the harness timeout. It uses nothing but `mcp_client`'s public API, so every
+check the harness makes is a check on the SDK: the era is chosen by `Client(mode=...)`, schema defaults
+are filled by the SDK (the callback accepts with empty content), `x-mcp-header` tools are filtered by
+`list_tools()`, and headers, envelopes and retries are the SDK's own.
+
+Mode per wire: a handshake version (2025-11-25) runs `mode="legacy"`, the stateful lifecycle the
+harness asks for there; 2026-07-28 runs `mode="auto"`, so the SDK's own negotiation meets the
+scenario servers (request-metadata answers the first request with -32022 and expects a retry at a
+supported version); no version at all (harness 0.1.16, handshake-only servers) runs `mode="auto"`,
+which has to find the handshake era by itself. `MCP_CLIENT_CONFORMANCE_MODE` overrides the choice.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import anyio
+
+from mcp_client import Client, ClientRequestContext
+from mcp_client.types import CallToolResult, ElicitRequestParams, ElicitResult, Implementation, Tool
+
+_HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
+_DEADLINE_S = 25.0  # under the harness's 30 s, so a hang is reported as our failure, with a traceback
+
+Scenario = Callable[[Client, dict[str, Any]], Awaitable[None]]
+_SCENARIOS: dict[str, Scenario] = {}
+
+
+def _scenario(*names: str) -> Callable[[Scenario], Scenario]:
+    def register(fn: Scenario) -> Scenario:
+        for name in names:
+            _SCENARIOS[name] = fn
+        return fn
+
+    return register
+
+
+def _log(*parts: object) -> None:
+    print("[conformance-client]", *parts, file=sys.stderr, flush=True)
+
+
+def _text(result: CallToolResult) -> str:
+    return "".join(getattr(block, "text", "") for block in result.content)
+
+
+def _expect(result: CallToolResult, text: str) -> None:
+    got = _text(result)
+    if result.is_error or got != text:
+        raise AssertionError(f"expected {text!r}, got {got!r} (is_error={result.is_error})")
+
+
+async def accept_with_defaults(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+    """Accept every question with empty content: filling the schema's defaults is the SDK's job."""
+    _log("elicitation", type(params).__name__, params.message)
+    return ElicitResult(action="accept", content={})
+
+
+def _sample_arguments(tool: Tool) -> dict[str, Any]:
+    """A value of the declared type for every required property, so any listed tool can be called."""
+    samples: dict[str, Any] = {"string": "x", "integer": 1, "number": 1, "boolean": True}
+    samples.update({"object": {}, "array": [], "null": None})
+    properties: dict[str, Any] = tool.input_schema.get("properties") or {}
+    arguments: dict[str, Any] = {}
+    for name in tool.input_schema.get("required") or []:
+        kind = (properties.get(name) or {}).get("type", "string")
+        arguments[name] = samples.get(kind if isinstance(kind, str) else "string", "x")
+    return arguments
+
+
+# ----------------------------------------------------------------------------------------- scenarios
+
+
+@_scenario("initialize", "request-metadata", "json-schema-ref-no-deref")
+async def _list_tools(client: Client, context: dict[str, Any]) -> None:
+    tools = await client.list_tools()
+    _log("tools:", [tool.name for tool in tools.tools])
+
+
+@_scenario("tools_call")
+async def _tools_call(client: Client, context: dict[str, Any]) -> None:
+    await client.list_tools()
+    _expect(await client.call_tool("add_numbers", {"a": 5, "b": 3}), "The sum of 5 and 3 is 8")
+
+
+@_scenario("sse-retry")
+async def _sse_retry(client: Client, context: dict[str, Any]) -> None:
+    await client.list_tools()
+    _expect(await client.call_tool("test_reconnection", {}), "Reconnection test completed successfully")
+
+
+@_scenario("elicitation-sep1034-client-defaults")
+async def _elicitation_defaults(client: Client, context: dict[str, Any]) -> None:
+    await client.list_tools()
+    result = await client.call_tool("test_client_elicitation_defaults", {})
+    _log("result:", _text(result))
+    if not _text(result).startswith("Elicitation completed:"):
+        raise AssertionError(f"elicitation did not complete: {_text(result)!r}")
+
+
+@_scenario("sep-2322-client-request-state")
+async def _request_state(client: Client, context: dict[str, Any]) -> None:
+    await client.list_tools()
+    _expect(await client.call_tool("test_mrtr_echo_state", {}), "echo-state-ok")
+    _expect(await client.call_tool("test_mrtr_unrelated", {}), "unrelated-ok")
+    _expect(await client.call_tool("test_mrtr_no_state", {}), "no-state-ok")
+    _expect(await client.call_tool("test_mrtr_no_result_type", {}), "no-result-type-test-ok")
+
+
+@_scenario("http-standard-headers")
+async def _standard_headers(client: Client, context: dict[str, Any]) -> None:
+    for tool in (await client.list_tools()).tools:
+        await client.call_tool(tool.name, _sample_arguments(tool))
+    for resource in (await client.list_resources()).resources:
+        await client.read_resource(resource.uri)
+    for prompt in (await client.list_prompts()).prompts:
+        await client.get_prompt(prompt.name)
+
+
+@_scenario("http-custom-headers")
+async def _custom_headers(client: Client, context: dict[str, Any]) -> None:
+    await client.list_tools()
+    for call in context.get("toolCalls", []):
+        await client.call_tool(call["name"], call.get("arguments") or {})
+
+
+@_scenario("http-invalid-tool-headers")
+async def _invalid_tool_headers(client: Client, context: dict[str, Any]) -> None:
+    tools = (await client.list_tools()).tools
+    _log("tools kept:", [tool.name for tool in tools])
+    for tool in tools:
+        await client.call_tool(tool.name, _sample_arguments(tool))
+
+
+@_scenario("json-schema-2020-12-preservation")
+async def _schema_preservation(client: Client, context: dict[str, Any]) -> None:
+    tools = {tool.name: tool for tool in (await client.list_tools()).tools}
+    focal = tools["json_schema_2020_12_tool"]
+    await client.call_tool("json_schema_echo", {"schema": focal.input_schema})
+
+
+# ------------------------------------------------------------------------------------------------ main
+
+
+def _mode() -> str:
+    override = os.environ.get("MCP_CLIENT_CONFORMANCE_MODE")
+    if override:
+        return override
+    version = os.environ.get("MCP_CONFORMANCE_PROTOCOL_VERSION")
+    if version in _HANDSHAKE_VERSIONS:
+        return "legacy"
+    return "auto"
+
+
+async def _run(url: str, scenario_name: str, context: dict[str, Any]) -> None:
+    scenario = _SCENARIOS.get(scenario_name, _list_tools)
+    mode = _mode()
+    _log(f"scenario={scenario_name} mode={mode} url={url}")
+    with anyio.fail_after(_DEADLINE_S):
+        async with Client(
+            url,
+            mode=mode,
+            elicitation_callback=accept_with_defaults,
+            client_info=Implementation(name="mcp-client-conformance", version="0.1.0"),
+        ) as client:
+            _log("connected: protocol", client.protocol_version)
+            await scenario(client, context)
+    _log("done")
+
+
+def main() -> int:
+    if len(sys.argv) < 2:
+        print("usage: client.py <server-url>  (MCP_CONFORMANCE_SCENARIO names the scenario)", file=sys.stderr)
+        return 2
+    context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
+    anyio.run(_run, sys.argv[-1], os.environ.get("MCP_CONFORMANCE_SCENARIO", ""), context)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
