@@ -101,6 +101,18 @@ async def test_invalid_content_is_never_sent_and_names_the_field(server: Any) ->
         assert text_of(await client.call_tool("echo", {"text": "still here"})) == "still here"
 
 
+@pytest.mark.parametrize("era", ERAS)
+async def test_invalid_content_fails_the_call_in_both_eras(server: Any, era: str) -> None:
+    callback = accept(confirm="yes please")  # a string where the schema wants a boolean
+    async with Client(server, mode=ERAS[era], elicitation_callback=callback) as client:
+        with pytest.raises(InvalidElicitationContentError) as caught:
+            await client.call_tool("delete_folder", {"path": "/srv/photos"})
+        assert caught.value.field == "confirm"
+        assert "confirm" in str(caught.value)
+        # nothing was deleted, and the same client goes on working
+        assert text_of(await client.call_tool("echo", {"text": "ok"})) == "ok"
+
+
 async def test_without_a_callback_legacy_push_is_refused(server: Any) -> None:
     async with Client(server, mode="legacy") as client:
         with pytest.raises(MCPError) as caught:

@@ -5,10 +5,9 @@ from __future__ import annotations
 import io
 import json
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import anyio
@@ -20,9 +19,8 @@ from rich.console import Console
 
 from mcp_client._context import ClientRequestContext
 from mcp_client.types import ElicitRequestFormParams, ElicitRequestParams, ElicitResult, Implementation
+from tests.support.traces import TRACES
 from ui_adapters.terminal import TerminalFormAdapter
-
-TRACES = Path("/work/shared/protocol/traces")
 
 UP = "\x1b[A"
 DOWN = "\x1b[B"
@@ -138,10 +136,11 @@ class Terminal:
         """What prompt_toolkit's part of the terminal shows right now, as plain lines."""
         return render_screen(self.screen_text)
 
-    async def wait_for(self, text: str, timeout: float = 20) -> None:
-        """Wait until ``text`` is on screen (prompt_toolkit) or printed (rich); fail after ``timeout``."""
-        with anyio.move_on_after(timeout):
-            while text not in self.screen and text not in self.console_text:
+    async def wait_for(self, text: str, seconds: float = 20) -> None:
+        """Wait until ``text`` is on screen (prompt_toolkit) or printed (rich); fail after ``seconds``."""
+        with anyio.move_on_after(seconds):
+            # Polling is the point: the screen is a byte stream written from prompt_toolkit's thread.
+            while text not in self.screen and text not in self.console_text:  # noqa: ASYNC110
                 await anyio.sleep(0.01)
             return
         raise AssertionError(
@@ -158,7 +157,7 @@ class Terminal:
 
 
 @contextmanager
-def terminal(*, colour: bool = False, **options: Any) -> Iterator[Terminal]:
+def terminal(*, colour: bool = False, **options: Any) -> Generator[Terminal]:
     """An adapter wired to a pipe for keys, a StringIO console and a vt100 screen in a StringIO.
 
     ``colour`` makes the rich console behave like a colour terminal (it then writes escape sequences
@@ -182,23 +181,23 @@ async def converse(
     steps: Sequence[tuple[str, str | None]],
     *,
     context: ClientRequestContext | None = None,
-    timeout: float = 20,
+    seconds: float = 20,
 ) -> ElicitResult:
     """Ask ``params`` and play ``steps``: send the keys, then wait until the text appears (if any).
 
     Waiting for what a step should show makes each state of the screen actually get drawn (keys sent
-    all at once are processed before the next redraw). Every wait is bounded by ``timeout``.
+    all at once are processed before the next redraw). Every wait is bounded by ``seconds``.
     """
     results: list[ElicitResult] = []
 
     async def call() -> None:
         results.append(await term.adapter(context or make_context(), params))
 
-    with anyio.fail_after(timeout):
+    with anyio.fail_after(seconds):
         async with anyio.create_task_group() as group:
             group.start_soon(call)
             for keys, expect in steps:
                 term.send(keys)
                 if expect is not None:
-                    await term.wait_for(expect, timeout / 2)
+                    await term.wait_for(expect, seconds / 2)
     return results[0]

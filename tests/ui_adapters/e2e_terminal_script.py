@@ -3,10 +3,13 @@
 Run in a real terminal (the tests drive it through a pty with pexpect):
 
     python tests/ui_adapters/e2e_terminal_script.py [--mode auto|legacy|2026-07-28] [--date 2025-12-25]
+    python tests/ui_adapters/e2e_terminal_script.py --mode 2026-07-28 --tool plan_trip \
+        --arguments '{"destination": "Lisbon"}'
 
 The guide server (tests/servers/guide_server.py) is started over stdio. ``book_table`` on 2025-12-25
 asks a form question (another date?), which the adapter puts on the terminal. The tool's answer is
-printed as ``TOOL RESULT: ...``.
+printed as ``TOOL RESULT: ...``. ``--tool``/``--arguments`` call another tool, e.g. ``plan_trip``,
+whose first 2026-07-28 round asks two questions at once.
 
 ``--sanity`` instead checks the terminal itself: it opens the question, waits for SIGUSR1, cancels the
 call under the open prompt, prints ``TERMINAL SANE`` if the tty settings are exactly what they were
@@ -16,6 +19,7 @@ before (``TERMINAL BROKEN`` otherwise), then asks the same question again and pr
 from __future__ import annotations
 
 import argparse
+import json
 import signal
 import sys
 import termios
@@ -32,11 +36,11 @@ from ui_adapters.terminal import TerminalFormAdapter
 GUIDE_SERVER = Path(__file__).resolve().parents[1] / "servers" / "guide_server.py"
 
 
-async def book(mode: str, date: str) -> None:
+async def call(mode: str, tool: str, arguments: dict[str, Any]) -> None:
     server = StdioServerParameters(command=sys.executable, args=[str(GUIDE_SERVER), "stdio"])
-    async with Client(server, mode=mode, elicitation_callback=TerminalFormAdapter()) as client:  # type: ignore[arg-type]
+    async with Client(server, mode=mode, elicitation_callback=TerminalFormAdapter()) as client:
         print(f"CONNECTED: {client.protocol_version}", flush=True)
-        result = await client.call_tool("book_table", {"date": date, "party_size": 4})
+        result = await client.call_tool(tool, arguments)
     texts = [getattr(block, "text", "") for block in result.content]
     print(f"TOOL RESULT: {' '.join(texts)}", flush=True)
 
@@ -78,14 +82,19 @@ async def sanity() -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--mode", default="auto")
-    parser.add_argument("--date", default="2025-12-25")
+    parser.add_argument("--date", default="2025-12-25", help="the date to book (book_table)")
+    parser.add_argument("--tool", default="book_table")
+    parser.add_argument("--arguments", default=None, help="JSON arguments for --tool")
     parser.add_argument("--backend", default="asyncio", choices=["asyncio", "trio"])
     parser.add_argument("--sanity", action="store_true")
     args: Any = parser.parse_args(argv)
     if args.sanity:
         anyio.run(sanity, backend=args.backend)
     else:
-        anyio.run(book, args.mode, args.date, backend=args.backend)
+        arguments = (
+            {"date": args.date, "party_size": 4} if args.arguments is None else json.loads(args.arguments)
+        )
+        anyio.run(call, args.mode, args.tool, arguments, backend=args.backend)
 
 
 if __name__ == "__main__":

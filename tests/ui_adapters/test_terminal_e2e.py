@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.slow
 
 
 @contextmanager
-def spawn(*args: str) -> Iterator[pexpect.spawn]:
+def spawn(*args: str) -> Generator[pexpect.spawn[str]]:
     env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", PYTHONUNBUFFERED="1")
     child = pexpect.spawn(
         sys.executable,
@@ -88,16 +88,37 @@ def test_book_table_cancelled_with_esc() -> None:
         child.expect(pexpect.EOF)
 
 
+def test_two_questions_of_one_modern_round_are_asked_in_turn() -> None:
+    arguments = '{"destination": "Lisbon"}'
+    with spawn("--mode", "2026-07-28", "--tool", "plan_trip", "--arguments", arguments) as child:
+        child.expect("CONNECTED: 2026-07-28")
+        child.expect("Question 1 of 2")
+        child.expect("When do you want to go to Lisbon")
+        child.expect("Start \\*:")
+        child.send("2026-05-01\r")
+        child.expect("Nights \\*:")
+        child.send("3\r")
+        child.expect("Send these answers")
+        child.send("\r")
+        child.expect("Question 2 of 2")
+        child.expect("What is your budget for Lisbon")
+        child.expect("Max Eur \\*:")
+        child.send("900\r")
+        child.expect("Send these answers")
+        child.send("\r")
+        child.expect(r"TOOL RESULT: Lisbon: 2026-05-01 x3 nights, <= 900(\.0)? EUR, luxury=False")
+        child.expect(pexpect.EOF)
+
+
 @pytest.mark.parametrize("backend", ["asyncio", "trio"])
 def test_terminal_is_restored_when_the_call_is_cancelled_under_the_prompt(backend: str) -> None:
     with spawn("--sanity", "--backend", backend) as child:
         child.expect("WAITING FOR SIGUSR1")
-        child.expect("City")
-        child.expect("Enter confirm")  # the prompt is drawn: the tty is in raw mode now
+        child.expect(r"City \*:")  # the prompt is drawn: the tty is in raw mode now
         child.kill(signal.SIGUSR1)
         child.expect(["TERMINAL SANE", "TERMINAL BROKEN"])
         assert child.after == "TERMINAL SANE", child.before
-        child.expect("Enter confirm")  # asked again, and it works
+        child.expect(r"City \*:")  # asked again, and it works
         child.send("Lisbon\r")
         child.expect("Send these answers")
         child.send("\r")

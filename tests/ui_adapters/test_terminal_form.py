@@ -8,6 +8,7 @@ servers asked in the captured traces.
 from __future__ import annotations
 
 import io
+import re
 
 import anyio
 import anyio.lowlevel
@@ -39,9 +40,9 @@ BACKSPACE = "\x7f"
 WAIT = 20  # seconds; a bound, never expected to be reached
 
 
-async def ask(adapter: TerminalFormAdapter, params: ElicitRequestFormParams, **context: int) -> ElicitResult:
+async def ask(adapter: TerminalFormAdapter, params: ElicitRequestFormParams) -> ElicitResult:
     with anyio.fail_after(WAIT):
-        return await adapter(make_context(**context), params)
+        return await adapter(make_context(), params)
 
 
 # ------------------------------------------------------------------------------------------ answering
@@ -81,12 +82,20 @@ async def test_enter_keeps_every_default_and_optional_fields_stay_out() -> None:
     survey = trace_params("L10_legacy_survey_rich_schema")
     with create_pipe_input() as keys:
         console_file = io.StringIO()
-        adapter = TerminalFormAdapter(console=Console(file=console_file, width=100), input=keys, output=DummyOutput())
+        adapter = TerminalFormAdapter(
+            console=Console(file=console_file, width=100), input=keys, output=DummyOutput()
+        )
         keys.send_text("ada@example.com" + ENTER + ENTER + "3" + ENTER + ENTER * 5)
         result = await ask(adapter, survey)
 
     assert result.action == "accept"
-    assert result.content == {"email": "ada@example.com", "age": 30, "rating": 3, "subscribe": False, "colour": "red"}
+    assert result.content == {
+        "email": "ada@example.com",
+        "age": 30,
+        "rating": 3,
+        "subscribe": False,
+        "colour": "red",
+    }
     assert "default: 30" in console_file.getvalue()
 
 
@@ -173,13 +182,35 @@ async def test_boolean_answered_with_n_key() -> None:
     assert list(result.content.values()) == [False]
 
 
+async def test_optional_fields_without_default_can_be_left_empty() -> None:
+    params = ElicitRequestFormParams(
+        message="Anything to add?",
+        requested_schema={
+            "type": "object",
+            "properties": {
+                "flag": {"type": "boolean", "title": "Flag"},
+                "size": {"type": "string", "enum": ["s", "m", "l"], "title": "Size"},
+                "note": {"type": "string", "title": "Note"},
+            },
+        },
+    )
+    with terminal() as term:
+        term.send(ENTER * 4)  # each prompt starts on "(leave empty)" / an empty line; then Send
+        result = await ask(term.adapter, params)
+    assert result == ElicitResult(action="accept", content={})
+    assert term.console_text.count("(left empty)") >= 3
+
+
 async def test_single_choice_titled_options_show_labels_and_send_values() -> None:
     params = ElicitRequestFormParams(
         message="Which colour?",
         requested_schema={
             "type": "object",
             "properties": {
-                "colour": {"type": "string", "oneOf": [{"const": "r", "title": "Red"}, {"const": "g", "title": "Green"}]}
+                "colour": {
+                    "type": "string",
+                    "oneOf": [{"const": "r", "title": "Red"}, {"const": "g", "title": "Green"}],
+                }
             },
             "required": ["colour"],
         },
@@ -194,20 +225,27 @@ async def test_single_choice_titled_options_show_labels_and_send_values() -> Non
 async def test_review_then_change_an_answer() -> None:
     survey = trace_params("L10_legacy_survey_rich_schema")
     with terminal() as term:
-        term.send("ada@example.com" + ENTER + ENTER + "2" + ENTER + ENTER * 4)  # answers, keeping defaults
-        term.send(DOWN * 3 + ENTER)  # review: "Change 3. Rating"
-        term.send(BACKSPACE + "4.5" + ENTER)
-        term.send(ENTER)  # review again: Send
-        result = await ask(term.adapter, survey)
+        steps = [
+            ("ada@example.com" + ENTER + ENTER + "2" + ENTER + ENTER * 4, "Send these answers?"),
+            (DOWN * 3, "❯ Change 3. Rating"),
+            (ENTER, "[3/7] Rating"),
+            (BACKSPACE + "4.5" + ENTER, "Send these answers?"),
+            (ENTER, None),
+        ]
+        result = await converse(term, survey, steps)
 
     assert result.action == "accept"
     assert result.content is not None
     assert result.content["rating"] == 4.5
     assert term.console_text.count("Your answers") == 2
+    assert re.search(r"│ 3 │ Rating \* +│ 2 +│", term.console_text)  # the first table
+    assert re.search(r"│ 3 │ Rating \* +│ 4\.5 +│", term.console_text)  # the second
 
 
 async def test_question_without_fields_is_a_confirmation() -> None:
-    params = ElicitRequestFormParams(message="Proceed?", requested_schema={"type": "object", "properties": {}})
+    params = ElicitRequestFormParams(
+        message="Proceed?", requested_schema={"type": "object", "properties": {}}
+    )
     with terminal() as term:
         term.send(ENTER)
         result = await ask(term.adapter, params)
@@ -273,7 +311,9 @@ async def test_cancelled_call_under_an_open_prompt_leaves_the_adapter_usable() -
         # Nothing of the first question is left running: the next one gets the keys.
         term.send("n" + ENTER + ENTER)
         result = await ask(term.adapter, params)
-    assert result == ElicitResult(action="accept", content={"accept_alternative": False, "date": "2025-12-26"})
+    assert result == ElicitResult(
+        action="accept", content={"accept_alternative": False, "date": "2025-12-26"}
+    )
 
 
 # ------------------------------------------------------------------------------ several questions
@@ -294,8 +334,7 @@ async def test_concurrent_questions_are_asked_one_after_another(anyio_backend: s
                 group.start_soon(one, 1, when)
                 await anyio.lowlevel.checkpoint()
                 group.start_soon(one, 2, budget)
-                while "Question 1 of 2" not in term.console_text:
-                    await anyio.sleep(0.01)
+                await term.wait_for("Question 1 of 2")
                 term.send("2026-05-01" + ENTER + "3" + ENTER + ENTER)
                 term.send("900" + ENTER + ENTER)
 
@@ -326,7 +365,9 @@ def test_form_mode_only() -> None:
 
 async def test_tens_of_thousands_of_fields_are_declined_with_a_message() -> None:
     properties = {f"f{i}": {"type": "string"} for i in range(20_000)}
-    params = ElicitRequestFormParams(message="Big", requested_schema={"type": "object", "properties": properties})
+    params = ElicitRequestFormParams(
+        message="Big", requested_schema={"type": "object", "properties": properties}
+    )
     with terminal() as term:
         result = await ask(term.adapter, params)
     assert result == ElicitResult(action="decline")
@@ -336,7 +377,11 @@ async def test_tens_of_thousands_of_fields_are_declined_with_a_message() -> None
 async def test_tens_of_thousands_of_options_are_declined_and_thousands_are_paged() -> None:
     def choice(count: int) -> ElicitRequestFormParams:
         options = [f"option-{i}" for i in range(count)]
-        schema = {"type": "object", "properties": {"pick": {"type": "string", "enum": options}}, "required": ["pick"]}
+        schema = {
+            "type": "object",
+            "properties": {"pick": {"type": "string", "enum": options}},
+            "required": ["pick"],
+        }
         return ElicitRequestFormParams(message="Pick one", requested_schema=schema)
 
     with terminal() as term:

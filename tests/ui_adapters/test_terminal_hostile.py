@@ -1,4 +1,4 @@
-"""Server text is data: no escape sequence, markup, hyperlink or bidi trick from a server reaches the terminal."""
+"""Server text is data: no escape sequence, markup, link or bidi trick from a server reaches the terminal."""
 
 from __future__ import annotations
 
@@ -21,7 +21,19 @@ ZERO_WIDTH = "zero\u200bwidth\u200d\ufeff"
 MARKUP = "[bold red]loud[/bold red] [link=https://evil.example]link[/link] :skull:"
 
 HOSTILE = f"{OSC8_LINK} {TITLE}{CURSOR}{C1_CSI}{BIDI} {ZERO_WIDTH} {MARKUP}"
-PAYLOADS = ["\x1b]", "\x07", "6;66H", "\x9b", "\u202e", "\u202c", "\u2066", "\u2069", "\u200b", "\u200d", "\ufeff"]
+PAYLOADS = [
+    "\x1b]",
+    "\x07",
+    "6;66H",
+    "\x9b",
+    "\u202e",
+    "\u202c",
+    "\u2066",
+    "\u2069",
+    "\u200b",
+    "\u200d",
+    "\ufeff",
+]
 
 
 def hostile_params() -> ElicitRequestFormParams:
@@ -39,7 +51,9 @@ def hostile_params() -> ElicitRequestFormParams:
                 "many": {
                     "type": "array",
                     "title": f"Many {OSC8_LINK}",
-                    "items": {"anyOf": [{"const": "x", "title": f"X {HOSTILE}"}, {"const": "y", "title": "Y"}]},
+                    "items": {
+                        "anyOf": [{"const": "x", "title": f"X {HOSTILE}"}, {"const": "y", "title": "Y"}]
+                    },
                 },
             },
             "required": ["name", "pick"],

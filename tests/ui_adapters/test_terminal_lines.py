@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import contextmanager
 from typing import TextIO
 
@@ -23,7 +23,7 @@ WAIT = 20
 
 
 @contextmanager
-def pipe(text: str, *, close: bool = True) -> Iterator[TextIO]:
+def pipe(text: str, *, close: bool = True) -> Generator[TextIO]:
     """A real OS pipe holding ``text``; its write end is closed (end of input) unless ``close`` is false."""
     read_fd, write_fd = os.pipe()
     os.write(write_fd, text.encode())
@@ -73,7 +73,13 @@ async def test_survey_answered_line_by_line(anyio_backend: str) -> None:
 
 async def test_defaults_kept_with_an_empty_line() -> None:
     result, shown = await ask_lines("ada@example.com\n\n3\n\n\n\n\n\n")
-    assert result.content == {"email": "ada@example.com", "age": 30, "rating": 3, "subscribe": False, "colour": "red"}
+    assert result.content == {
+        "email": "ada@example.com",
+        "age": 30,
+        "rating": 3,
+        "subscribe": False,
+        "colour": "red",
+    }
     assert "(Enter keeps 30)" in shown
 
 
@@ -123,13 +129,15 @@ async def test_policy_answers_without_reading(policy: str, monkeypatch: pytest.M
 
 
 async def test_stdin_policy_reads_a_piped_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
-    shown, out = console()
+    shown, _ = console()
     with pipe("n\n2025-12-27\ns\n") as reader:
         monkeypatch.setattr(sys, "stdin", reader)
         adapter = TerminalFormAdapter(console=shown)
         with anyio.fail_after(WAIT):
             result = await adapter(make_context(), trace_params("L01_legacy_book_table_accept"))
-    assert result == ElicitResult(action="accept", content={"accept_alternative": False, "date": "2025-12-27"})
+    assert result == ElicitResult(
+        action="accept", content={"accept_alternative": False, "date": "2025-12-27"}
+    )
 
 
 async def test_cancelled_while_waiting_for_a_line_returns_promptly() -> None:

@@ -107,17 +107,11 @@ class TerminalFormAdapter:
         if too_big is not None:
             return self._refuse(console, context, too_big)
 
-        prompter: Prompter
-        if interactive:
-            prompter = InteractivePrompter(
-                console, input=self._input, output=self._output, page_size=self._page_size
-            )
-        elif self._line_input is not None or self._non_interactive == "stdin":
-            prompter = LinePrompter(console, self._line_input or sys.stdin)
-        else:
-            action = self._non_interactive
-            reason = "no terminal to ask on (non_interactive=" + repr(action) + ")"
-            self._notice(console, context, f"{'Declined' if action == 'decline' else 'Cancelled'}: {reason}.")
+        prompter = self._prompter(console, interactive)
+        if prompter is None:
+            action = "decline" if self._non_interactive == "decline" else "cancel"
+            verb = "Declined" if action == "decline" else "Cancelled"
+            self._notice(console, context, f"{verb}: no terminal to ask on (non_interactive={action!r}).")
             return ElicitResult(action=action)
 
         try:
@@ -129,6 +123,16 @@ class TerminalFormAdapter:
         outcome = {"accept": "Answer sent.", "decline": "Declined.", "cancel": "Cancelled."}[result.action]
         console.print(Text(outcome, style="bold" if result.action == "accept" else "yellow"))
         return result
+
+    def _prompter(self, console: Console, interactive: bool) -> Prompter | None:
+        """How to ask: widgets on a terminal, lines on a stream, or (policy decline/cancel) not at all."""
+        if interactive:
+            return InteractivePrompter(
+                console, input=self._input, output=self._output, page_size=self._page_size
+            )
+        if self._line_input is not None or self._non_interactive == "stdin":
+            return LinePrompter(console, self._line_input or sys.stdin)
+        return None
 
     def _console_for(self, interactive: bool) -> Console:
         if self._console is not None:

@@ -96,9 +96,10 @@ class InteractivePrompter:
         choices: list[tuple[str, bool | None]] = [("Yes", True), ("No", False)]
         if not field.required:
             choices.append((_LEAVE_EMPTY, None))
-        start = 0 if current is True else 1 if current is False else 0
-        if current is None and not field.required and field.default is not None:
-            start = 2
+        if current is True or current is False:
+            start = 0 if current else 1
+        else:
+            start = 0 if field.required else 2  # nothing chosen yet: Enter leaves an optional field empty
         return await self._pick_one(field_label(field), choices, start, shortcuts={"y": 0, "n": 1})
 
     async def _ask_choice(self, field: FormField, current: AnswerValue | None) -> AnswerValue | None:
@@ -109,9 +110,7 @@ class InteractivePrompter:
         if not field.required:
             choices.append((_LEAVE_EMPTY, None))
         values = [value for _, value in choices]
-        start = values.index(current) if current in values else 0
-        if current is None and not field.required and field.default is not None:
-            start = len(choices) - 1
+        start = values.index(current) if current in values else 0  # None: "(leave empty)" if optional
         return await self._pick_one(field_label(field), choices, start)
 
     async def _ask_checkboxes(self, field: FormField, current: AnswerValue | None) -> AnswerValue | None:
