@@ -1,0 +1,446 @@
+"""``python -m bench``: run every driver on every workload, round by round, and judge the targets.
+
+Each (driver, workload) run is its own subprocess (``bench._run``), so CPU and peak RSS belong to that
+client alone. Rounds alternate the drivers (the order rotates each round) and ratios are taken within a
+round against that round's floor of the same era, so machine drift cancels; the table shows medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench._venvs import ensure_fastmcp_venv, fastmcp_python
+from bench._workloads import WORKLOADS
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results"
+
+
+@dataclass(frozen=True)
+class Driver:
+    name: str
+    era: str  # "modern" | "legacy": which floor it is compared with
+    venv: str  # "main" | "fastmcp"
+    description: str
+
+
+DRIVERS: dict[str, Driver] = {
+    d.name: d
+    for d in [
+        Driver(
+            "floor-modern",
+            "modern",
+            "main",
+            "hand-written JSON-RPC, 2026-07-28 envelope, httpx / asyncio pipes",
+        ),
+        Driver(
+            "floor-legacy",
+            "legacy",
+            "main",
+            "hand-written JSON-RPC, initialize + session, SSE parsed by hand",
+        ),
+        Driver("ours-modern", "modern", "main", 'mcp_client.Client(mode="2026-07-28")'),
+        Driver("ours-legacy", "legacy", "main", 'mcp_client.Client(mode="legacy")'),
+        Driver("official-auto", "modern", "main", 'mcp.Client(mode="auto") (probe -> 2026-07-28)'),
+        Driver("official-legacy", "legacy", "main", 'mcp.Client(mode="legacy")'),
+        Driver("fastmcp-auto", "modern", "fastmcp", 'fastmcp.Client(mode="auto") (probe -> 2026-07-28)'),
+        Driver("fastmcp-legacy", "legacy", "fastmcp", 'fastmcp.Client(mode="legacy")'),
+    ]
+}
+FLOOR = {"modern": "floor-modern", "legacy": "floor-legacy"}
+
+# (label, python venv, statement). `import mcp_client` against `import httpx` is the target.
+IMPORTS = [
+    ("mcp_client", "main", "import mcp_client"),
+    ("mcp_client.Client", "main", "from mcp_client import Client"),
+    ("httpx", "main", "import httpx"),
+    ("mcp.client", "main", "import mcp.client"),
+    ("fastmcp", "fastmcp", "import fastmcp"),
+]
+
+
+def _env(venv: str) -> dict[str, str]:
+    env = dict(os.environ)
+    env["BENCH_SERVER_PYTHON"] = sys.executable
+    env.pop("PYTHONPATH", None)
+    if venv == "main":
+        env["PYTHONPATH"] = str(ROOT / "src")  # harmless when mcp_client is installed (editable)
+    return env
+
+
+def _python(venv: str) -> str:
+    return sys.executable if venv == "main" else str(fastmcp_python())
+
+
+def _works(venv: str, statement: str) -> bool:
+    probe = subprocess.run(
+        [_python(venv), "-c", statement], cwd=ROOT, env=_env(venv), capture_output=True, timeout=120
+    )
+    return probe.returncode == 0
+
+
+def _start_server() -> tuple[subprocess.Popen[str], str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bench.server", "http"],
+        cwd=ROOT,
+        env=_env("main"),
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdout is not None
+    line = proc.stdout.readline()  # the server prints PORT within a few seconds or dies
+    if not line.startswith("PORT "):
+        proc.kill()
+        raise RuntimeError(f"bench server did not start: {line!r}")
+    return proc, f"http://127.0.0.1:{int(line.split()[1])}/mcp"
+
+
+def _run_one(driver: Driver, workload: str, url: str, calls: int, warmup: int) -> dict[str, Any]:
+    cmd = [_python(driver.venv), "-m", "bench._run", driver.name, workload, url]
+    cmd += ["--calls", str(calls), "--warmup", str(warmup)]
+    try:
+        proc = subprocess.run(
+            cmd, cwd=ROOT, env=_env(driver.venv), capture_output=True, text=True, timeout=90 + calls * 0.2
+        )
+    except subprocess.TimeoutExpired:
+        return {"driver": driver.name, "workload": workload, "ok": False, "error": "timeout"}
+    for line in proc.stdout.splitlines():
+        if line.startswith("RESULT "):
+            result = json.loads(line[7:])
+            if not result["ok"]:
+                result["error"] = f"wrong answers: {result['wrong']}"
+            return result
+    tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+    return {"driver": driver.name, "workload": workload, "ok": False, "error": " | ".join(tail)}
+
+
+def _import_samples(venv: str, statement: str, runs: int) -> list[float]:
+    out: list[float] = []
+    python = _python(venv)
+    env = _env(venv)
+    for _ in range(runs):
+        for stmt in ("pass", statement):
+            t = time.perf_counter()
+            subprocess.run([python, "-c", stmt], cwd=ROOT, env=env, check=True, timeout=60)
+            out.append(time.perf_counter() - t)
+    # Pairs (baseline, import): the import's own cost is the difference within a pair.
+    return [out[i + 1] - out[i] for i in range(0, len(out), 2)]
+
+
+def _median(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+def _fmt(x: float, digits: int = 2) -> str:
+    return "-" if x != x else f"{x:.{digits}f}"
+
+
+def _range(lo_hi: list[float] | None) -> str:
+    return "-" if not lo_hi else f"{lo_hi[0]:.2f}-{lo_hi[1]:.2f}"
+
+
+def _summarize(runs: list[dict[str, Any]], drivers: list[Driver], workloads: list[str]) -> dict[str, Any]:
+    """Per (workload, driver): medians over rounds, plus median of per-round ratios to the same-era floor."""
+    by_key: dict[tuple[str, str, int], dict[str, Any]] = {}
+    for r in runs:
+        by_key[(r["workload"], r["driver"], r["round"])] = r
+    rounds = sorted({r["round"] for r in runs})
+    summary: dict[str, Any] = {}
+    for w in workloads:
+        rows: dict[str, Any] = {}
+        for d in drivers:
+            own = [by_key.get((w, d.name, k)) for k in rounds]
+            if all(x is None for x in own):
+                continue
+            good = [x for x in own if x is not None and x.get("ok")]
+            failed = [x for x in own if x is not None and not x.get("ok")]
+            row: dict[str, Any] = {"runs": len(good), "failed": len(failed)}
+            if failed:
+                row["error"] = failed[0].get("error", "")
+            for key in (
+                "cpu_per_call_ms",
+                "wall_per_call_ms",
+                "calls_per_s",
+                "p50_ms",
+                "p99_ms",
+                "connect_ms",
+                "maxrss_mb",
+            ):
+                row[key] = _median([x[key] for x in good])
+            cpu_ratios, tput_ratios, wall_ratios = [], [], []
+            for k in rounds:
+                mine, floor = by_key.get((w, d.name, k)), by_key.get((w, FLOOR[d.era], k))
+                if mine and floor and mine.get("ok") and floor.get("ok"):
+                    cpu_ratios.append(mine["cpu_per_call_ms"] / floor["cpu_per_call_ms"])
+                    wall_ratios.append(mine["wall_per_call_ms"] / floor["wall_per_call_ms"])
+                    tput_ratios.append(mine["calls_per_s"] / floor["calls_per_s"])
+            row["cpu_ratio"] = _median(cpu_ratios)
+            row["cpu_ratio_range"] = [min(cpu_ratios), max(cpu_ratios)] if cpu_ratios else None
+            row["wall_ratio"] = _median(wall_ratios)
+            row["throughput_ratio"] = _median(tput_ratios)
+            rows[d.name] = row
+        if rows:
+            summary[w] = rows
+    return summary
+
+
+def _targets(summary: dict[str, Any], imports: dict[str, Any]) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+
+    def add(name: str, value: float, limit: float, higher_is_better: bool = False, unit: str = "x") -> None:
+        if value != value:
+            out.append({"target": name, "value": None, "limit": limit, "status": "not measured"})
+            return
+        met = value >= limit if higher_is_better else value <= limit
+        distance = (value / limit - 1) * 100
+        out.append(
+            {
+                "target": name,
+                "value": value,
+                "limit": limit,
+                "unit": unit,
+                "met": met,
+                "distance_pct": distance,
+                "status": "met" if met else "MISSED",
+            }
+        )
+
+    def get(w: str, d: str, key: str) -> float:
+        return summary.get(w, {}).get(d, {}).get(key, float("nan"))
+
+    for era, d in (("modern", "ours-modern"), ("legacy", "ours-legacy")):
+        add(f"HTTP echo CPU/call, {era}: <= 1.15x floor", get("http-echo", d, "cpu_ratio"), 1.15)
+    for era, d in (("modern", "ours-modern"), ("legacy", "ours-legacy")):
+        add(f"stdio echo CPU/call, {era}: <= 1.5x floor", get("stdio-echo", d, "cpu_ratio"), 1.5)
+    for era, d in (("modern", "ours-modern"), ("legacy", "ours-legacy")):
+        add(f"elicitation round trip CPU, {era}: <= 1.15x floor", get("http-elicit", d, "cpu_ratio"), 1.15)
+    for era, d in (("modern", "ours-modern"), ("legacy", "ours-legacy")):
+        add(
+            f"16 concurrent calls throughput, {era}: >= 0.9x floor",
+            get("http-echo-c16", d, "throughput_ratio"),
+            0.9,
+            higher_is_better=True,
+        )
+    ours = imports.get("mcp_client", {}).get("median_s", float("nan"))
+    httpx = imports.get("httpx", {}).get("median_s", float("nan"))
+    add("import mcp_client: <= 2x import httpx", ours / httpx if httpx == httpx else float("nan"), 2.0)
+    rss = [
+        row["maxrss_mb"]
+        for w in summary.values()
+        for n, row in w.items()
+        if n.startswith("ours-") and row["runs"]
+    ]
+    add("peak RSS of our client: <= 45 MB", max(rss) if rss else float("nan"), 45.0, unit=" MB")
+    return out
+
+
+def _table(
+    summary: dict[str, Any], imports: dict[str, Any], targets: list[dict[str, Any]], meta: dict[str, Any]
+) -> str:
+    lines = [
+        f"calls per run: {meta['calls']} (+{meta['warmup']} warm-up), rounds: {meta['rounds']}, "
+        f"python {meta['python']}, {meta['date']}",
+        "CPU = client-process user+sys per call; xfloor = median of per-round ratios to the same-era floor;",
+        "x range = lowest-highest per-round CPU ratio (how noisy the machine was).",
+        "",
+    ]
+    head = (
+        f"| {'driver':<16}| CPU/call ms | xfloor | x range   | wall/call ms | xfloor | calls/s | xfloor "
+        "| p50 ms | p99 ms | connect ms | RSS MB |"
+    )
+    for w, rows in summary.items():
+        lines.append(f"### {w}: {WORKLOADS[w].description}")
+        lines.append("")
+        lines.append(head)
+        lines.append("|" + "|".join("-" * (len(c)) for c in head.split("|")[1:-1]) + "|")
+        for name, r in rows.items():
+            if not r["runs"]:
+                lines.append(f"| {name:<16}| FAILED: {r.get('error', '')[:150]}")
+                continue
+            lines.append(
+                f"| {name:<16}| {_fmt(r['cpu_per_call_ms'], 3):>11} | {_fmt(r['cpu_ratio']):>6} "
+                f"| {_range(r.get('cpu_ratio_range')):>9} "
+                f"| {_fmt(r['wall_per_call_ms'], 3):>12} | {_fmt(r['wall_ratio']):>6} "
+                f"| {_fmt(r['calls_per_s'], 0):>7} "
+                f"| {_fmt(r['throughput_ratio']):>6} | {_fmt(r['p50_ms']):>6} | {_fmt(r['p99_ms']):>6} "
+                f"| {_fmt(r['connect_ms'], 1):>10} | {_fmt(r['maxrss_mb'], 1):>6} |"
+                + (f" ({r['failed']} failed)" if r["failed"] else "")
+            )
+        lines.append("")
+    if imports:
+        lines.append("### import time (fresh interpreter, minus `python -c pass`; median)")
+        lines.append("")
+        lines.append("| import | seconds | x httpx |")
+        lines.append("|---|---|---|")
+        base = imports.get("httpx", {}).get("median_s", float("nan"))
+        for label, r in imports.items():
+            lines.append(f"| {label} | {_fmt(r['median_s'], 3)} | {_fmt(r['median_s'] / base)} |")
+        lines.append("")
+    lines.append("### targets (our client)")
+    lines.append("")
+    for t in targets:
+        if t["status"] == "not measured":
+            lines.append(f"- [ ] {t['target']}: not measured")
+            continue
+        unit = t["unit"]
+        lines.append(
+            f"- [{'x' if t['met'] else ' '}] {t['target']}: {t['value']:.2f}{unit} -> {t['status']} "
+            f"({t['distance_pct']:+.0f}% vs the limit)"
+        )
+    return "\n".join(lines)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--calls", type=int, default=500, help="timed calls per run (default 500)")
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="rounds; each runs every driver once (default 5)"
+    )
+    parser.add_argument("--warmup", type=int, default=None, help="untimed calls before the loop (default 20)")
+    parser.add_argument(
+        "--quick", action="store_true", help="smoke run: 10 calls, 1 round, no fastmcp unless asked"
+    )
+    parser.add_argument("--drivers", help=f"comma list from: {', '.join(DRIVERS)} (default: all available)")
+    parser.add_argument("--workloads", help=f"comma list from: {', '.join(WORKLOADS)} (default: all)")
+    parser.add_argument("--no-imports", action="store_true", help="skip the import-time measurement")
+    parser.add_argument("--import-runs", type=int, default=3, help="import samples per round (default 3)")
+    parser.add_argument("--output", type=Path, default=RESULTS / "latest.json")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.calls, args.rounds, args.import_runs = min(args.calls, 10), 1, 1
+    warmup = args.warmup if args.warmup is not None else (2 if args.quick else 20)
+
+    explicit = args.drivers is not None
+    names = args.drivers.split(",") if explicit else list(DRIVERS)
+    unknown = [n for n in names if n not in DRIVERS]
+    if unknown:
+        parser.error(f"unknown drivers: {unknown}")
+    workloads = args.workloads.split(",") if args.workloads else list(WORKLOADS)
+    if bad := [w for w in workloads if w not in WORKLOADS]:
+        parser.error(f"unknown workloads: {bad}")
+
+    notes: list[str] = []
+    if not explicit and args.quick:
+        names = [n for n in names if DRIVERS[n].venv != "fastmcp"]
+    if any(DRIVERS[n].venv == "fastmcp" for n in names):
+        try:
+            ensure_fastmcp_venv()
+        except Exception as exc:
+            if explicit:
+                raise
+            notes.append(f"fastmcp drivers skipped: {exc}")
+            names = [n for n in names if DRIVERS[n].venv != "fastmcp"]
+    if any(n.startswith("ours-") for n in names) and not _works("main", "from mcp_client import Client"):
+        if explicit:
+            print("mcp_client is not importable (from mcp_client import Client failed)", file=sys.stderr)
+            return 2
+        notes.append("our client skipped: `from mcp_client import Client` fails")
+        names = [n for n in names if not n.startswith("ours-")]
+    for n in list(names):
+        floor = FLOOR[DRIVERS[n].era]
+        if floor not in names:
+            names.insert(0, floor)  # every ratio needs its floor in the same run
+    drivers = [DRIVERS[n] for n in dict.fromkeys(names)]
+    for note in notes:
+        print(f"note: {note}")
+
+    # A SIGTERM (CI timeout, kill) must still stop the server subprocess: turn it into an exception.
+    signal.signal(signal.SIGTERM, _interrupt)
+    server, url = _start_server()
+    runs: list[dict[str, Any]] = []
+    import_samples: dict[str, list[float]] = {}
+    imports_to_run = (
+        []
+        if args.no_imports
+        else [
+            (label, venv, stmt)
+            for label, venv, stmt in IMPORTS
+            if (venv == "main" or any(d.venv == venv for d in drivers))
+            and (not label.startswith("mcp_client") or any(d.name.startswith("ours-") for d in drivers))
+        ]
+    )
+    for _label, venv, stmt in imports_to_run:  # warm the bytecode caches once
+        _works(venv, stmt)
+    started = time.time()
+    try:
+        for k in range(args.rounds):
+            order = drivers[k % len(drivers) :] + drivers[: k % len(drivers)]
+            for w in workloads:
+                for d in order:
+                    if WORKLOADS[w].legacy_only and d.era != "legacy":
+                        continue
+                    r = _run_one(d, w, url, args.calls, warmup)
+                    r["round"] = k
+                    runs.append(r)
+                    status = (
+                        f"{r['cpu_per_call_ms']:.3f} ms CPU/call"
+                        if r.get("ok")
+                        else f"FAILED {r.get('error')}"
+                    )
+                    print(f"[round {k + 1}/{args.rounds}] {w:<16} {d.name:<16} {status}", flush=True)
+            for label, venv, stmt in imports_to_run:
+                import_samples.setdefault(label, []).extend(_import_samples(venv, stmt, args.import_runs))
+    finally:
+        server.terminate()
+        try:
+            server.wait(10)
+        except subprocess.TimeoutExpired:
+            server.kill()
+
+    imports = {label: {"median_s": _median(s), "samples_s": s} for label, s in import_samples.items()}
+    summary = _summarize(runs, drivers, workloads)
+    targets = _targets(summary, imports)
+    meta = {
+        "calls": args.calls,
+        "warmup": warmup,
+        "rounds": args.rounds,
+        "quick": args.quick,
+        "python": sys.version.split()[0],
+        "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+        "elapsed_s": time.time() - started,
+        "notes": notes,
+    }
+    table = _table(summary, imports, targets, meta)
+    print()
+    print(table)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(
+        json.dumps(
+            {
+                "meta": meta,
+                "summary": summary,
+                "imports": imports,
+                "targets": targets,
+                "runs": runs,
+                "table": table,
+            },
+            indent=1,
+        )
+    )
+    print(
+        f"\nwrote {args.output.relative_to(ROOT) if args.output.is_relative_to(ROOT) else args.output}"
+        f" ({meta['elapsed_s']:.0f} s)"
+    )
+    failed = [r for r in runs if not r.get("ok")]
+    if failed:
+        print(f"{len(failed)} run(s) failed", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
