@@ -38,6 +38,7 @@ from mcp_client._errors import (
     ProtocolError,
     SessionExpiredError,
     UnsupportedProtocolVersionError,
+    UrlElicitationRequiredError,
 )
 from mcp_client._http import StreamableHTTPTransport
 from mcp_client._server_messages import ServerMessageHandler
@@ -467,7 +468,10 @@ class Client:
             result = await _input_required.run(
                 send, params, self._answer_input, max_rounds=self._max_rounds, what=what
             )
-        except MCPError:
+        except MCPError as exc:
+            if isinstance(exc, UrlElicitationRequiredError):
+                for elicitation in exc.elicitations:
+                    self._inbound.expect_completion(elicitation.elicitation_id)
             self._raise_local_failure()  # the server's echo stays attached as __context__
             raise
         if result.get("isError") is True:

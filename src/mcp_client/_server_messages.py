@@ -32,6 +32,9 @@ logger = logging.getLogger("mcp_client.server")
 MAX_PENDING_SERVER_REQUESTS = 32
 """More elicitations than this at once from one server are refused with a JSON-RPC error."""
 
+MAX_AWAITED_COMPLETIONS = 1024
+"""URL elicitation ids remembered while their completion notification is awaited (oldest dropped)."""
+
 Reply = Callable[[dict[str, Any]], Awaitable[None]]
 ContextFactory = Callable[[Any], ClientRequestContext]
 
@@ -50,6 +53,15 @@ class ServerMessageHandler:
         self._complete_callback = complete_callback
         self._in_flight: dict[Any, anyio.CancelScope] = {}
         self.local_failures: collections.deque[BaseException] = collections.deque(maxlen=64)
+        self._awaited: dict[str, None] = {}  # insertion-ordered set of URL elicitation ids
+
+    def expect_completion(self, elicitation_id: object) -> None:
+        """Remember a URL elicitation id, so its completion notification is passed on (once)."""
+        if not isinstance(elicitation_id, str):
+            return
+        self._awaited[elicitation_id] = None
+        while len(self._awaited) > MAX_AWAITED_COMPLETIONS:
+            del self._awaited[next(iter(self._awaited))]
 
     async def __call__(self, message: dict[str, Any]) -> None:
         if _jsonrpc.is_request(message):
@@ -73,6 +85,9 @@ class ServerMessageHandler:
                 _jsonrpc.error_response(request_id, _jsonrpc.INVALID_REQUEST, "Too many pending elicitations")
             )
             return
+        params = message.get("params")
+        if isinstance(params, dict) and params.get("mode") == "url":
+            self.expect_completion(params.get("elicitationId"))
         with anyio.CancelScope() as scope:
             self._in_flight[request_id] = scope
             try:
@@ -104,8 +119,11 @@ class ServerMessageHandler:
             if scope is not None:
                 scope.cancel()
         elif method == "notifications/elicitation/complete":
-            elicitation_id = params.get("elicitationId")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-            if isinstance(elicitation_id, str) and self._complete_callback is not None:
+            elicitation_id = params.get("elicitationId")
+            # The spec: ignore ids we never saw, and ids already completed.
+            if not isinstance(elicitation_id, str) or self._awaited.pop(elicitation_id, False) is False:
+                logger.debug("ignoring a completion for unknown elicitation id %r", elicitation_id)
+            elif self._complete_callback is not None:
                 try:
                     result = self._complete_callback(elicitation_id)
                     if result is not None:

@@ -148,14 +148,25 @@ async def test_url_mode_and_completion_notification(server: Any) -> None:
         assert params.url == "https://pay.example.com/deposit?booking=B42"
         assert params.elicitation_id == "pay-B42"
         await client.call_tool("confirm_payment_related", {"elicitation_id": "pay-B42"})
+        await client.call_tool("confirm_payment_related", {"elicitation_id": "pay-B42"})  # again
         await client.call_tool("confirm_payment_related", {"elicitation_id": "unknown-id"})
-    assert completed == ["pay-B42", "unknown-id"]
+    assert completed == ["pay-B42"]  # unknown and already-completed ids are ignored (spec MUST)
 
 
 async def test_url_elicitation_required_error(server: Any) -> None:
-    async with Client(server, mode="legacy", elicitation_callback=accept()) as client:
+    completed: list[str] = []
+
+    async def on_complete(elicitation_id: str) -> None:
+        completed.append(elicitation_id)
+
+    async with Client(
+        server, mode="legacy", elicitation_callback=accept(), elicitation_complete_callback=on_complete
+    ) as client:
         with pytest.raises(UrlElicitationRequiredError) as caught:
             await client.call_tool("require_url", {"booking_id": "B42"})
+        # the ids of a -32042 are awaited too: their completion reaches the callback
+        await client.call_tool("confirm_payment_related", {"elicitation_id": "bank-B42"})
+    assert completed == ["bank-B42"]
     (elicitation,) = caught.value.elicitations
     assert caught.value.code == -32042
     assert elicitation.url == "https://bank.example.com/connect?booking=B42"
