@@ -1,0 +1,119 @@
+"""The ``mcp-client`` command (also ``python -m mcp_client``): list tools, call one, or run the demo.
+
+    mcp-client demo
+    mcp-client tools SERVER
+    mcp-client call SERVER TOOL [KEY=VALUE ...] [--mode legacy|auto|2026-07-28] [--header K:V] [--json]
+
+``main`` turns every failure into a message on stderr and a documented exit code (``_exit``). Nothing
+here is imported by ``mcp_client`` itself, and this module imports rich and prompt_toolkit only when a
+command runs, so ``mcp-client --help`` is quick.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from mcp_client._cli._exit import (
+    EXIT_CONNECTION,
+    EXIT_INTERRUPTED,
+    EXIT_TOOL_ERROR,
+    EXIT_USAGE,
+    UsageError,
+)
+from mcp_client._cli._parser import PROGRAM, build_parser, parse_command_line
+
+if TYPE_CHECKING:
+    import argparse
+
+    from rich.console import Console
+
+    from mcp_client._cli._commands import Connection
+
+__all__ = ["EXIT_CONNECTION", "EXIT_TOOL_ERROR", "EXIT_USAGE", "main"]
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default: ``sys.argv[1:]``) and return the exit code."""
+    parser = build_parser()
+    args = parse_command_line(parser, argv)
+
+    from rich.console import Console
+
+    out = Console(highlight=False, soft_wrap=False)
+    err = Console(stderr=True, highlight=False)
+    try:
+        return _run(args, out, err)
+    except KeyboardInterrupt:
+        err.print("\nInterrupted.", style="yellow", markup=False)
+        return EXIT_INTERRUPTED
+
+
+def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
+    import anyio
+    from rich.text import Text
+
+    from mcp_client._cli._args import ArgumentsError, usage_line
+    from mcp_client._cli._render import print_parameters
+    from mcp_client._errors import MCPClientError
+    from ui_adapters._text import sanitize
+
+    try:
+        if args.command == "demo":
+            from mcp_client._cli._demo import run_demo
+
+            return run_demo(out, err)
+        connection = _connection(args)
+        if args.command == "tools":
+            from mcp_client._cli._commands import run_tools
+
+            return anyio.run(lambda: run_tools(connection, out, err, as_json=args.json))
+        from mcp_client._cli._commands import run_call
+
+        return anyio.run(lambda: run_call(connection, args.tool, args.arguments, out, err, as_json=args.json))
+    except ArgumentsError as error:
+        _complain(err, "wrong arguments for " + error.tool.name + ":", *error.problems)
+        err.print()
+        print_parameters(err, error.tool)
+        usage = usage_line(error.tool, PROGRAM, shlex.quote(args.server))
+        err.print(Text("Usage: " + sanitize(usage, single_line=True), style="dim"), soft_wrap=True)
+        return EXIT_USAGE
+    except UsageError as error:
+        _complain(err, str(error))
+        return EXIT_USAGE
+    except MCPClientError as error:
+        _complain(err, str(error), *_hints(error, args))
+        return EXIT_CONNECTION
+
+
+def _connection(args: argparse.Namespace) -> Connection:
+    from mcp_client._cli._commands import Connection
+    from mcp_client._cli._servers import parse_header, parse_server
+
+    server = parse_server(args.server)
+    headers = dict(parse_header(h) for h in args.header)
+    if headers and not isinstance(server, str):
+        raise UsageError("--header only applies to http(s):// servers; this SERVER runs over stdio")
+    return Connection(server=server, mode=args.mode, headers=headers, timeout=args.timeout)
+
+
+def _complain(err: Console, first: str, *more: str) -> None:
+    from rich.text import Text
+
+    text = Text(f"{PROGRAM}: ", style="bold red")
+    text.append(first)
+    for line in more:
+        text.append("\n  " + line)
+    err.print(text, soft_wrap=True)
+
+
+def _hints(error: Exception, args: argparse.Namespace) -> list[str]:
+    """One line of advice for failures with a known cause."""
+    message = str(error).lower()
+    if "back-channel" in message and getattr(args, "mode", "legacy") != "legacy":
+        return [
+            "This tool asks its question over the legacy back-channel (ctx.elicit); "
+            "try again with --mode legacy."
+        ]
+    return []

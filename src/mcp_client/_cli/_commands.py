@@ -1,0 +1,99 @@
+"""``mcp-client tools`` and ``mcp-client call``: connect, do one thing, print it, return an exit code.
+
+Errors are raised, not printed: ``UsageError`` (exit 2) and the client's ``MCPClientError`` (exit 3)
+are turned into messages and codes in one place, ``mcp_client._cli.main``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from rich.console import Console
+
+from mcp_client._cli._args import parse_arguments, suggest
+from mcp_client._cli._exit import EXIT_OK, EXIT_TOOL_ERROR, UsageError
+from mcp_client._cli._render import print_json, print_result, print_tools
+from mcp_client._cli._status import StatusLine, terminal_ui
+from mcp_client._client import Client
+from mcp_client._elicitation import ElicitationCallback, ElicitationCompleteCallback
+from mcp_client._stdio import StdioServerParameters
+from mcp_client.types import Tool
+
+__all__ = ["Connection", "run_call", "run_tools"]
+
+
+@dataclass(frozen=True)
+class Connection:
+    """Where and how to connect: the parsed SERVER and the connection options."""
+
+    server: str | StdioServerParameters
+    mode: str = "auto"
+    headers: Mapping[str, str] = field(default_factory=dict[str, str])
+    timeout: float | None = 30.0
+
+    @property
+    def label(self) -> str:
+        return self.server if isinstance(self.server, str) else self.server.command_line
+
+    def client(
+        self,
+        callback: ElicitationCallback | None = None,
+        complete: ElicitationCompleteCallback | None = None,
+    ) -> Client:
+        return Client(
+            self.server,
+            mode=self.mode,
+            elicitation_callback=callback,
+            elicitation_complete_callback=complete,
+            headers=dict(self.headers) or None,
+            timeout=self.timeout,
+        )
+
+
+async def run_tools(connection: Connection, out: Console, err: Console, *, as_json: bool) -> int:
+    """List the server's tools with their parameters (``--json``: the raw tool list)."""
+    status = StatusLine(err)
+    with status.show(f"Connecting to {connection.label}…"):
+        async with connection.client() as client:
+            status.update("Listing tools…")
+            tools = (await client.list_tools()).tools
+    if as_json:
+        print_json(out, [tool.model_dump_wire() for tool in tools])
+    else:
+        print_tools(out, tools)
+    return EXIT_OK
+
+
+async def run_call(
+    connection: Connection, tool_name: str, words: Sequence[str], out: Console, err: Console, *, as_json: bool
+) -> int:
+    """Call one tool with ``KEY=VALUE`` arguments, answering its questions in the terminal.
+
+    Returns 0, or 1 when the tool reports ``isError``.
+    """
+    ui = terminal_ui(err)
+    with ui.status.show(f"Connecting to {connection.label}…"):
+        async with connection.client(ui, ui.elicitation_complete_callback) as client:
+            ui.status.update("Listing tools…")
+            tool = _find_tool((await client.list_tools()).tools, tool_name, connection.label)
+            arguments = parse_arguments(tool, words)
+            ui.status.update(f"Calling {tool.name}…")
+            result = await client.call_tool(tool.name, arguments)
+    if as_json:
+        print_json(out, result.model_dump_wire())
+    else:
+        print_result(out, err, result)
+    return EXIT_TOOL_ERROR if result.is_error else EXIT_OK
+
+
+def _find_tool(tools: Sequence[Tool], name: str, server: str) -> Tool:
+    for tool in tools:
+        if tool.name == name:
+            return tool
+    names = [tool.name for tool in tools]
+    if not names:
+        raise UsageError(f"{server} has no tools, so there is no {name!r} to call")
+    close = suggest(name, names)
+    suggestion = f" Did you mean {close!r}?" if close else ""
+    raise UsageError(f"{server} has no tool {name!r}.{suggestion} Its tools: {', '.join(names)}")

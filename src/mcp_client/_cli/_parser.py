@@ -1,0 +1,136 @@
+"""The ``mcp-client`` command line: subcommands, options and help text (argparse, nothing else).
+
+``call`` takes its ``KEY=VALUE`` words anywhere after the tool name, options included
+(``call SERVER TOOL a=1 --json b=2``): argparse cannot mix a variable-length positional with options,
+so the words it does not recognise are collected by ``parse_command_line`` instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+
+from mcp_client._cli._exit import EXIT_CODES_HELP
+
+__all__ = ["build_parser", "parse_command_line"]
+
+PROGRAM = "mcp-client"
+MODES = ("legacy", "auto", "2026-07-28")
+
+_DESCRIPTION = """\
+Talk to an MCP server from the terminal. Questions the server asks during a call (elicitations)
+are shown as forms in the terminal; links are shown with their real host and opened only if you agree.
+
+SERVER is an http(s):// URL (streamable HTTP), the path of a Python file (run over stdio with this
+Python), or a quoted command line (run over stdio), e.g. "npx -y @modelcontextprotocol/server-everything".
+"""
+
+_EXAMPLES = """\
+examples:
+  mcp-client demo
+  mcp-client tools http://127.0.0.1:8000/mcp
+  mcp-client call --mode legacy examples/servers/bistro.py book_table date=2025-12-25 party_size=2
+  mcp-client call "python my_server.py" search query="mcp client" limit=5 tags='["a", "b"]'
+  mcp-client call --json http://127.0.0.1:8000/mcp add a=1 b=2 | jq .structuredContent
+  mcp-client call examples/servers/files.py delete_folder path=/tmp/old-drafts < answers.txt
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    from mcp_client import __version__
+
+    parser = argparse.ArgumentParser(
+        prog=PROGRAM,
+        description=_DESCRIPTION,
+        epilog=_EXAMPLES + "\n" + EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"{PROGRAM} {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    connection = argparse.ArgumentParser(add_help=False)
+    options = connection.add_argument_group("connection options")
+    options.add_argument(
+        "--mode",
+        choices=MODES,
+        default="auto",
+        help="protocol era: legacy (initialize handshake), auto (try 2026-07-28, fall back; default), "
+        "or 2026-07-28",
+    )
+    options.add_argument(
+        "--header",
+        action="append",
+        default=[],
+        metavar="NAME:VALUE",
+        help="HTTP header sent with every request (repeatable; HTTP servers only)",
+    )
+    options.add_argument(
+        "--timeout",
+        type=_positive_seconds,
+        default=30.0,
+        metavar="SECONDS",
+        help="seconds to wait for each answer from the server, not counting time spent answering "
+        "its questions (default: 30)",
+    )
+    options.add_argument("--json", action="store_true", help="print the raw result as JSON (for scripts)")
+
+    tools = commands.add_parser(
+        "tools",
+        parents=[connection],
+        help="list a server's tools and their arguments",
+        description="List the server's tools with their arguments.",
+        epilog=EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    tools.add_argument("server", metavar="SERVER", help="URL, Python file or quoted command line")
+
+    call = commands.add_parser(
+        "call",
+        parents=[connection],
+        help="call a tool, answering its questions in the terminal",
+        description=(
+            "Call TOOL with KEY=VALUE arguments. Values are read by the tool's input schema: "
+            "integers (n=3), numbers (x=2.5), booleans (flag=true), null, JSON arrays and objects "
+            "(tags='[\"a\"]'), and plain text for strings. Questions the tool asks are answered "
+            "in the terminal (or read line by line from stdin when it is not a terminal)."
+        ),
+        epilog=EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    call.add_argument("server", metavar="SERVER", help="URL, Python file or quoted command line")
+    call.add_argument("tool", metavar="TOOL", help="the tool's name (see `mcp-client tools SERVER`)")
+    call.add_argument("arguments", nargs="*", metavar="KEY=VALUE", help="the tool's arguments")
+
+    commands.add_parser(
+        "demo",
+        help="run a guided demo against a bundled example server (no arguments needed)",
+        description=(
+            "Start the bundled example server on 127.0.0.1 (a free port), book a table and delete a "
+            "folder with it, answering its questions in this terminal, then stop it. Needs the "
+            'official MCP SDK for the server: pip install -e ".[examples]".'
+        ),
+    )
+    return parser
+
+
+def parse_command_line(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse ``argv``; ``call``'s ``KEY=VALUE`` words may come before, between or after options."""
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "call":
+        unknown = [word for word in extra if word.startswith("-")]
+        if unknown:
+            parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+        args.arguments = [*args.arguments, *extra]
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
+def _positive_seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value

@@ -1,0 +1,39 @@
+"""Running ``mcp-client`` as a user would: a subprocess, with bounded time, on loopback servers only."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE_SERVERS = ROOT / "examples" / "servers"
+EXAMPLE_CLIENTS = ROOT / "examples" / "clients"
+BISTRO = EXAMPLE_SERVERS / "bistro.py"
+BISTRO_URL = EXAMPLE_SERVERS / "bistro_url.py"
+FILES = EXAMPLE_SERVERS / "files.py"
+TYPED = Path(__file__).with_name("typed_server.py")
+GUIDE = ROOT / "tests" / "servers" / "guide_server.py"
+TIMEOUT = 60  # seconds per command: a bound, never reached when things work
+
+
+def cli_env(**extra: str) -> dict[str, str]:
+    """The environment of a CLI run: no browser to open, wide lines, unbuffered output."""
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER")}
+    env.update(PYTHONUNBUFFERED="1", COLUMNS="200", NO_COLOR="1")
+    env.update(extra)
+    return env
+
+
+def run_cli(*args: str, stdin: str = "", timeout: float = TIMEOUT) -> subprocess.CompletedProcess[str]:
+    """``python -m mcp_client ARGS`` with ``stdin`` piped in (empty: end of input at once)."""
+    return subprocess.run(
+        [sys.executable, "-m", "mcp_client", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        env=cli_env(),
+    )

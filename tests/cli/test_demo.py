@@ -1,0 +1,116 @@
+"""``mcp-client demo``: in a real terminal (a pty driven by pexpect), with piped answers, and without mcp.
+
+The demo starts its own example server on a free 127.0.0.1 port and must stop it before exiting.
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from urllib.parse import urlsplit
+
+import pexpect
+import pytest
+
+from tests.cli._cli import ROOT, TIMEOUT, cli_env, run_cli
+
+pytestmark = pytest.mark.slow
+
+BACKSPACE = "\x7f"
+ENTER = "\r"
+
+
+@contextmanager
+def spawn(*args: str) -> Iterator[pexpect.spawn]:
+    env = cli_env(PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm")
+    env.pop("NO_COLOR", None)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "mcp_client", *args],
+        cwd=str(ROOT),
+        env=env,
+        encoding="utf-8",
+        dimensions=(40, 120),
+        timeout=TIMEOUT,
+    )
+    try:
+        yield child
+    finally:
+        child.close(force=True)
+
+
+def _server_is_stopped(output: str) -> bool:
+    match = re.search(r"ready at (http://127\.0\.0\.1:\d+/mcp)", output)
+    assert match, output
+    port = urlsplit(match.group(1)).port
+    assert port is not None
+    with socket.socket() as sock:
+        sock.settimeout(2)
+        return sock.connect_ex(("127.0.0.1", port)) != 0
+
+
+def test_demo_in_a_terminal() -> None:
+    with spawn("demo") as child:
+        child.expect(r"ready at http://127\.0\.0\.1:\d+/mcp")
+        ready = child.after
+        child.expect("Booking a table for 2 on 2025-12-25 \\(the bistro is full that day\\)")
+        child.expect("No tables for 2 on 2025-12-25")
+        child.expect("❯ Yes")
+        child.send("y")  # accept the alternative
+        child.expect("Date:")
+        child.send(BACKSPACE * 2 + "27" + ENTER)  # 2025-12-26 -> 2025-12-27
+        child.expect("Send these answers")
+        child.send(ENTER)
+        child.expect(r"\[SUCCESS\] Booked for 2025-12-27")
+        child.expect("Protocol 2026-07-28")
+        child.expect("Really delete ~/projects/old-drafts")
+        child.expect("❯ Yes")
+        child.send("y")
+        child.expect("Send these answers")
+        child.send(ENTER)
+        child.expect("deleted ~/projects/old-drafts")
+        child.expect("the example server is stopped")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+    assert _server_is_stopped(str(ready))
+
+
+def test_demo_with_answers_piped_in() -> None:
+    done = run_cli("demo", stdin="y\n2025-12-27\n\ny\n\n")
+    assert done.returncode == 0, done.stderr
+    assert "Booking a table for 2 on 2025-12-25 (the bistro is full that day)…" in done.stdout
+    assert "→ [SUCCESS] Booked for 2025-12-27" in done.stdout
+    assert "→ deleted ~/projects/old-drafts" in done.stdout
+    assert "Protocol 2025-11-25 (legacy era)" in done.stdout
+    assert "Protocol 2026-07-28 (modern era)" in done.stdout
+    assert _server_is_stopped(done.stdout)
+
+
+def test_demo_with_no_input_at_all_finishes() -> None:
+    done = run_cli("demo")
+    assert done.returncode == 0, done.stderr
+    assert "→ [CANCELLED] user cancelled" in done.stdout
+    assert "→ kept ~/projects/old-drafts (outcome: cancel)" in done.stdout
+    assert _server_is_stopped(done.stdout)
+
+
+def test_demo_without_the_mcp_package_says_how_to_install_it() -> None:
+    script = (
+        "import sys; sys.modules['mcp'] = None; from mcp_client._cli import main; sys.exit(main(['demo']))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT,
+        cwd=ROOT,
+        env=cli_env(),
+    )
+    assert done.returncode == 3
+    assert 'pip install -e ".[examples]"' in done.stderr
+    assert "ready at" not in done.stdout

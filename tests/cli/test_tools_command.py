@@ -1,0 +1,62 @@
+"""``mcp-client tools SERVER``: each tool with its arguments, as text or JSON, both transports and eras."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import mcp_client
+from tests.cli._cli import FILES, TIMEOUT, run_cli
+
+
+def test_lists_each_tool_with_its_arguments(bistro: str) -> None:
+    done = run_cli("tools", bistro)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("book_table\n")
+    assert "2025-12-25 is full" in done.stdout
+    assert re.search(r"^\s+date\s+string\s+required$", done.stdout, re.M)
+    assert re.search(r"^\s+party_size\s+integer\s+required$", done.stdout, re.M)
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto", "2026-07-28"])
+def test_lists_in_every_mode(typed_http_url: str, mode: str) -> None:
+    done = run_cli("tools", "--mode", mode, typed_http_url)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^\s+colour\s+one of: red, green, blue\s+optional$", done.stdout, re.M)
+    assert re.search(r"^\s+note\s+string \| null\s+optional$", done.stdout, re.M)
+    assert re.search(r"^no_params\n.*\n\s+\(no parameters\)$", done.stdout, re.M)
+
+
+def test_json_is_the_raw_tool_list(files: str) -> None:
+    done = run_cli("tools", files, "--json")
+    assert done.returncode == 0, done.stderr
+    tools = json.loads(done.stdout)
+    assert [tool["name"] for tool in tools] == ["delete_folder"]
+    assert tools[0]["inputSchema"]["required"] == ["path"]
+
+
+def test_a_quoted_command_line_is_run_over_stdio() -> None:
+    command = f"{shlex.quote(sys.executable)} {shlex.quote(str(FILES))}"
+    done = run_cli("tools", command)
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"^\s+path\s+string\s+required$", done.stdout, re.M)
+
+
+def test_the_console_script_is_installed() -> None:
+    script = Path(sys.executable).with_name("mcp-client")
+    done = subprocess.run([str(script), "--version"], capture_output=True, text=True, timeout=TIMEOUT)
+    assert (done.returncode, done.stdout) == (0, f"mcp-client {mcp_client.__version__}\n")
+
+
+def test_importing_the_library_loads_no_terminal_code() -> None:
+    # (rich is left out: httpx loads it for its own CLI whenever click and pygments are installed)
+    modules = "('prompt_toolkit', 'mcp_client._cli', 'ui_adapters')"
+    code = f"import sys, mcp_client; print(sorted(m for m in {modules} if m in sys.modules))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT)
+    assert done.stdout == "[]\n", done.stderr

@@ -1,0 +1,98 @@
+"""Test peer for the CLI: tools whose parameters cover every JSON type, built on the official MCPServer.
+
+    python tests/cli/typed_server.py            # stdio
+    python tests/cli/typed_server.py --http --port N
+
+``describe`` echoes what it received, as structured content ({name: [value, python type name]}), so a
+test can see exactly how ``mcp-client call`` typed each ``KEY=VALUE`` word. ``headers`` returns the
+HTTP request headers it saw; ``no_params`` takes nothing; ``summary`` returns only structured content.
+"""
+
+import argparse
+from typing import Any, Literal
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, TextContent
+from pydantic import BaseModel
+
+mcp = MCPServer("typed", log_level="WARNING")
+
+
+def _typed(value: Any) -> list[Any]:
+    return [value, type(value).__name__]
+
+
+@mcp.tool()
+async def describe(
+    count: int,
+    ratio: float,
+    flag: bool,
+    tags: list[str],
+    options: dict[str, int],
+    colour: Literal["red", "green", "blue"] = "red",
+    note: str | None = None,
+    label: str = "",
+) -> dict[str, Any]:
+    """Echo every argument with its type."""
+    received = {"count": count, "ratio": ratio, "flag": flag, "tags": tags, "options": options}
+    received |= {"colour": colour, "note": note, "label": label}
+    return {name: _typed(value) for name, value in received.items()}
+
+
+class Point(BaseModel):
+    x: int
+    y: int
+
+
+@mcp.tool()
+async def nested(point: Point, either: int | str = 0) -> str:
+    """A $ref parameter and an anyOf one."""
+    return f"point=({point.x},{point.y}) either={either!r}"
+
+
+@mcp.tool()
+async def no_params() -> str:
+    """Takes nothing."""
+    return "nothing needed"
+
+
+@mcp.tool()
+async def headers(ctx: Context) -> dict[str, str]:
+    """The HTTP headers of this request (empty over stdio)."""
+    request = getattr(ctx.request_context, "request", None)
+    found = getattr(request, "headers", None)
+    return {k.lower(): v for k, v in found.items()} if found is not None else {}
+
+
+@mcp.tool()
+async def summary() -> CallToolResult:
+    """Only structured content, no text."""
+    return CallToolResult(content=[], structured_content={"total": 3, "items": ["a", "b", "c"]})
+
+
+@mcp.tool()
+async def shout(text: str) -> CallToolResult:
+    """Text with terminal escapes in it (a hostile server)."""
+    return CallToolResult(content=[TextContent(type="text", text=f"\x1b[2J\x1b]0;pwned\x07{text}")])
+
+
+@mcp.tool()
+async def broken() -> str:
+    """Always fails (isError)."""
+    raise ToolError("the oven is on fire")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--http", action="store_true")
+    parser.add_argument("--port", type=int, default=8000)
+    args = parser.parse_args()
+    if args.http:
+        mcp.run("streamable-http", host="127.0.0.1", port=args.port)
+    else:
+        mcp.run("stdio")
+
+
+if __name__ == "__main__":
+    main()
