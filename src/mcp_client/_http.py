@@ -15,12 +15,13 @@ them as evidence. Network failures raise ``MCPConnectionError`` naming the URL.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
 import anyio
 import httpx
-from httpx_sse import EventSource, SSEError
+from httpx_sse import ServerSentEvent, SSEError
+from httpx_sse._decoders import SSEDecoder, SSELineDecoder
 
 from mcp_client import _jsonrpc
 from mcp_client._errors import MCPConnectionError, ProtocolError, SessionExpiredError
@@ -35,6 +36,7 @@ _DEFAULT_RETRY_MS = 1000
 _MAX_RESUME_ATTEMPTS = 2
 _DRAIN_SECONDS = 0.5
 _GET_STREAM_WAIT_SECONDS = 2.0
+_MAX_CONCURRENT_SENDS = 16
 DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 
 
@@ -79,6 +81,7 @@ class StreamableHTTPTransport:
         self._get_scope: anyio.CancelScope | None = None
         self._get_ready = anyio.Event()
         self._waiters: dict[Any, _Waiter] = {}
+        self._send_slots = anyio.Semaphore(_MAX_CONCURRENT_SENDS)
 
     # ------------------------------------------------------------------ Transport interface
 
@@ -137,20 +140,40 @@ class StreamableHTTPTransport:
             raise self._connection_error(exc) from exc
 
     async def send(self, message: Message, headers: Mapping[str, str]) -> None:
+        """POST a notification or a response; the server's acknowledgement is read within bounds.
+
+        The acknowledgement may take at most ``timeout`` and ``max_message_bytes``: a server that never
+        finishes it must not hang the client (the handshake waits on ``notifications/initialized``).
+        At most ``_MAX_CONCURRENT_SENDS`` run at once: answers to a thousand pushed requests go out in
+        turn, instead of queueing a thousand POSTs in httpx's pool, where every one of them times out.
+        """
         client = self._require_client()
-        try:
-            response = await client.post(
-                self.url, content=_jsonrpc.encode(message), headers=self._headers(headers)
-            )
-        except httpx.TransportError as exc:
-            raise self._connection_error(exc) from exc
-        if response.status_code >= 400:
+        what = message.get("method", "response")
+        status = 0
+        body = b""
+        with anyio.move_on_after(self._timeout) as waiting:
+            async with self._send_slots:
+                try:
+                    async with client.stream(
+                        "POST", self.url, content=_jsonrpc.encode(message), headers=self._headers(headers)
+                    ) as response:
+                        status = response.status_code
+                        body = await self._read_limited(response)
+                except httpx.TransportError as exc:
+                    raise self._connection_error(exc) from exc
+                except ProtocolError as exc:
+                    logger.warning("%s (answering a %s)", exc, what)
+                    return
+        if waiting.cancelled_caught:
+            logger.warning("%s did not acknowledge a %s within %ss", self.url, what, self._timeout)
+            return
+        if status >= 400:
             logger.warning(
                 "%s refused a %s with HTTP %s: %.200s",
                 self.url,
-                message.get("method", "response"),
-                response.status_code,
-                response.text,
+                what,
+                status,
+                body[:200].decode("utf-8", "replace"),
             )
         elif message.get("method") == "notifications/initialized" and self._session_id is not None:
             self._start_get_stream()
@@ -243,7 +266,7 @@ class StreamableHTTPTransport:
             raise ProtocolError(
                 f"{self.url} answered a request with an empty body (HTTP {response.status_code})"
             )
-        reply = _jsonrpc.decode(body)
+        reply = self._decode(body)
         if _jsonrpc.is_response(reply):
             if reply.get("id") is None and "error" in reply:
                 reply["id"] = request_id
@@ -300,7 +323,6 @@ class StreamableHTTPTransport:
         try:
             async with client.stream("GET", self.url, headers=headers) as response:
                 if response.status_code >= 400:
-                    await response.aread()
                     if response.status_code == 404 and self._session_id is not None:
                         self._session_id = None
                         raise SessionExpiredError(f"{self.url} no longer knows our session (HTTP 404)")
@@ -321,7 +343,7 @@ class StreamableHTTPTransport:
         try:
             with anyio.CancelScope() as drain:
                 try:
-                    async for event in EventSource(response).aiter_sse():
+                    async for event in self._events(response):
                         if event.retry is not None:
                             retry_ms[0] = max(0, min(event.retry, 60_000))
                         if event.id:
@@ -332,26 +354,65 @@ class StreamableHTTPTransport:
                             raise ProtocolError(
                                 f"{self.url} sent an SSE event larger than {self._max_bytes} bytes"
                             )
-                        message = _jsonrpc.decode(event.data)
+                        message = self._decode(event.data)
                         if _jsonrpc.is_response(message):
-                            if message.get("id") == request_id or (
+                            ours = message.get("id") == request_id or (
                                 message.get("id") is None and "error" in message
-                            ):
+                            )
+                            if ours and reply is None:  # the first answer wins; a duplicate is ignored
                                 message["id"] = request_id
                                 reply = message
                                 drain.deadline = anyio.current_time() + _DRAIN_SECONDS
                             else:
-                                logger.debug("ignoring a response for unknown request %r", message.get("id"))
+                                logger.debug(
+                                    "ignoring a response for %r (unknown or repeated)", message.get("id")
+                                )
                         else:
                             await self._dispatch(message, handlers)
                 except (httpx.TransportError, SSEError):
                     if reply is None:
                         return None  # dropped: the caller resumes from the cursor if it can
+                except ProtocolError:
+                    if reply is None:
+                        raise
+                    # The answer came: garbage after it (read while draining) cannot take it away.
         finally:
             if reply is not None:
                 for scope in handlers:
                     scope.cancel()  # the request is answered; its questions are moot
         return reply
+
+    def _decode(self, data: bytes | str) -> Message:
+        """``_jsonrpc.decode``, with the server's URL in the error."""
+        try:
+            return _jsonrpc.decode(data)
+        except ProtocolError as exc:
+            raise ProtocolError(f"{self.url}: {exc}") from None
+
+    async def _events(self, response: httpx.Response) -> AsyncIterator[ServerSentEvent]:
+        """The SSE events of ``response``, refusing any event over ``max_message_bytes`` as it grows.
+
+        httpx-sse's own reader buffers a line, and the data lines of an event, without bound: one endless
+        line from a hostile server would take all the memory. Same parser, with a bound.
+        """
+        content_type = response.headers.get("content-type", "")
+        if "text/event-stream" not in content_type:
+            raise SSEError(f"expected content type text/event-stream, got {content_type!r}")
+        lines = SSELineDecoder()
+        decoder = SSEDecoder()
+        size = 0  # characters of the event being read so far
+        async for text in response.aiter_text():
+            for line in lines.decode(text):
+                size = size + len(line) + 1 if line else 0
+                event = decoder.decode(line)
+                if event is not None:
+                    yield event
+            if size + sum(len(part) for part in lines.buffer) > self._max_bytes:
+                raise ProtocolError(f"{self.url} sent an SSE event larger than {self._max_bytes} bytes")
+        for line in lines.flush():
+            event = decoder.decode(line)
+            if event is not None:
+                yield event
 
     async def _dispatch(self, message: Message, handlers: list[anyio.CancelScope] | None) -> None:
         on_message = self._on_message
@@ -407,7 +468,7 @@ class StreamableHTTPTransport:
                     self._get_ready.set()
                     if response.status_code >= 400:
                         return  # 405: the server offers no standalone stream
-                    async for event in EventSource(response).aiter_sse():
+                    async for event in self._events(response):
                         got_event = True
                         if event.retry is not None:
                             retry_ms = max(0, min(event.retry, 60_000))
@@ -424,7 +485,7 @@ class StreamableHTTPTransport:
                             self._deliver_elsewhere(message)
                         else:
                             await self._dispatch(message, None)
-            except (httpx.HTTPError, SSEError, MCPConnectionError):
+            except (httpx.HTTPError, SSEError, MCPConnectionError, ProtocolError):
                 pass
             failures = 0 if got_event else failures + 1
             await anyio.sleep(retry_ms / 1000)

@@ -36,8 +36,8 @@ def encode(message: Message) -> bytes:
 def decode(data: bytes | str) -> Message:
     """Parse one JSON-RPC message; ``ProtocolError`` if it is not JSON or not a JSON-RPC 2.0 object."""
     try:
-        message = from_json(data)
-    except ValueError as exc:
+        message = from_json(data, allow_inf_nan=False)  # NaN and Infinity are not JSON
+    except (ValueError, TypeError) as exc:  # TypeError: a str that cannot be UTF-8 (lone surrogates)
         preview = data[:120] if isinstance(data, str) else data[:120].decode("utf-8", "replace")
         raise ProtocolError(f"the server sent something that is not JSON: {preview!r}") from exc
     if not isinstance(message, dict):

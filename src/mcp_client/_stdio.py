@@ -19,6 +19,7 @@ from typing import Any
 import anyio
 import anyio.abc
 from anyio.streams.buffered import BufferedByteReceiveStream
+from pydantic_core import from_json
 
 from mcp_client import _jsonrpc
 from mcp_client._errors import MCPConnectionError, ProtocolError, ServerExitedError
@@ -150,6 +151,9 @@ class StdioTransport:
             with anyio.move_on_after(0.5):
                 await self._readers_done.wait()  # the last stderr lines, for errors still to come
             self._stderr_scope.cancel()
+            if process.stdout is not None:
+                with anyio.move_on_after(0.5):
+                    await _discard_rest(process.stdout)
             for stream in (process.stdout, process.stderr):
                 if stream is not None:
                     await stream.aclose()
@@ -181,19 +185,19 @@ class StdioTransport:
                     try:
                         line = await reader.receive_until(b"\n", self._max_bytes)
                     except anyio.DelimiterNotFound:
-                        self._fail_pending(
-                            ProtocolError(
-                                f"{self.label!r} wrote a line longer than {self._max_bytes} bytes on stdout; "
-                                "the stream cannot be trusted any more"
-                            )
+                        # Later requests fail with the same reason, at once: the stream cannot be resynced.
+                        self._closed_error = ProtocolError(
+                            f"{self.label!r} wrote a line longer than {self._max_bytes} bytes on stdout; "
+                            "the stream cannot be trusted any more"
                         )
+                        self._fail_pending(self._closed_error)
                         return
                     if not line.strip():
                         continue
                     try:
                         message = _jsonrpc.decode(line)
                     except ProtocolError as exc:
-                        logger.warning("%s: ignoring a line that is not JSON-RPC: %s", self.label, exc)
+                        self._malformed(line, exc)
                         continue
                     await self._route(message)
             except (
@@ -204,12 +208,31 @@ class StdioTransport:
             ):
                 pass
             finally:
-                if self._process is not None:  # not closed by us: the server went away
+                if self._process is not None and self._closed_error is None:  # the server went away
                     error: MCPConnectionError = MCPConnectionError(f"{self.label!r} closed its stdout")
                     with anyio.CancelScope(shield=True):
                         error = await self._exited_error()
                     self._closed_error = error
                     self._fail_pending(error)
+
+    def _malformed(self, line: bytes, exc: ProtocolError) -> None:
+        """Skip a line that is not JSON-RPC, unless it answers a pending request: that one fails now.
+
+        Waiting out the timeout for a reply that already came, broken, would hide what happened.
+        """
+        try:
+            raw = from_json(line)
+        except ValueError:
+            raw = None
+        request_id = raw.get("id") if isinstance(raw, dict) and "method" not in raw else None
+        pending = self._pending.get(request_id) if _jsonrpc._is_id(request_id) else None
+        if pending is None or pending.reply is not None:
+            logger.warning("%s: ignoring a line that is not JSON-RPC: %s", self.label, exc)
+            return
+        pending.reply = ProtocolError(
+            f"{self.label!r} answered request {request_id!r} with a malformed response: {exc}"
+        )
+        pending.event.set()
 
     async def _route(self, message: Message) -> None:
         if _jsonrpc.is_response(message):
@@ -275,3 +298,16 @@ class StdioTransport:
             if pending.reply is None:
                 pending.reply = error
                 pending.event.set()
+
+
+async def _discard_rest(stream: anyio.abc.ByteReceiveStream) -> None:
+    """Read an exited server's stdout to its end.
+
+    A reader that stopped early (an over-long line) leaves the pipe paused with data in it; until its
+    end of file is read, asyncio never releases the subprocess transport, which then leaks.
+    """
+    try:
+        while await stream.receive(65536):
+            pass
+    except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+        pass

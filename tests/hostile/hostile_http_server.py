@@ -1,0 +1,752 @@
+"""A deliberately hostile MCP server over HTTP, written on raw asyncio so that every byte is ours.
+
+No framework sits between this script and the socket: it can send a body that is not JSON, a wrong
+content type, a truncated or endless SSE stream, a body of many megabytes, reset the connection in the
+middle of a response, or never answer at all. What it does is chosen per request by the tool name of
+a ``tools/call`` (see ``TOOLS``), so one process serves every test. It speaks just enough of both eras
+for the client to connect: ``initialize`` (legacy, with ``Mcp-Session-Id``) and ``server/discover``
+(2026-07-28); the era of a request is read from its ``MCP-Protocol-Version`` header, as the official
+server does.
+
+Every request is appended to an access log (JSON lines: method, path with query, headers, body), and so
+are the events a test may want to see ("the client hung up on stream X"). Tests put a tag in the query
+string (``/mcp?t=tag``) to find their own lines. ``POST /admin/forget`` makes the server forget every
+legacy session (a restart without the restart). Any other path answers 200 and is logged, so a test can
+prove that the client never fetched a URL.
+
+    python tests/hostile/hostile_http_server.py http --host 127.0.0.1 --port N --log PATH
+
+Loopback only; every endless behaviour stops by itself after ``_ENDLESS_SECONDS``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import json
+import random
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+_ENDLESS_SECONDS = 60.0
+_MAX_REQUEST_BODY = 64 * 1024 * 1024
+_LOGGED_STRING = 2000
+_MODERN_PREFIX = "2026"
+_SERVER_INFO = {"name": "hostile-server", "version": "6.6.6"}
+
+
+@dataclass
+class Request:
+    method: str
+    target: str
+    headers: dict[str, str]
+    body: bytes
+    message: Any = None
+
+    @property
+    def path(self) -> str:
+        return self.target.partition("?")[0]
+
+    @property
+    def modern(self) -> bool:
+        return self.headers.get("mcp-protocol-version", "").startswith(_MODERN_PREFIX)
+
+
+@dataclass
+class Server:
+    log_path: str
+    sessions: set[str] = field(default_factory=set[str])
+    pending: dict[Any, asyncio.Future[Any]] = field(default_factory=dict)
+    ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+
+    def log(self, entry: dict[str, Any]) -> None:
+        with open(self.log_path, "a", encoding="utf-8") as log:
+            log.write(json.dumps(_shorten(entry)) + "\n")
+
+
+def _shorten(value: Any) -> Any:
+    """Long strings (a 4 MB requestState) are logged as their length and first characters."""
+    if isinstance(value, str) and len(value) > _LOGGED_STRING:
+        return {"$len": len(value), "$head": value[:80]}
+    if isinstance(value, dict):
+        return {k: _shorten(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shorten(v) for v in value]
+    return value
+
+
+# ----------------------------------------------------------------------------------- raw HTTP/1.1
+
+
+async def read_request(reader: asyncio.StreamReader) -> Request | None:
+    try:
+        head = await reader.readuntil(b"\r\n\r\n")
+    except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
+        return None
+    lines = head.decode("latin-1").split("\r\n")
+    method, target, _ = lines[0].split(" ", 2)
+    headers: dict[str, str] = {}
+    for line in lines[1:]:
+        if line:
+            name, _, value = line.partition(":")
+            headers[name.strip().lower()] = value.strip()
+    length = min(int(headers.get("content-length", "0") or 0), _MAX_REQUEST_BODY)
+    body = await reader.readexactly(length) if length else b""
+    request = Request(method, target, headers, body)
+    if body:
+        try:
+            request.message = json.loads(body)
+        except ValueError:
+            request.message = None
+    return request
+
+
+def _head(status: int, headers: dict[str, str]) -> bytes:
+    reason = {
+        200: "OK",
+        202: "Accepted",
+        404: "Not Found",
+        405: "Method Not Allowed",
+        500: "Internal Server Error",
+    }
+    lines = [f"HTTP/1.1 {status} {reason.get(status, 'Whatever')}", "connection: close"]
+    lines += [f"{name}: {value}" for name, value in headers.items()]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+
+
+async def send_body(
+    writer: asyncio.StreamWriter,
+    status: int,
+    body: bytes | dict[str, Any] | list[Any],
+    content_type: str | None = "application/json",
+    headers: dict[str, str] | None = None,
+) -> None:
+    data = body if isinstance(body, bytes) else json.dumps(body).encode()
+    all_headers = {"content-length": str(len(data)), **(headers or {})}
+    if content_type is not None:
+        all_headers["content-type"] = content_type
+    writer.write(_head(status, all_headers) + data)
+    await writer.drain()
+
+
+class Sse:
+    """A chunked ``text/event-stream`` response; ``end()`` finishes it cleanly."""
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self.writer = writer
+
+    async def start(self, headers: dict[str, str] | None = None) -> Sse:
+        extra = {"content-type": "text/event-stream", "transfer-encoding": "chunked", **(headers or {})}
+        self.writer.write(_head(200, extra))
+        await self.writer.drain()
+        return self
+
+    async def raw(self, data: bytes) -> None:
+        self.writer.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
+        await self.writer.drain()
+
+    async def event(self, message: Any, *, event_id: str | None = None) -> None:
+        prefix = f"id: {event_id}\n" if event_id else ""
+        await self.raw(f"{prefix}event: message\ndata: {json.dumps(message)}\n\n".encode())
+
+    async def end(self) -> None:
+        self.writer.write(b"0\r\n\r\n")
+        await self.writer.drain()
+
+
+def reset(writer: asyncio.StreamWriter) -> None:
+    """Drop the connection at once, mid-response (the client sees a reset or an incomplete body)."""
+    writer.transport.abort()
+
+
+# --------------------------------------------------------------------------------- MCP, both eras
+
+
+def result(message: dict[str, Any], value: dict[str, Any]) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": message["id"], "result": value}
+
+
+def text_result(message: dict[str, Any], text: str, **extra: Any) -> dict[str, Any]:
+    return result(message, {"content": [{"type": "text", "text": text}], "isError": False, **extra})
+
+
+def error(request_id: Any, code: int, text: str, data: Any = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"code": code, "message": text}
+    if data is not None:
+        body["data"] = data
+    return {"jsonrpc": "2.0", "id": request_id, "error": body}
+
+
+FORM = {
+    "type": "object",
+    "properties": {"ok": {"type": "boolean", "title": "OK?"}},
+    "required": ["ok"],
+}
+
+
+def form_question(message: str = "Well?") -> dict[str, Any]:
+    return {
+        "method": "elicitation/create",
+        "params": {"mode": "form", "message": message, "requestedSchema": FORM},
+    }
+
+
+def url_question(url: str, elicitation_id: str | None = None) -> dict[str, Any]:
+    params: dict[str, Any] = {"mode": "url", "message": "Please open this page.", "url": url}
+    if elicitation_id is not None:
+        params["elicitationId"] = elicitation_id
+    return {"method": "elicitation/create", "params": params}
+
+
+Handler = Callable[
+    [Server, Request, dict[str, Any], asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]
+]
+TOOLS: dict[str, Handler] = {}
+
+
+def tool(name: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        TOOLS[name] = fn
+        return fn
+
+    return register
+
+
+def args_of(message: dict[str, Any]) -> dict[str, Any]:
+    return message.get("params", {}).get("arguments") or {}
+
+
+@tool("echo")
+async def _echo(server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any) -> None:
+    await send_body(writer, 200, text_result(message, str(args_of(message).get("text", ""))))
+
+
+@tool("echo_sse")
+async def _echo_sse(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    sse = await Sse(writer).start()
+    await sse.event(text_result(message, str(args_of(message).get("text", ""))))
+    await sse.end()
+
+
+@tool("not_json")
+async def _not_json(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    await send_body(writer, 200, b"<html><body>this is not json</body></html>")
+
+
+@tool("not_jsonrpc")
+async def _not_jsonrpc(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    await send_body(writer, 200, {"hello": "world", "id": message["id"]})
+
+
+@tool("batch_array")
+async def _batch(server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any) -> None:
+    await send_body(writer, 200, [text_result(message, "in a batch")])
+
+
+@tool("unknown_id")
+async def _unknown_id(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    await send_body(writer, 200, text_result({"id": 987654321}, "for someone else"))
+
+
+@tool("no_id")
+async def _no_id(server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any) -> None:
+    reply = text_result(message, "whose?")
+    del reply["id"]
+    await send_body(writer, 200, reply)
+
+
+@tool("null_id_result")
+async def _null_id(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    await send_body(writer, 200, text_result({"id": None}, "whose?"))
+
+
+@tool("result_and_error")
+async def _both(server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any) -> None:
+    reply = text_result(message, "both")
+    reply["error"] = {"code": -32603, "message": "and also an error"}
+    await send_body(writer, 200, reply)
+
+
+@tool("sse_noise_then_answer")
+async def _sse_noise(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    sse = await Sse(writer).start()
+    await sse.raw(b": a comment\n\n")
+    await sse.raw(b"id: prime-1\ndata:\n\n")  # a priming event: a cursor, no message
+    await sse.raw(b"event: ping\n\n")
+    await sse.event(text_result({"id": 424242}, "for an unknown request"))
+    await sse.event({"jsonrpc": "2.0", "method": "notifications/made_up", "params": {"x": 1}})
+    await sse.event(
+        {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "hi"}}
+    )
+    await sse.event(text_result(message, "first"))
+    await sse.event(text_result(message, "duplicate, must be ignored"))
+    await sse.end()
+
+
+@tool("answer_then_garbage")
+async def _answer_garbage(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    sse = await Sse(writer).start()
+    await sse.event(text_result(message, "the answer"))
+    await sse.raw(b"data: {this is not json\n\n")
+    await sse.raw(b"data: " + b"x" * (2 * 1024 * 1024))  # and an event over the client's limit
+    await sse.end()
+
+
+@tool("sse_garbage_event")
+async def _sse_garbage(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    sse = await Sse(writer).start()
+    await sse.raw(b"data: {this is not json\n\n")
+    await sse.event(text_result(message, "too late"))
+    await sse.end()
+
+
+@tool("sse_truncated")
+async def _sse_truncated(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    sse = await Sse(writer).start()
+    whole = json.dumps(text_result(message, "never complete"))
+    await sse.raw(f"event: message\ndata: {whole[: len(whole) // 2]}".encode())
+    await sse.end()
+
+
+@tool("sse_truncated_with_id")
+async def _sse_truncated_id(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    sse = await Sse(writer).start()
+    await sse.raw(b"id: cut-1\nretry: 20\ndata:\n\n")
+    await sse.raw(b'data: {"jsonrpc":"2.0","id":')
+    await sse.end()
+
+
+async def _until_closed(server: Server, reader: asyncio.StreamReader, what: str, tag: str) -> None:
+    """Wait (bounded) until the client hangs up; log it so a test can check it did."""
+    with contextlib.suppress(asyncio.TimeoutError, ConnectionError):
+        await asyncio.wait_for(reader.read(), _ENDLESS_SECONDS)
+    server.log({"event": "client-closed", "what": what, "tag": tag})
+
+
+@tool("silent")
+async def _silent(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    await _until_closed(server, reader, "silent", request.target)
+
+
+@tool("sse_forever")
+async def _sse_forever(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    sse = await Sse(writer).start()
+    loop = asyncio.get_running_loop()
+    end = loop.time() + _ENDLESS_SECONDS
+    try:
+        while loop.time() < end:
+            await sse.raw(b": still thinking\n\n")
+            await asyncio.sleep(0.05)
+    except ConnectionError:
+        pass
+    server.log({"event": "client-closed", "what": "sse_forever", "tag": request.target})
+
+
+@tool("slow_drip")
+async def _slow_drip(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    sse = await Sse(writer).start()
+    data = f"data: {json.dumps(text_result(message, 'x' * 200))}\n\n".encode()
+    try:
+        for byte in data:
+            await sse.raw(bytes([byte]))
+            await asyncio.sleep(0.05)
+    except ConnectionError:
+        server.log({"event": "client-closed", "what": "slow_drip", "tag": request.target})
+
+
+async def _endless(writer: asyncio.StreamWriter, piece: bytes, sse: Sse | None, limit: int) -> None:
+    sent = 0
+    with contextlib.suppress(ConnectionError):
+        while sent < limit:
+            if sse is None:
+                writer.write(piece)
+                await writer.drain()
+            else:
+                await sse.raw(piece)
+            sent += len(piece)
+
+
+@tool("huge_json")
+async def _huge_json(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    size = int(args_of(message).get("mb", 8)) * 1024 * 1024
+    head = json.dumps(text_result(message, "@"))[:-4].encode()  # ... "text": " (the string is left open)
+    writer.write(_head(200, {"content-type": "application/json", "content-length": str(size)}) + head)
+    await _endless(writer, b"x" * 65536, None, size - len(head))
+
+
+@tool("huge_sse_event")
+async def _huge_sse_event(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    sse = await Sse(writer).start()
+    await sse.raw(b'data: {"jsonrpc":"2.0","id":' + str(message["id"]).encode() + b',"result":{"x":"')
+    await _endless(writer, b"x" * 65536, sse, int(args_of(message).get("mb", 64)) * 1024 * 1024)
+
+
+@tool("endless_data_lines")
+async def _endless_lines(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    sse = await Sse(writer).start()
+    await _endless(writer, b"data: x\n" * 8192, sse, int(args_of(message).get("mb", 64)) * 1024 * 1024)
+
+
+@tool("wrong_content_type")
+async def _wrong_type(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    await send_body(writer, 200, json.dumps(text_result(message, "as html")).encode(), "text/html")
+
+
+@tool("no_content_type")
+async def _no_type(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    await send_body(writer, 200, json.dumps(text_result(message, "untyped")).encode(), None)
+
+
+@tool("empty_200")
+async def _empty(server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any) -> None:
+    await send_body(writer, 200, b"")
+
+
+@tool("http_500")
+async def _http_500(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    await send_body(writer, 500, b"boom: the database is on fire", "text/plain")
+
+
+@tool("http_503_jsonrpc")
+async def _http_503(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    await send_body(writer, 503, error(None, -32000, "Overloaded, try later"))
+
+
+@tool("http_500_huge")
+async def _http_500_huge(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    size = 8 * 1024 * 1024
+    writer.write(_head(500, {"content-type": "text/plain", "content-length": str(size)}))
+    await _endless(writer, b"E" * 65536, None, size)
+
+
+@tool("reset_before_headers")
+async def _reset_early(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    reset(writer)
+
+
+@tool("reset_mid_json")
+async def _reset_json(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    writer.write(
+        _head(200, {"content-type": "application/json", "content-length": "1000"}) + b'{"jsonrpc":"2.0",'
+    )
+    await writer.drain()
+    await asyncio.sleep(0.05)
+    reset(writer)
+
+
+@tool("reset_mid_sse")
+async def _reset_sse(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    sse = await Sse(writer).start()
+    await sse.raw(b": hello\n\n")
+    writer.write(b'100\r\ndata: {"jsonrpc"')  # a chunk that promises 256 bytes and delivers a few
+    await writer.drain()
+    await asyncio.sleep(0.05)
+    reset(writer)
+
+
+# --- limits --------------------------------------------------------------------------------------
+
+
+@tool("input_forever")
+async def _input_forever(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    rounds = int(message.get("params", {}).get("requestState") or "0")
+    value = {
+        "resultType": "input_required",
+        "inputRequests": {f"q{rounds}": form_question(f"Round {rounds}")},
+    }
+    value["requestState"] = str(rounds + 1)
+    await send_body(writer, 200, result(message, value))
+
+
+@tool("state_grows")
+async def _state_grows(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    state = message.get("params", {}).get("requestState") or ("s" * 32768)
+    value = {"resultType": "input_required", "requestState": state * 2}
+    await send_body(writer, 200, result(message, value))
+
+
+@tool("too_many_questions")
+async def _many_q(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    questions = {f"q{i}": form_question(f"Question {i}") for i in range(int(args_of(message).get("n", 5000)))}
+    await send_body(
+        writer, 200, result(message, {"resultType": "input_required", "inputRequests": questions})
+    )
+
+
+@tool("state_tagged")
+async def _state_tagged(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """Round 1: a question and a state bound to this call's tag; round 2: check the state came back."""
+    params = message.get("params", {})
+    tag = str(args_of(message).get("tag"))
+    await asyncio.sleep(random.random() * 0.05)  # interleave the concurrent calls
+    state = params.get("requestState")
+    if state is None:
+        value = {
+            "resultType": "input_required",
+            "inputRequests": {"confirm": form_question(f"Confirm {tag}")},
+            "requestState": f"state-for-{tag}-{random.getrandbits(32)}",
+        }
+        await send_body(writer, 200, result(message, value))
+        return
+    if not state.startswith(f"state-for-{tag}-"):
+        await send_body(writer, 200, text_result(message, f"WRONG STATE {state!r} for {tag}"))
+        return
+    answer = params.get("inputResponses", {}).get("confirm", {})
+    await send_body(
+        writer, 200, text_result(message, f"{tag}: {answer.get('action')} {answer.get('content')}")
+    )
+
+
+@tool("url_elicit")
+async def _url_elicit(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """Ask the user to open ``arguments.url``; modern as ``inputRequests``, legacy as a pushed request."""
+    url = str(args_of(message).get("url"))
+    if request.modern:
+        responses = message.get("params", {}).get("inputResponses")
+        if responses is None:
+            value = {"resultType": "input_required", "inputRequests": {"open": url_question(url)}}
+            await send_body(writer, 200, result(message, value))
+        else:
+            await send_body(
+                writer, 200, text_result(message, f"action={responses.get('open', {}).get('action')}")
+            )
+        return
+    sse = await Sse(writer).start()
+    answer = await _ask(server, sse, url_question(url, "hostile-1"))
+    await sse.event(text_result(message, f"action={answer.get('result', {}).get('action')}"))
+    await sse.end()
+
+
+@tool("url_required")
+async def _url_required(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    url = str(args_of(message).get("url"))
+    data = {
+        "elicitations": [{"mode": "url", "message": "Open this first.", "url": url, "elicitationId": "req-1"}]
+    }
+    await send_body(writer, 200, error(message["id"], -32042, "Open a page first", data))
+
+
+async def _ask(server: Server, sse: Sse, question: dict[str, Any]) -> dict[str, Any]:
+    request_id = f"srv-{next(server.ids)}"
+    future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    server.pending[request_id] = future
+    await sse.event({"jsonrpc": "2.0", "id": request_id, **question})
+    try:
+        return await asyncio.wait_for(future, _ENDLESS_SECONDS)
+    finally:
+        server.pending.pop(request_id, None)
+
+
+@tool("flood_elicitations")
+async def _flood(server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any) -> None:
+    """Legacy: push ``n`` questions at once, wait for every answer, report how they were answered."""
+    count = int(args_of(message).get("n", 1000))
+    sse = await Sse(writer).start()
+    loop = asyncio.get_running_loop()
+    futures: list[asyncio.Future[Any]] = []
+    for index in range(count):
+        request_id = f"flood-{next(server.ids)}"
+        future: asyncio.Future[Any] = loop.create_future()
+        server.pending[request_id] = future
+        futures.append(future)
+        question = {"jsonrpc": "2.0", "id": request_id, **form_question(f"Flood {index}")}
+        await sse.raw(f"data: {json.dumps(question)}\n\n".encode())
+    done, _ = await asyncio.wait(futures, timeout=_ENDLESS_SECONDS)
+    answers = [f.result() for f in done]
+    refused = sum(1 for a in answers if "error" in a)
+    accepted = sum(1 for a in answers if "result" in a)
+    await sse.event(text_result(message, f"answered={len(answers)} accepted={accepted} refused={refused}"))
+    await sse.end()
+
+
+# ------------------------------------------------------------------------------------ dispatching
+
+
+async def handle_mcp(
+    server: Server, request: Request, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+) -> None:
+    if request.method == "GET":
+        await send_body(writer, 405, b"", None, {"allow": "POST, DELETE"})
+        return
+    if request.method == "DELETE":
+        server.sessions.discard(request.headers.get("mcp-session-id", ""))
+        await send_body(writer, 200, b"", None)
+        return
+    message = request.message
+    if not isinstance(message, dict):
+        await send_body(writer, 400, error(None, -32700, "Parse error"))
+        return
+    method = message.get("method")
+    session = request.headers.get("mcp-session-id")
+    if (
+        not request.modern
+        and method != "initialize"
+        and session is not None
+        and session not in server.sessions
+    ):
+        await send_body(writer, 404, error(None, -32600, "Session not found"))
+        return
+    if method is None:  # the client's answer to one of our requests
+        future = server.pending.get(message.get("id"))
+        if future is not None and not future.done():
+            future.set_result(message)
+        await send_body(writer, 202, b"", None)
+        return
+    if "id" not in message:  # a notification
+        if "silent_ack" in request.target:  # never acknowledge it
+            await _until_closed(server, reader, "silent_ack", request.target)
+            return
+        if "endless_ack" in request.target:  # answer it with a body that never ends
+            writer.write(_head(202, {"content-type": "application/json", "transfer-encoding": "chunked"}))
+            await _endless(writer, b"10000\r\n" + b" " * 65536 + b"\r\n", None, 1 << 30)
+            return
+        await send_body(writer, 202, b"", None)
+        return
+    if method == "initialize":
+        session_id = f"hostile-session-{next(server.ids)}"
+        if "forgetful" not in request.target:  # a forgetful server never knows a session again
+            server.sessions.add(session_id)
+        value = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": _SERVER_INFO}
+        await send_body(writer, 200, result(message, value), headers={"mcp-session-id": session_id})
+    elif method == "server/discover":
+        value = {
+            "supportedVersions": ["2026-07-28"],
+            "capabilities": {"tools": {}},
+            "resultType": "complete",
+            "_meta": {"io.modelcontextprotocol/serverInfo": _SERVER_INFO},
+        }
+        await send_body(writer, 200, result(message, value))
+    elif method == "ping":
+        await send_body(writer, 200, result(message, {}))
+    elif method == "tools/list":
+        tools = [{"name": name, "inputSchema": {"type": "object"}} for name in TOOLS]
+        await send_body(writer, 200, result(message, {"tools": tools}))
+    elif method == "tools/call":
+        handler = TOOLS.get(str(message.get("params", {}).get("name")))
+        if handler is None:
+            await send_body(writer, 200, error(message["id"], -32602, "Unknown tool"))
+        else:
+            await handler(server, request, message, reader, writer)
+    else:
+        await send_body(writer, 404, error(message["id"], -32601, "Method not found"))
+
+
+async def handle_connection(
+    server: Server, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
+) -> None:
+    try:
+        request = await read_request(reader)
+        if request is None:
+            return
+        server.log(
+            {
+                "method": request.method,
+                "path": request.target,
+                "headers": request.headers,
+                "body": request.message
+                if request.message is not None
+                else request.body.decode("utf-8", "replace"),
+            }
+        )
+        if request.method == "POST" and request.path == "/admin/forget":
+            server.sessions.clear()
+            await send_body(writer, 200, {"forgot": True})
+        elif request.path == "/mcp":
+            await handle_mcp(server, request, reader, writer)
+        else:
+            await send_body(writer, 200, b"you fetched me", "text/plain")
+    except (ConnectionError, asyncio.IncompleteReadError):
+        pass
+    finally:
+        with contextlib.suppress(Exception):
+            writer.close()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("transport", choices=["http"])
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--log", required=True)
+    options = parser.parse_args()
+    if options.host not in ("127.0.0.1", "localhost"):
+        sys.exit("the hostile server binds loopback only")
+    server = Server(options.log)
+
+    async def on_connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await handle_connection(server, reader, writer)
+
+    listener = await asyncio.start_server(
+        on_connection, options.host, options.port, limit=1024 * 1024, backlog=4096
+    )
+    print(f"HOSTILE_SERVER_READY http://{options.host}:{options.port}/mcp", flush=True)
+    async with listener:
+        await listener.serve_forever()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

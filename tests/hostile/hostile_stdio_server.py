@@ -1,0 +1,136 @@
+"""A deliberately hostile MCP server over stdio: it writes scripted bytes on stdout and stderr.
+
+It answers ``initialize`` (legacy) and ``server/discover`` (2026-07-28) like a real server, then each
+``tools/call`` does what its tool name says (see ``main``): garbage lines before the real answer,
+an answer with both ``result`` and ``error``, a line longer than the client's limit, megabytes of
+stderr, silence, a crash while calls are pending, half a line and then an exit.
+
+    python tests/hostile/hostile_stdio_server.py stdio
+
+Blocking I/O on purpose: a hostile server does not need to be clever, only exact about its bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+_out = sys.stdout.buffer
+_SERVER_INFO = {"name": "hostile-stdio", "version": "6.6.6"}
+
+
+def write(data: bytes) -> None:
+    _out.write(data)
+    _out.flush()
+
+
+def send(message: dict[str, Any]) -> None:
+    write(json.dumps(message).encode() + b"\n")
+
+
+def text_result(request_id: Any, text: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "result": {"content": [{"type": "text", "text": text}]}}
+
+
+def main() -> None:
+    hanging: list[Any] = []
+    crash_requested: Any = None
+    crash_after = 0
+    for line in sys.stdin.buffer:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            continue
+        method = message.get("method")
+        request_id = message.get("id")
+        if method is None or request_id is None:
+            continue  # a notification, or the client's answer to us
+        if method == "initialize":
+            send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": request_id,
+                    "result": {
+                        "protocolVersion": "2025-11-25",
+                        "capabilities": {"tools": {}},
+                        "serverInfo": _SERVER_INFO,
+                    },
+                }
+            )
+            continue
+        if method == "server/discover":
+            value = {
+                "supportedVersions": ["2026-07-28"],
+                "capabilities": {"tools": {}},
+                "resultType": "complete",
+            }
+            send({"jsonrpc": "2.0", "id": request_id, "result": value})
+            continue
+        if method == "ping":
+            send({"jsonrpc": "2.0", "id": request_id, "result": {}})
+            continue
+        if method != "tools/call":
+            send(
+                {"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "Method not found"}}
+            )
+            continue
+        name = message["params"]["name"]
+        args = message["params"].get("arguments") or {}
+        if name == "echo":
+            send(text_result(request_id, str(args.get("text", ""))))
+        elif name == "noise_then_answer":
+            write(b"this line is not JSON at all\n")
+            write(b"{broken json\n")
+            write(b"\xff\xfe\xfa not even utf-8\n")
+            write(b"\n   \n")
+            write(b'{"hello":"world"}\n')
+            write(b"[1,2,3]\n")
+            write(b'"a string"\n')
+            write(b'{"jsonrpc":"1.0","id":987654321,"result":{}}\n')
+            send(text_result(987654321, "for an unknown request"))
+            send({"jsonrpc": "2.0", "method": "notifications/made_up", "params": {"x": 1}})
+            send({"jsonrpc": "2.0", "result": {"content": []}})  # a response without an id
+            send(text_result(request_id, "first"))
+            send(text_result(request_id, "duplicate, must be ignored"))
+        elif name == "result_and_error":
+            reply = text_result(request_id, "both")
+            reply["error"] = {"code": -32603, "message": "and also an error"}
+            send(reply)
+        elif name == "no_id":
+            send({"jsonrpc": "2.0", "result": {"content": []}})
+        elif name == "huge_line":
+            write(
+                b'{"jsonrpc":"2.0","id":%d,"result":{"x":"' % request_id
+                + b"x" * (int(args.get("mb", 4)) << 20)
+            )
+            write(b'"}}\n')
+        elif name == "stderr_flood":
+            for _ in range(int(args.get("mb", 8)) * 16):
+                sys.stderr.write("noise " * 10922 + "\n")  # ~64 KiB lines, some over the tail's cut
+            sys.stderr.write("x" * 300_000)  # and one very long line
+            sys.stderr.write("\nlast words before the answer\n")
+            sys.stderr.flush()
+            send(text_result(request_id, "still here"))
+        elif name == "silent":
+            pass
+        elif name == "hang":
+            hanging.append(request_id)
+        elif name == "crash":
+            crash_requested, crash_after = request_id, int(args.get("after", 0))
+        elif name == "half_line_then_exit":
+            write(b'{"jsonrpc":"2.0","id":%d,"res' % request_id)
+            sys.stderr.write("fatal: cut off in the middle of a line\n")
+            sys.stderr.flush()
+            os._exit(0)
+        else:
+            send({"jsonrpc": "2.0", "id": request_id, "error": {"code": -32602, "message": "Unknown tool"}})
+        if crash_requested is not None and len(hanging) >= crash_after:
+            sys.stderr.write(f"fatal: hostile crash with {len(hanging)} calls pending\n")
+            sys.stderr.flush()
+            os._exit(7)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,176 @@
+"""A server that never stops asking is stopped by documented limits, with a clear error.
+
+``input_required_max_rounds`` caps the multi-round-trip loop, ``MAX_QUESTIONS_PER_ROUND`` and
+``MAX_REQUEST_STATE_CHARS`` bound one round (``mcp_client._input_required``), and
+``MAX_PENDING_SERVER_REQUESTS`` bounds the questions a legacy server may push at once
+(``mcp_client._server_messages``). ``requestState`` is echoed only on the call it came with.
+"""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+
+from mcp_client import Client, ClientRequestContext
+from mcp_client._errors import InputRequiredLimitError, InputRequiredRoundsExceededError
+from mcp_client._input_required import MAX_QUESTIONS_PER_ROUND, MAX_REQUEST_STATE_CHARS
+from mcp_client._server_messages import MAX_PENDING_SERVER_REQUESTS
+from mcp_client.types import ElicitRequestParams, ElicitResult
+from tests.hostile._leaks import no_leaks, wait_until
+from tests.hostile.conftest import HostileServer
+
+pytestmark = pytest.mark.anyio
+
+BOUND = 60
+MODERN = "2026-07-28"
+
+
+class Answers:
+    """An elicitation callback that accepts ``{"ok": true}``, counting calls and concurrency."""
+
+    def __init__(self, release: anyio.Event | None = None) -> None:
+        self.calls = 0
+        self.running = 0
+        self.most_at_once = 0
+        self.release = release
+
+    async def __call__(self, context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        self.calls += 1
+        self.running += 1
+        self.most_at_once = max(self.most_at_once, self.running)
+        try:
+            if self.release is not None:
+                await self.release.wait()
+            return ElicitResult(action="accept", content={"ok": True})
+        finally:
+            self.running -= 1
+
+
+def _text(result: object) -> str:
+    return result.content[0].text  # type: ignore[attr-defined]
+
+
+async def test_input_required_forever_stops_at_the_round_cap(hostile: HostileServer, tag: str) -> None:
+    answers = Answers()
+    async with (
+        no_leaks(),
+        Client(
+            hostile.url(tag),
+            mode=MODERN,
+            elicitation_callback=answers,
+            input_required_max_rounds=3,
+            timeout=5,
+        ) as client,
+    ):
+        with anyio.fail_after(BOUND), pytest.raises(InputRequiredRoundsExceededError) as caught:
+            await client.call_tool("input_forever", {})
+        assert caught.value.rounds == 3
+        assert "input_required_max_rounds" in str(caught.value) and "'input_forever'" in str(caught.value)
+        assert _text(await client.call_tool("echo", {"text": "after"})) == "after"
+    assert answers.calls == 3
+    calls = [m for m in hostile.requests(tag) if m.get("method") == "tools/call"]
+    assert len(calls) == 4 + 1  # the first call, three retries, then the echo
+
+
+async def test_request_state_growing_without_bound_is_refused(hostile: HostileServer, tag: str) -> None:
+    async with (
+        no_leaks(),
+        Client(hostile.url(tag), mode=MODERN, input_required_max_rounds=100, timeout=10) as client,
+    ):
+        with anyio.fail_after(BOUND), pytest.raises(InputRequiredLimitError) as caught:
+            await client.call_tool("state_grows", {})
+        assert f"limit of {MAX_REQUEST_STATE_CHARS}" in str(caught.value)
+    sent = [m["params"].get("requestState") for m in hostile.requests(tag) if m.get("method") == "tools/call"]
+    sizes = [s["$len"] if isinstance(s, dict) else len(s or "") for s in sent]
+    assert max(sizes) <= MAX_REQUEST_STATE_CHARS  # nothing over the limit ever went back to the server
+
+
+async def test_thousands_of_questions_in_one_round_are_refused_unasked(
+    hostile: HostileServer, tag: str
+) -> None:
+    answers = Answers()
+    async with (
+        no_leaks(),
+        Client(hostile.url(tag), mode=MODERN, elicitation_callback=answers, timeout=10) as client,
+    ):
+        with (
+            anyio.fail_after(BOUND),
+            pytest.raises(InputRequiredLimitError, match=f"limit of {MAX_QUESTIONS_PER_ROUND}"),
+        ):
+            await client.call_tool("too_many_questions", {"n": 5000})
+    assert answers.calls == 0
+
+
+async def test_a_flood_of_legacy_elicitations_is_bounded(hostile: HostileServer, tag: str) -> None:
+    """1000 pushed questions at once: at most MAX_PENDING_SERVER_REQUESTS reach the callback, the rest
+    are refused with a JSON-RPC error at once, and the call still completes."""
+    release = anyio.Event()
+    answers = Answers(release)
+    flood = 1000
+    refused_expected = flood - MAX_PENDING_SERVER_REQUESTS
+    results: list[str] = []
+    async with (
+        no_leaks(),
+        Client(hostile.url(tag), mode="legacy", elicitation_callback=answers, timeout=5) as client,
+    ):
+
+        async def call() -> None:
+            results.append(_text(await client.call_tool("flood_elicitations", {"n": flood})))
+
+        with anyio.fail_after(BOUND):
+            async with anyio.create_task_group() as group:
+                group.start_soon(call)
+                await wait_until(lambda: _refusals(hostile, tag) >= refused_expected, BOUND)
+                release.set()
+        assert _text(await client.call_tool("echo", {"text": "after"})) == "after"
+    assert results == [f"answered={flood} accepted={MAX_PENDING_SERVER_REQUESTS} refused={refused_expected}"]
+    assert answers.calls == MAX_PENDING_SERVER_REQUESTS
+    assert answers.most_at_once == MAX_PENDING_SERVER_REQUESTS
+
+
+def _refusals(hostile: HostileServer, tag: str) -> int:
+    return sum(
+        1
+        for m in hostile.requests(tag)
+        if "method" not in m and m.get("error", {}).get("message") == "Too many pending elicitations"
+    )
+
+
+async def test_request_state_never_crosses_calls(hostile: HostileServer, tag: str) -> None:
+    """Twenty concurrent calls, each given its own state: every retry carries its own call's state and
+    arguments, no first request carries any state, and a later call starts clean."""
+    answers = Answers()
+    tags = [f"call-{i}" for i in range(20)]
+    results: dict[str, str] = {}
+    async with (
+        no_leaks(),
+        Client(hostile.url(tag), mode=MODERN, elicitation_callback=answers, timeout=10) as client,
+    ):
+
+        async def call(call_tag: str) -> None:
+            results[call_tag] = _text(await client.call_tool("state_tagged", {"tag": call_tag}))
+
+        with anyio.fail_after(BOUND):
+            async with anyio.create_task_group() as group:
+                for call_tag in tags:
+                    group.start_soon(call, call_tag)
+            assert (
+                _text(await client.call_tool("state_tagged", {"tag": "late"})) == "late: accept {'ok': True}"
+            )
+    assert results == {t: f"{t}: accept {{'ok': True}}" for t in tags}
+
+    calls = [m["params"] for m in hostile.requests(tag) if m.get("method") == "tools/call"]
+    seen_first: set[str] = set()
+    ids: list[object] = []
+    for params in calls:
+        call_tag = params["arguments"]["tag"]
+        state = params.get("requestState")
+        if call_tag not in seen_first:
+            seen_first.add(call_tag)
+            assert state is None and "inputResponses" not in params, params
+        else:
+            assert state is not None and state.startswith(f"state-for-{call_tag}-"), params
+            assert set(params["inputResponses"]) == {"confirm"}
+    assert len(calls) == 2 * (len(tags) + 1)
+    ids = [m["id"] for m in hostile.requests(tag) if m.get("method") == "tools/call"]
+    assert len(set(ids)) == len(ids)  # every retry is a new JSON-RPC id
