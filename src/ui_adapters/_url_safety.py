@@ -149,6 +149,14 @@ def _inspect_web_url(url: str, scheme: str) -> UrlInspection:
     if hostport.startswith("["):
         host, is_loopback, port_text = _ipv6_host(hostport)
         unicode_host = None
+        if not is_loopback:
+            warnings.append(
+                UrlWarning(
+                    "ip-address",
+                    f"The link goes to a bare IP address ({host}), not to a named site, so you "
+                    "cannot tell whose site it is.",
+                )
+            )
     else:
         raw_host, colon, port_text_or_empty = hostport.partition(":")
         port_text = port_text_or_empty if colon else None
@@ -191,8 +199,11 @@ def _ipv6_host(hostport: str) -> tuple[str, bool, str | None]:
     after = hostport[close + 1 :]
     if after and not after.startswith(":"):
         raise _Refused("The link's address is malformed (text after the IPv6 address).")
+    literal = hostport[1:close]
+    if "%" in literal:  # a zone id (fe80::1%25eth0): local-link only, and browsers refuse it
+        raise _Refused("The link's address names a network interface (an IPv6 zone id); browsers refuse it.")
     try:
-        address = ipaddress.IPv6Address(hostport[1:close])
+        address = ipaddress.IPv6Address(literal)
     except ValueError:
         raise _Refused("The link's address is not a valid IPv6 address.") from None
     mapped = address.ipv4_mapped

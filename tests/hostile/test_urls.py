@@ -50,12 +50,10 @@ def test_the_real_host_is_the_one_shown(url: str, host: str) -> None:
     assert inspect_url(url).host == host
 
 
-@pytest.mark.xfail(strict=True, reason="ui_adapters bug: a bare IPv6 address gets no 'ip-address' warning")
 def test_a_bare_ipv6_address_is_warned_about_like_a_bare_ipv4_one() -> None:
     assert "ip-address" in inspect_url("https://[2001:db8::1]/pay").warning_codes
 
 
-@pytest.mark.xfail(strict=True, reason="ui_adapters bug: an IPv6 zone id (which browsers reject) is accepted")
 def test_an_ipv6_zone_id_is_refused() -> None:
     assert inspect_url("https://[fe80::1%25eth0]/").refused
 

@@ -37,7 +37,7 @@ from ui_adapters._url_safety import MAX_URL_LENGTH, inspect_url, visible_url
         ("https://0300.0250.1.1/", "192.168.1.1", {"ip-address", "ip-notation"}),
         ("https://0xc0.0xa8.1.1/", "192.168.1.1", {"ip-address", "ip-notation"}),
         ("https://192.168.257/", "192.168.1.1", {"ip-address", "ip-notation"}),
-        ("https://[2001:db8::1]/", "[2001:db8::1]", set()),
+        ("https://[2001:db8::1]/", "[2001:db8::1]", {"ip-address"}),
         # percent-encoded host
         ("https://%65vil.example/", "evil.example", {"encoded-host"}),
         # plain http
