@@ -132,6 +132,8 @@ class Client:
         )
         self._ids = itertools.count(1)
         self._cold = not isinstance(self._transport, StreamableHTTPTransport)
+        # HTTP headers are only built for transports that send them (a subprocess pipe has none).
+        self._with_headers = not isinstance(self._transport, StdioTransport)
         self._era: Era | None = None
         self._state: Literal["new", "open", "closed"] = "new"
         self._task_group: anyio.abc.TaskGroup | None = None
@@ -388,7 +390,7 @@ class Client:
 
     async def _send_request(self, era: Era, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
         request_id = next(self._ids)
-        wire_params, headers = era.prepare(method, params)
+        wire_params, headers = era.prepare(method, params, with_headers=self._with_headers)
         message = _jsonrpc.request(request_id, method, wire_params)
         reply: dict[str, Any] | None = None
         try:
@@ -465,9 +467,11 @@ class Client:
             return await self._request(method, round_params)
 
         try:
-            result = await _input_required.run(
-                send, params, self._answer_input, max_rounds=self._max_rounds, what=what
-            )
+            result = await self._request(method, params)
+            if _input_required.is_input_required(result):
+                result = await _input_required.run(
+                    send, params, self._answer_input, max_rounds=self._max_rounds, what=what, first=result
+                )
         except MCPError as exc:
             if isinstance(exc, UrlElicitationRequiredError):
                 for elicitation in exc.elicitations:

@@ -17,6 +17,7 @@ _META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 _META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo"
 SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
 
+_NO_HEADERS: dict[str, str] = {}
 _NAMED_METHODS = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
 
 
@@ -28,9 +29,9 @@ class Era(Protocol):
     def protocol_version(self) -> str: ...
 
     def prepare(
-        self, method: str, params: dict[str, Any] | None
+        self, method: str, params: dict[str, Any] | None, *, with_headers: bool = True
     ) -> tuple[dict[str, Any] | None, dict[str, str]]:
-        """The params and HTTP headers for sending ``method`` in this era."""
+        """The params and HTTP headers for sending ``method`` in this era (no headers if not wanted)."""
         ...
 
     def notification_headers(self, method: str) -> dict[str, str]: ...
@@ -58,7 +59,7 @@ class LegacyEra:
         return self._version
 
     def prepare(
-        self, method: str, params: dict[str, Any] | None
+        self, method: str, params: dict[str, Any] | None, *, with_headers: bool = True
     ) -> tuple[dict[str, Any] | None, dict[str, str]]:
         return params, self._headers
 
@@ -95,11 +96,13 @@ class ModernEra:
         return self._version
 
     def prepare(
-        self, method: str, params: dict[str, Any] | None
+        self, method: str, params: dict[str, Any] | None, *, with_headers: bool = True
     ) -> tuple[dict[str, Any] | None, dict[str, str]]:
         params = dict(params) if params else {}
         meta = params.get("_meta")
         params["_meta"] = {**meta, **self._envelope} if isinstance(meta, dict) else self._envelope
+        if not with_headers:
+            return params, _NO_HEADERS
         headers = {"MCP-Protocol-Version": self.protocol_version, "Mcp-Method": method}
         target_key = _NAMED_METHODS.get(method)
         if target_key is not None:

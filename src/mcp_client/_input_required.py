@@ -37,10 +37,20 @@ def is_input_required(result: dict[str, Any]) -> bool:
 
 
 async def run(
-    send: Send, params: dict[str, Any], answer: Answer, *, max_rounds: int, what: str
+    send: Send,
+    params: dict[str, Any],
+    answer: Answer,
+    *,
+    max_rounds: int,
+    what: str,
+    first: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """Send ``params`` and keep answering until the server's result is complete; return that result."""
-    result = await send(params)
+    """Send ``params`` and keep answering until the server's result is complete; return that result.
+
+    ``first`` is the result of a first send the caller already made, so that the common case, a
+    complete result, never enters the loop.
+    """
+    result = await send(params) if first is None else first
     rounds = 0
     backoff = _BACKOFF_START
     while is_input_required(result):

@@ -68,7 +68,7 @@ class StdioTransport:
         self._max_bytes = max_message_bytes
         self._process: anyio.abc.Process | None = None
         self._pending: dict[Any, _Pending] = {}
-        self._write_lock = anyio.Lock()
+        self._write_lock = anyio.Lock(fast_acquire=True)  # no extra trip through the event loop
         self._stderr_tail: collections.deque[str] = collections.deque(maxlen=_STDERR_TAIL_LINES)
         self._closed_error: BaseException | None = None
         self._readers_done = anyio.Event()

@@ -9,8 +9,7 @@ pending request gets a fresh ``timeout``.
 from __future__ import annotations
 
 import math
-from collections.abc import Generator
-from contextlib import contextmanager
+from types import TracebackType
 
 import anyio
 
@@ -24,27 +23,55 @@ class RequestDeadlines:
     def _deadline(self) -> float:
         return math.inf if self._paused or math.isinf(self.timeout) else anyio.current_time() + self.timeout
 
-    @contextmanager
-    def scope(self) -> Generator[anyio.CancelScope]:
-        """A cancel scope whose deadline is ``timeout`` from now, stopped while callbacks run."""
-        with anyio.CancelScope(deadline=self._deadline()) as scope:
-            self._scopes.add(scope)
-            try:
-                yield scope
-            finally:
-                self._scopes.discard(scope)
+    def scope(self) -> _RequestScope:
+        """A cancel scope whose deadline is ``timeout`` from now, stopped while callbacks run.
 
-    @contextmanager
-    def paused(self) -> Generator[None]:
+        (A plain class, not ``@contextmanager``: it is entered once per request, on the hot path.)
+        """
+        return _RequestScope(self)
+
+    def paused(self) -> _Paused:
         """Stop every request's clock for the duration (nesting and concurrency are fine)."""
-        self._paused += 1
-        for scope in self._scopes:
+        return _Paused(self)
+
+
+class _RequestScope:
+    __slots__ = ("_deadlines", "_scope")
+
+    def __init__(self, deadlines: RequestDeadlines) -> None:
+        self._deadlines = deadlines
+        self._scope = anyio.CancelScope(deadline=deadlines._deadline())
+
+    def __enter__(self) -> anyio.CancelScope:
+        scope = self._scope.__enter__()
+        self._deadlines._scopes.add(scope)
+        return scope
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> bool:
+        self._deadlines._scopes.discard(self._scope)
+        return bool(self._scope.__exit__(exc_type, exc, tb))
+
+
+class _Paused:
+    __slots__ = ("_deadlines",)
+
+    def __init__(self, deadlines: RequestDeadlines) -> None:
+        self._deadlines = deadlines
+
+    def __enter__(self) -> None:
+        deadlines = self._deadlines
+        deadlines._paused += 1
+        for scope in deadlines._scopes:
             scope.deadline = math.inf
-        try:
-            yield
-        finally:
-            self._paused -= 1
-            if not self._paused:
-                deadline = self._deadline()
-                for scope in self._scopes:
-                    scope.deadline = deadline
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        deadlines = self._deadlines
+        deadlines._paused -= 1
+        if not deadlines._paused:
+            deadline = deadlines._deadline()
+            for scope in deadlines._scopes:
+                scope.deadline = deadline
