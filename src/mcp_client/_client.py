@@ -44,7 +44,7 @@ from mcp_client._http import StreamableHTTPTransport
 from mcp_client._server_messages import ServerMessageHandler
 from mcp_client._stdio import StdioServerParameters, StdioTransport
 from mcp_client._timeouts import RequestDeadlines
-from mcp_client._transport import Transport
+from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Transport
 from mcp_client._versions import LATEST_LEGACY, LATEST_MODERN, MODERN_VERSIONS, MODES
 from mcp_client.types import (
     CallToolResult,
@@ -66,10 +66,6 @@ _PROBE_TIMEOUT = 10.0
 _MAX_PAGES = 1000
 _CANCEL_NOTIFY_SECONDS = 2.0
 _DEFAULT_CLIENT_INFO = Implementation(name="mcp-client", version="0.1.0")
-
-
-def _default_client_info() -> Implementation:
-    return _DEFAULT_CLIENT_INFO
 
 
 class Client:
@@ -104,7 +100,7 @@ class Client:
         headers: Mapping[str, str] | None = None,
         auth: httpx.Auth | None = None,
         elicitation_modes: Iterable[str] | None = None,
-        max_message_bytes: int = 32 * 1024 * 1024,
+        max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(repr(m) for m in MODES)}; got {mode!r}")
@@ -119,7 +115,7 @@ class Client:
             if isinstance(client_info, Implementation)
             else Implementation.model_validate(client_info)
             if client_info is not None
-            else _default_client_info()
+            else _DEFAULT_CLIENT_INFO
         )
         self._modes = declared_modes(elicitation_callback, elicitation_modes)
         self._capabilities = capabilities_for(self._modes)

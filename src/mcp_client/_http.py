@@ -25,7 +25,7 @@ from httpx_sse._decoders import SSEDecoder, SSELineDecoder
 
 from mcp_client import _jsonrpc
 from mcp_client._errors import MCPConnectionError, ProtocolError, SessionExpiredError
-from mcp_client._transport import Message, MessageHandler, Spawn
+from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Message, MessageHandler, Spawn
 
 logger = logging.getLogger("mcp_client.http")
 
@@ -37,7 +37,6 @@ _MAX_RESUME_ATTEMPTS = 2
 _DRAIN_SECONDS = 0.5
 _GET_STREAM_WAIT_SECONDS = 2.0
 _MAX_CONCURRENT_SENDS = 16
-DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 
 
 class _Waiter:

@@ -23,13 +23,12 @@ from pydantic_core import from_json
 
 from mcp_client import _jsonrpc
 from mcp_client._errors import MCPConnectionError, ProtocolError, ServerExitedError
-from mcp_client._transport import Message, MessageHandler, Spawn
+from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Message, MessageHandler, Spawn
 
 logger = logging.getLogger("mcp_client.stdio")
 
 _STDERR_TAIL_LINES = 40
 _SHUTDOWN_GRACE_SECONDS = 2.0
-DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,9 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
 Message = dict[str, Any]
+
+DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024
+"""The largest single message (JSON body, SSE event, stdio line) a transport accepts by default."""
 MessageHandler = Callable[[Message], Awaitable[None]]
 Spawn = Callable[[Callable[[], Awaitable[None]]], None]
 
