@@ -62,3 +62,15 @@ def test_the_cli_runs_as_a_module() -> None:
         [sys.executable, "-m", "ui_adapters.cli", "--version"], capture_output=True, text=True, timeout=60
     )
     assert (done.returncode, done.stdout) == (0, f"mcp-client {mcp_client.__version__}\n")
+
+
+def test_the_tests_read_only_files_inside_the_repository() -> None:
+    from tests.support.traces import TRACES
+
+    root = SRC.parent
+    assert TRACES.resolve().is_relative_to(root)
+    assert (TRACES / "schema_probe.json").is_file()
+    outside = '"shared" / "protocol"'
+    for path in (root / "tests").rglob("*.py"):
+        if path != Path(__file__).resolve():
+            assert outside not in path.read_text(encoding="utf-8"), f"{path} reads outside the repository"
