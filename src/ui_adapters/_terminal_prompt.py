@@ -2,7 +2,8 @@
 
 prompt_toolkit runs natively on asyncio (``prompt_async``); on any other anyio backend (trio) it runs
 its own loop in a worker thread. Ctrl-C raises ``KeyboardInterrupt`` and end of input ``EOFError``,
-as in ``input()``; the terminal is restored either way.
+as in ``input()``; the terminal is restored either way. The keys are the forms' keys: Esc cancels like
+Ctrl-C, Ctrl-N answers "n" (decline), and a hint line above the prompt says so.
 """
 
 from __future__ import annotations
@@ -10,26 +11,58 @@ from __future__ import annotations
 import anyio
 import sniffio
 from prompt_toolkit import PromptSession
+from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
+from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.output import Output
+from prompt_toolkit.styles import Style
 
-__all__ = ["ask_yes_no", "prompt_line"]
+__all__ = ["YES_NO_HINT", "ask_yes_no", "prompt_line"]
 
 _YES = frozenset({"y", "yes"})
+YES_NO_HINT = "y yes · Enter/n/Ctrl-N no · Esc/Ctrl-C cancel"
+_STYLE = Style.from_dict({"hint": "#888888"})
 
 
-async def prompt_line(question: str, *, input: Input | None = None, output: Output | None = None) -> str:
-    """The line the user typed after ``question`` (plain text, shown as is: sanitize it first)."""
-    session: PromptSession[str] = PromptSession(input=input, output=output)
+def _keys() -> KeyBindings:
+    keys = KeyBindings()
+
+    @keys.add("escape", eager=True)
+    def _cancel(event: KeyPressEvent) -> None:  # pyright: ignore[reportUnusedFunction]
+        if event.app.future is not None and not event.app.future.done():
+            event.app.exit(exception=KeyboardInterrupt())
+
+    @keys.add("c-n")
+    def _decline(event: KeyPressEvent) -> None:  # pyright: ignore[reportUnusedFunction]
+        if event.app.future is not None and not event.app.future.done():
+            event.app.exit(result="n")
+
+    return keys
+
+
+async def prompt_line(
+    question: str, *, hint: str | None = None, input: Input | None = None, output: Output | None = None
+) -> str:
+    """The line the user typed after ``question`` (plain text, shown as is: sanitize it first).
+
+    ``hint`` is shown on the line above the question. Esc raises ``KeyboardInterrupt`` (cancel) and
+    Ctrl-N returns ``"n"`` (no / decline), the same keys as in a form.
+    """
+    message: StyleAndTextTuples = [("", question)]
+    if hint:
+        message.insert(0, ("class:hint", hint + "\n"))
+    session: PromptSession[str] = PromptSession(
+        message, input=input, output=output, key_bindings=_keys(), style=_STYLE
+    )
     if sniffio.current_async_library() == "asyncio":
-        return await session.prompt_async(question)
-    return await anyio.to_thread.run_sync(lambda: session.prompt(question))
+        return await session.prompt_async()
+    return await anyio.to_thread.run_sync(session.prompt)
 
 
 async def ask_yes_no(question: str, *, input: Input | None = None, output: Output | None = None) -> bool:
     """True only for "y" or "yes"; anything else, Enter alone, Ctrl-C and end of input mean No."""
     try:
-        answer = await prompt_line(question, input=input, output=output)
+        answer = await prompt_line(question, hint=YES_NO_HINT, input=input, output=output)
     except (KeyboardInterrupt, EOFError):
         return False
     return answer.strip().lower() in _YES

@@ -42,6 +42,7 @@ _MAX_REMEMBERED: Final = 256
 _YES: Final = frozenset({"y", "yes"})
 _NO: Final = frozenset({"", "n", "no"})
 _MAX_ATTEMPTS: Final = 3
+_CONSENT_KEYS: Final = "y open it · Enter/n/Ctrl-N do not · Esc/Ctrl-C cancel"
 
 
 @dataclass(slots=True)
@@ -210,7 +211,7 @@ class UrlAdapter:
         if self._print_only:
             question = "Will you open this link yourself? [y/N] "
         for _ in range(_MAX_ATTEMPTS):
-            answer = (await self._prompt(question)).strip().lower()
+            answer = (await self._prompt(question, hint=_CONSENT_KEYS)).strip().lower()
             if answer in _YES:
                 return True
             if answer in _NO:
@@ -275,8 +276,8 @@ class UrlAdapter:
                 pass
             tg.cancel_scope.cancel()
 
-    async def _prompt(self, question: str) -> str:
-        return await prompt_line(question, input=self._input, output=self._output)
+    async def _prompt(self, question: str, *, hint: str | None = None) -> str:
+        return await prompt_line(question, hint=hint, input=self._input, output=self._output)
 
     def _terminal(self) -> anyio.Lock:
         """One question at a time: two prompts at once would garble the terminal."""

@@ -9,7 +9,7 @@ import pexpect
 import pytest
 
 from tests.cli._cli import BISTRO, GUIDE, TYPED
-from tests.cli.test_demo import ENTER, spawn
+from tests.cli.test_demo import ENTER, TEXT_PROMPT, spawn
 
 pytestmark = pytest.mark.slow
 
@@ -19,9 +19,9 @@ def test_a_form_question_in_the_terminal() -> None:
         "call", "--mode", "legacy", str(BISTRO), "book_table", "date=2025-12-25", "party_size=4"
     ) as child:
         child.expect("No tables for 4 on 2025-12-25")
-        child.expect("❯ Yes")
+        child.expect("y/n or Up/Down")
         child.send("y")
-        child.expect("Date:")
+        child.expect(TEXT_PROMPT)
         child.send(ENTER)  # keep the default, 2025-12-26
         child.expect("Send these answers")
         child.send(ENTER)
@@ -35,7 +35,7 @@ def test_ctrl_n_declines() -> None:
     with spawn(
         "call", "--mode", "legacy", str(BISTRO), "book_table", "date=2025-12-25", "party_size=4"
     ) as child:
-        child.expect("❯ Yes")
+        child.expect("y/n or Up/Down")
         child.send("\x0e")
         child.expect(r"\[DECLINED\] user declined")
         child.expect(pexpect.EOF)

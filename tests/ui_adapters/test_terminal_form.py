@@ -169,7 +169,7 @@ async def test_multi_choice_enforces_max_items_and_min_items() -> None:
         )
 
     assert result == ElicitResult(action="accept", content={"toppings": ["c", "h"]})
-    assert "Toppings: Cheese, Ham" in term.console_text
+    assert "→ Cheese, Ham" in term.console_text
 
 
 async def test_boolean_answered_with_n_key() -> None:
@@ -219,7 +219,7 @@ async def test_single_choice_titled_options_show_labels_and_send_values() -> Non
         term.send(DOWN + ENTER + ENTER)
         result = await ask(term.adapter, params)
     assert result == ElicitResult(action="accept", content={"colour": "g"})
-    assert "colour: Green" in term.console_text.replace("Colour", "colour")
+    assert "→ Green" in term.console_text
 
 
 async def test_review_then_change_an_answer() -> None:
@@ -306,7 +306,7 @@ async def test_cancelled_call_under_an_open_prompt_leaves_the_adapter_usable() -
         with anyio.fail_after(WAIT):
             async with anyio.create_task_group() as group:
                 group.start_soon(term.adapter, make_context(), params)
-                await term.wait_for("❯ Yes")  # the pick list is on screen
+                await term.wait_for("  No")  # the pick list is on screen
                 group.cancel_scope.cancel()
         # Nothing of the first question is left running: the next one gets the keys.
         term.send("n" + ENTER + ENTER)

@@ -407,3 +407,35 @@ async def test_consent_works_on_trio(terminal: Terminal) -> None:
     terminal.keys.send_text("y\r")
     assert (await ask(terminal.adapter(), url_question())).action == "accept"
     assert terminal.opened == [PAY_URL]
+
+
+# ------------------------------------------------------------------- the same keys as in a form
+
+
+@pytest.mark.anyio
+async def test_the_link_prompt_shows_its_keys(terminal: Terminal) -> None:
+    screen = io.StringIO()
+    from prompt_toolkit.data_structures import Size
+    from prompt_toolkit.output.vt100 import Vt100_Output
+
+    from tests.ui_adapters._terminal_helpers import render_screen
+
+    adapter = UrlAdapter(
+        console=Console(file=terminal.screen, width=120, color_system=None),
+        input=terminal.keys,
+        output=Vt100_Output(screen, lambda: Size(rows=20, columns=100), term="xterm"),
+        open_browser=terminal.open_browser,
+    )
+    terminal.keys.send_text("n\r")
+    assert await ask(adapter, url_question()) == ElicitResult(action="decline")
+    assert "Esc/Ctrl-C cancel" in render_screen(screen.getvalue())
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("key", "action"), [("\x1b", "cancel"), ("\x0e", "decline")])
+async def test_esc_cancels_and_ctrl_n_declines_at_the_link_prompt(
+    terminal: Terminal, key: str, action: str
+) -> None:
+    terminal.keys.send_text(key)
+    assert await ask(terminal.adapter(), url_question()) == ElicitResult(action=action)  # type: ignore[arg-type]
+    assert terminal.opened == []

@@ -4,15 +4,20 @@ The spinner is redrawn by rich from a thread of its own; a form drawn at the sam
 garbled. ``StatusAwareCallback`` wraps the elicitation callback: it pauses the status line before the
 question is shown and resumes it once the question is answered. The status goes to stderr, and only
 when stderr is a terminal, so piped output and logs never see it.
+
+While the spinner turns, keys typed on the terminal are not echoed: an Enter echoed mid-spinner would
+move the cursor and leave a copy of the status line behind on every redraw. Keys typed then are
+dropped when a question appears, so that an Enter pressed while waiting cannot answer it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import sys
 from collections.abc import Generator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.text import Text
 
@@ -33,6 +38,7 @@ class StatusLine:
         self._console = console
         self._status: Status | None = None
         self._paused = 0
+        self._echo = _TerminalEcho()
 
     @contextmanager
     def show(self, text: str) -> Generator[None, None, None]:
@@ -43,12 +49,13 @@ class StatusLine:
         status = self._console.status(Text(text), spinner="dots")
         self._status = status
         if not self._paused:
-            status.start()
+            self._start()
         try:
             yield
         finally:
             self._status = None
             status.stop()
+            self._echo.restore()
 
     def update(self, text: str) -> None:
         """Change the text (no-op when nothing is shown)."""
@@ -60,11 +67,17 @@ class StatusLine:
         self._paused += 1
         if self._paused == 1 and self._status is not None:
             self._status.stop()
+            self._echo.restore(drop_typed=True)
 
     def resume(self) -> None:
         self._paused -= 1
         if self._paused == 0 and self._status is not None:
-            self._status.start()
+            self._start()
+
+    def _start(self) -> None:
+        assert self._status is not None
+        self._echo.silence()
+        self._status.start()
 
 
 class StatusAwareCallback:
@@ -127,6 +140,38 @@ def terminal_ui(status_console: Console) -> StatusAwareCallback:
         url=UrlAdapter(console=console, output=screen),
     )
     return StatusAwareCallback(router, StatusLine(status_console))
+
+
+class _TerminalEcho:
+    """Turns the terminal's echo of typed keys off and back on (a no-op when stdin is not a terminal)."""
+
+    def __init__(self) -> None:
+        self._saved: list[Any] | None = None
+
+    def silence(self) -> None:
+        if self._saved is not None or not _isatty(sys.stdin):
+            return
+        with contextlib.suppress(ImportError, OSError, ValueError):
+            import termios
+
+            fd = sys.stdin.fileno()
+            saved = termios.tcgetattr(fd)
+            quiet = list(saved)
+            quiet[3] &= ~(termios.ECHO | termios.ECHONL)  # lflags
+            termios.tcsetattr(fd, termios.TCSANOW, quiet)
+            self._saved = saved
+
+    def restore(self, *, drop_typed: bool = False) -> None:
+        saved, self._saved = self._saved, None
+        if saved is None:
+            return
+        with contextlib.suppress(ImportError, OSError, ValueError):
+            import termios
+
+            fd = sys.stdin.fileno()
+            if drop_typed:
+                termios.tcflush(fd, termios.TCIFLUSH)
+            termios.tcsetattr(fd, termios.TCSANOW, saved)
 
 
 def _isatty(stream: TextIO | None) -> bool:

@@ -3,8 +3,13 @@
 Each field gets the input that fits its kind: a live-validated line for text, e-mail, URI, dates and
 numbers; a yes/no list for a boolean; a pick list for a single choice; a checkbox list for a multiple
 choice. Every widget runs through ``run_application`` (worker thread, clean exit on cancellation).
-Once a widget is done it is erased and the answer is printed as one plain line, so the scrollback
-reads as a record of the form.
+Once a widget is done it is erased and the answer is printed as one plain line under the field's
+introduction, so the scrollback reads as a record of the form. The field's label is in that
+introduction (``_screen.field_intro``); the widgets do not repeat it.
+
+What is shown is what will be sent: a field with a default never offers "(leave empty)" (the default
+would be sent anyway), and a required yes/no question without a default starts with nothing chosen,
+so that Enter alone cannot answer it.
 """
 
 from __future__ import annotations
@@ -79,9 +84,8 @@ class InteractivePrompter:
     # ------------------------------------------------------------------------------------ per kind
 
     async def _ask_text(self, field: FormField, current: AnswerValue | None) -> AnswerValue | None:
-        label = field_label(field) + (" *" if field.required else "")
         session = text_session(
-            label, lambda text: check_text(field, text)[1], input=self._input, output=self._output
+            lambda text: check_text(field, text)[1], input=self._input, output=self._output
         )
         default = edit_text(field, current)
 
@@ -94,31 +98,34 @@ class InteractivePrompter:
 
     async def _ask_boolean(self, field: FormField, current: AnswerValue | None) -> AnswerValue | None:
         choices: list[tuple[str, bool | None]] = [("Yes", True), ("No", False)]
-        if not field.required:
+        if _may_leave_empty(field):
             choices.append((_LEAVE_EMPTY, None))
+        start: int | None
         if current is True or current is False:
             start = 0 if current else 1
+        elif _may_leave_empty(field):
+            start = 2  # Enter leaves an optional field empty
         else:
-            start = 0 if field.required else 2  # nothing chosen yet: Enter leaves an optional field empty
-        return await self._pick_one(field_label(field), choices, start, shortcuts={"y": 0, "n": 1})
+            start = None  # required, no default: nothing chosen until the person picks
+        return await self._pick_one(None, choices, start, shortcuts={"y": 0, "n": 1})
 
     async def _ask_choice(self, field: FormField, current: AnswerValue | None) -> AnswerValue | None:
         choices: list[tuple[str, str | None]] = [
             (sanitize(option.label, max_length=MAX_LABEL, single_line=True) or "(blank)", option.value)
             for option in field.options
         ]
-        if not field.required:
+        if _may_leave_empty(field):
             choices.append((_LEAVE_EMPTY, None))
         values = [value for _, value in choices]
         start = values.index(current) if current in values else 0  # None: "(leave empty)" if optional
-        return await self._pick_one(field_label(field), choices, start)
+        return await self._pick_one(None, choices, start)
 
     async def _ask_checkboxes(self, field: FormField, current: AnswerValue | None) -> AnswerValue | None:
         options = field.options
         values = [option.value for option in options]
         chosen = current if isinstance(current, list) else []
         picker = Picker(
-            title=field_label(field),
+            title=None,
             labels=[sanitize(o.label, max_length=MAX_LABEL, single_line=True) or "(blank)" for o in options],
             multi=True,
             ticked={values.index(value) for value in chosen if value in values},
@@ -127,22 +134,22 @@ class InteractivePrompter:
             page_size=self._page_size,
         )
         indices = await run_application(picker.application(input=self._input, output=self._output))
-        if not indices and not field.required:
-            return None
+        if not indices and field.default is None and not field.required:
+            return None  # left out; with a default, an empty list is sent as the person's own answer
         return [values[index] for index in indices]
 
     @staticmethod
     def _check_ticked(field: FormField, chosen: list[str]) -> str | None:
-        if not chosen and not field.required:
+        if not chosen and field.default is None and not field.required:
             return None
         reason = field.check(chosen)
         return sanitize(reason, max_length=200, single_line=True) if reason is not None else None
 
     async def _pick_one(
         self,
-        title: str,
+        title: str | None,
         choices: Sequence[tuple[str, T]],
-        start: int,
+        start: int | None,
         *,
         shortcuts: dict[str, int] | None = None,
     ) -> T:
@@ -157,8 +164,11 @@ class InteractivePrompter:
         return choices[indices[0]][1]
 
     def _record(self, field: FormField, value: AnswerValue | None) -> None:
-        line = Text("  ")
-        line.append(field_label(field), style="bold")
-        line.append(": ")
+        line = Text("  → ", style="dim")
         line.append(display(field, value), style="green" if value is not None else "dim")
         self._console.print(line)
+
+
+def _may_leave_empty(field: FormField) -> bool:
+    """Whether "(leave empty)" is offered: only when leaving the field out really sends nothing."""
+    return not field.required and field.default is None

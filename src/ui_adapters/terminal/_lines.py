@@ -6,7 +6,8 @@ line at a time in a worker thread so the event loop never blocks, and the end of
 question: a closed pipe can never hang the client.
 
 Answering: type the value and press Enter. An empty line keeps the pre-filled value (or leaves an
-optional field empty); ``-`` empties an optional field. Yes/no takes y/yes/n/no; a choice takes its
+optional field empty); ``-`` empties an optional field that has no default (a default would be sent
+anyway). Yes/no takes y/yes/n/no; a choice takes its
 number, its value or its label; several choices are separated by commas. At the review step: Enter or
 ``s`` sends, a field number changes that field, ``d`` declines, ``c`` cancels.
 """
@@ -24,7 +25,7 @@ from mcp_client.schema import FieldKind, FormField
 from ui_adapters.terminal._flow import ReviewChoice
 from ui_adapters.terminal._outcomes import UserCancelled
 from ui_adapters.terminal._screen import MAX_LABEL, field_label
-from ui_adapters.terminal._values import AnswerValue, check_text, display, edit_text
+from ui_adapters.terminal._values import AnswerValue, check_text, default_text, display, edit_text
 from ui_adapters.text import sanitize
 
 __all__ = ["LinePrompter"]
@@ -52,7 +53,10 @@ class LinePrompter:
             if line == "" and current is not None:
                 return current
             if line.strip() == "-" and not field.required:
-                return None
+                if field.default is None:
+                    return None
+                self._complain(f"this field's default ({default_text(field)}) is sent if it is left empty")
+                continue
             if line == "" and field.kind is FieldKind.MULTI_CHOICE and field.required:
                 reason = field.check([])
                 if reason is None:
@@ -66,9 +70,8 @@ class LinePrompter:
 
     async def review(self, fields: Sequence[FormField]) -> ReviewChoice:
         while True:
-            line = await self._read_line(
-                f"Send? Enter/s = send, 1-{len(fields)} = change that field, d = decline, c = cancel: "
-            )
+            change = "1 = change it" if len(fields) == 1 else f"1-{len(fields)} = change that field"
+            line = await self._read_line(f"Send? Enter/s = send, {change}, d = decline, c = cancel: ")
             answer = line.strip().lower()
             if answer in ("", "s", "send"):
                 return "send"
@@ -78,7 +81,11 @@ class LinePrompter:
                 return "cancel"
             if answer.isdigit() and 1 <= int(answer) <= len(fields):
                 return int(answer) - 1
-            self._complain(f"type s, d, c or a number from 1 to {len(fields)}")
+            self._complain(
+                "type s, d, c or 1"
+                if len(fields) == 1
+                else f"type s, d, c or a number from 1 to {len(fields)}"
+            )
 
     async def confirm(self) -> Literal["accept", "decline", "cancel"]:
         while True:
@@ -101,7 +108,8 @@ class LinePrompter:
         else:
             shown = ""
         if current is not None:
-            kept = display(field, current) if isinstance(current, (bool, list)) else edit_text(field, current)
+            plain = isinstance(current, bool | list) or field.kind is FieldKind.SINGLE_CHOICE
+            kept = display(field, current) if plain else edit_text(field, current)
             shown += f" (Enter keeps {sanitize(kept, max_length=80, single_line=True)})"
         return shown
 

@@ -16,7 +16,7 @@ from rich.text import Text
 
 from mcp_client import ClientRequestContext
 from mcp_client.schema import FormField
-from ui_adapters.terminal._values import AnswerValue, display, edit_text, hint
+from ui_adapters.terminal._values import AnswerValue, default_text, display, hint
 from ui_adapters.text import sanitize
 
 __all__ = [
@@ -80,9 +80,10 @@ def field_intro(field: FormField, position: int, total: int) -> Text:
     accepted = hint(field)
     if accepted:
         text.append(f"\n    {accepted}", style="dim")
-    if field.default is not None:
-        default = sanitize(edit_text(field, field.default), max_length=_MAX_DEFAULT, single_line=True)
-        text.append(f"\n    default: {default}", style="dim")
+    shown_default = default_text(field)
+    if shown_default is not None:
+        default = sanitize(shown_default, max_length=_MAX_DEFAULT, single_line=True)
+        text.append(f"\n    default: {default} (sent if left empty)", style="dim")
     return text
 
 

@@ -11,7 +11,7 @@ from mcp_client.schema import AnswerValue, FieldKind, FormField
 from ui_adapters.terminal._typed_text import parse_typed
 from ui_adapters.text import sanitize
 
-__all__ = ["AnswerValue", "check_text", "display", "edit_text", "hint"]
+__all__ = ["AnswerValue", "check_text", "default_text", "display", "edit_text", "hint"]
 
 _MAX_SHOWN = 200
 
@@ -19,14 +19,17 @@ _MAX_SHOWN = 200
 def check_text(field: FormField, text: str) -> tuple[AnswerValue | None, str | None]:
     """``(value, None)`` if ``text`` is an acceptable answer for ``field``, else ``(None, reason)``.
 
-    Blank text means "no answer": fine for an optional field (it is left out), a reason for a required
-    one. Conversion is ``parse_typed``'s and constraints ``FormField.check``'s, so both prompters read text
-    the same way; the reason is made safe to show (it may quote server text).
+    Blank text means "no answer": the field's default when it has one (the client would send it anyway,
+    so that is what the person is shown), else left out for an optional field and a reason for a
+    required one. Conversion is ``parse_typed``'s and constraints ``FormField.check``'s, so both
+    prompters read text the same way; the reason is made safe to show (it may quote server text).
     """
     try:
         value = parse_typed(field, text)
     except ValueError as error:
         return None, sanitize(str(error), max_length=_MAX_SHOWN, single_line=True)
+    if value is None and field.default is not None:
+        return field.default, None
     if value is None and field.required:
         return None, "this field is required"
     return value, None
@@ -41,6 +44,11 @@ def edit_text(field: FormField, value: AnswerValue | None) -> str:
     if isinstance(value, list):
         return ", ".join(value)
     return str(value)
+
+
+def default_text(field: FormField) -> str | None:
+    """The field's default as a person reads it (an option's label, yes/no), or ``None`` if it has none."""
+    return None if field.default is None else display(field, field.default)
 
 
 def display(field: FormField, value: AnswerValue | None) -> str:

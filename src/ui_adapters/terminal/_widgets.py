@@ -33,9 +33,10 @@ from prompt_toolkit.validation import ValidationError, Validator
 
 from ui_adapters.terminal._outcomes import UserCancelled, UserDeclined
 
-__all__ = ["KEYS_HINT", "Picker", "text_session"]
+__all__ = ["KEYS_HINT", "TEXT_PROMPT", "Picker", "text_session"]
 
 KEYS_HINT = "Enter confirm · Ctrl-N decline · Esc/Ctrl-C cancel"
+TEXT_PROMPT = "› "
 
 _STYLE = Style.from_dict(
     {
@@ -84,22 +85,22 @@ class _CallableValidator(Validator):
 
 
 def text_session(
-    label: str,
     reason_for: Callable[[str], str | None],
     *,
     input: Input | None,
     output: Output | None,
 ) -> PromptSession[str]:
-    """A one-line prompt ``label: `` validated live by ``reason_for`` (``None`` means valid).
+    """A one-line prompt ``› `` validated live by ``reason_for`` (``None`` means valid).
 
-    Start it with ``session.prompt_async(default=..., pre_run=...)``; it returns the accepted text.
+    The key hint is the line right above the input (a bottom toolbar would sit on the terminal's last
+    row, far from the prompt); a reason is shown right below it. Start it with
+    ``session.prompt_async(default=..., pre_run=...)``; it returns the accepted text.
     """
     return PromptSession[str](
-        [("class:prompt", f"{label}: ")],
+        [("class:hint", f"{KEYS_HINT}\n"), ("class:prompt", TEXT_PROMPT)],
         validator=_CallableValidator(reason_for),
         validate_while_typing=True,
         key_bindings=_question_keys(),
-        bottom_toolbar=[("class:hint", KEYS_HINT)],
         style=_STYLE,
         erase_when_done=True,
         input=input,
@@ -116,13 +117,15 @@ class Picker:
     ``run`` of the built application returns the list of chosen indices (exactly one unless ``multi``).
     ``check`` vets a checkbox selection before Enter is accepted (``None`` means fine); ``limit`` is
     the most boxes that may be ticked. ``shortcuts`` maps a key to a choice index that is picked at
-    once (``y``/``n`` for yes/no questions).
+    once (``y``/``n`` for yes/no questions). ``cursor`` ``None`` starts with nothing chosen: Enter does
+    nothing until the person moves to a choice or presses a shortcut. ``title`` ``None`` shows none
+    (a form field's label is already on screen). Long lines wrap instead of being cut.
     """
 
-    title: str
+    title: str | None
     labels: Sequence[str]
     multi: bool = False
-    cursor: int = 0
+    cursor: int | None = 0
     ticked: set[int] = field(default_factory=set[int])
     check: Callable[[list[int]], str | None] | None = None
     limit: int | None = None
@@ -134,7 +137,7 @@ class Picker:
         """The prompt_toolkit application showing this list."""
         control = FormattedTextControl(self._fragments, focusable=True, show_cursor=False)
         return Application[list[int]](
-            layout=Layout(HSplit([Window(control, dont_extend_height=True, wrap_lines=False)])),
+            layout=Layout(HSplit([Window(control, dont_extend_height=True, wrap_lines=True)])),
             key_bindings=self._keys(),
             style=_STYLE,
             full_screen=False,
@@ -146,10 +149,16 @@ class Picker:
 
     def _move(self, delta: int) -> None:
         if self.labels:
-            self.cursor = max(0, min(len(self.labels) - 1, self.cursor + delta))
+            if self.cursor is None:  # the first move lands on the first choice
+                self.cursor = 0 if delta > 0 else len(self.labels) - 1
+            else:
+                self.cursor = max(0, min(len(self.labels) - 1, self.cursor + delta))
         self.error = None
 
     def _toggle(self) -> None:
+        if self.cursor is None:
+            self._move(1)
+            return
         if self.cursor in self.ticked:
             self.ticked.discard(self.cursor)
         elif self.limit is not None and len(self.ticked) >= self.limit:
@@ -161,7 +170,10 @@ class Picker:
 
     def _confirm(self, app: Application[Any]) -> None:
         if not self.multi:
-            if self.labels:
+            if self.cursor is None:
+                keys = "/".join(self.shortcuts) or "Up/Down"
+                self.error = f"nothing is chosen yet: press {keys} to choose"
+            elif self.labels:
                 _exit(app, result=[self.cursor])
             return
         chosen = sorted(self.ticked)
@@ -225,10 +237,15 @@ class Picker:
 
     def _fragments(self) -> StyleAndTextTuples:
         page = max(1, self.page_size)
-        start = (self.cursor // page) * page
+        start = ((self.cursor or 0) // page) * page
         stop = min(len(self.labels), start + page)
         how = "Space to tick, Enter when done" if self.multi else "Up/Down to move, Enter to choose"
-        lines: StyleAndTextTuples = [("class:prompt", self.title), ("class:hint", f"  ({how})\n")]
+        if self.shortcuts and not self.multi:
+            how = f"{'/'.join(self.shortcuts)} or " + how
+        lines: StyleAndTextTuples = []
+        if self.title:
+            lines.append(("class:prompt", f"{self.title}\n"))
+        lines.append(("class:hint", f"({how})\n"))
         for index in range(start, stop):
             pointer = "❯ " if index == self.cursor else "  "
             box = ("[x] " if index in self.ticked else "[ ] ") if self.multi else ""

@@ -1,0 +1,128 @@
+"""A real terminal, seen as a person sees it: a pty (pexpect) whose output is replayed on a pyte screen.
+
+pexpect gives the bytes a program writes; what a person reads is what those bytes leave on a grid of
+cells after every cursor move, erase and redraw. ``Screen`` keeps both: ``expect`` on the byte stream
+(pexpect's own), and ``wait_for`` / ``lines`` on the emulated screen. Every wait is bounded.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+
+import pexpect
+import pyte
+
+ROOT = Path(__file__).resolve().parents[2]
+TIMEOUT = 60  # seconds per wait: a bound, never reached when things work
+
+
+class Screen:
+    """A child process on a pty of ``rows`` x ``columns``, with its output replayed on a pyte screen."""
+
+    def __init__(self, child: pexpect.spawn[str], rows: int, columns: int) -> None:
+        self.child = child
+        self._screen = pyte.Screen(columns, rows)
+        self._stream = pyte.Stream(self._screen)
+        self.output = ""
+
+    def _pump(self, seconds: float) -> bool:
+        """Read what the child wrote within ``seconds``; False once it has exited and all is read."""
+        try:
+            data = self.child.read_nonblocking(65536, timeout=seconds)
+        except pexpect.TIMEOUT:
+            return True
+        except pexpect.EOF:
+            return False
+        self.output += data
+        self._stream.feed(data)
+        return True
+
+    @property
+    def lines(self) -> list[str]:
+        """The screen's rows, trailing spaces removed."""
+        return [line.rstrip() for line in self._screen.display]
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines)
+
+    @property
+    def cursor_row(self) -> int:
+        return self._screen.cursor.y
+
+    def wait_for(self, pattern: str, seconds: float = TIMEOUT) -> re.Match[str]:
+        """Wait until ``pattern`` (a regex) is on the screen; fail after ``seconds`` with the screen shown."""
+        deadline = time.monotonic() + seconds
+        regex = re.compile(pattern, re.M)
+        while True:
+            match = regex.search(self.text)
+            if match:
+                return match
+            if time.monotonic() > deadline or not self._pump(0.05):
+                match = regex.search(self.text)
+                if match:
+                    return match
+                raise AssertionError(f"{pattern!r} never appeared on the screen:\n{self.text}")
+
+    def settle(self, seconds: float = 0.5) -> None:
+        """Read until the child has written nothing for ``seconds`` (bounded by the overall timeout)."""
+        deadline = time.monotonic() + TIMEOUT
+        before = -1
+        while len(self.output) != before and time.monotonic() < deadline:
+            before = len(self.output)
+            if not self._pump(seconds):
+                return
+
+    def send(self, keys: str) -> None:
+        self.child.send(keys)
+
+    def wait_exit(self, seconds: float = TIMEOUT) -> int:
+        """Read to the end and return the exit status."""
+        deadline = time.monotonic() + seconds
+        while self._pump(0.1):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the program did not exit; screen:\n{self.text}")
+        self.child.close()
+        status = self.child.exitstatus
+        assert status is not None, self.child.signalstatus
+        return status
+
+
+def terminal_env(**extra: str) -> dict[str, str]:
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER", "NO_COLOR")
+    }
+    env.update(PYTHONUNBUFFERED="1", PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm")
+    env.update(extra)
+    return env
+
+
+@contextmanager
+def screen(args: Sequence[str], *, rows: int = 40, columns: int = 120, **env: str) -> Iterator[Screen]:
+    """``python ARGS`` on a pty of ``rows`` x ``columns``; the process is killed on the way out."""
+    child = pexpect.spawn(
+        sys.executable,
+        list(args),
+        cwd=str(ROOT),
+        env=terminal_env(**env),
+        encoding="utf-8",
+        dimensions=(rows, columns),
+        timeout=TIMEOUT,
+    )
+    try:
+        yield Screen(child, rows, columns)
+    finally:
+        child.close(force=True)
+
+
+@contextmanager
+def cli_screen(*args: str, rows: int = 40, columns: int = 120, **env: str) -> Iterator[Screen]:
+    """``mcp-client ARGS`` (as ``python -m ui_adapters.cli``) on a pty of ``rows`` x ``columns``."""
+    with screen(["-m", "ui_adapters.cli", *args], rows=rows, columns=columns, **env) as term:
+        yield term
