@@ -16,7 +16,7 @@ import os
 import sys
 import webbrowser
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -43,6 +43,7 @@ _YES: Final = frozenset({"y", "yes"})
 _NO: Final = frozenset({"", "n", "no"})
 _MAX_ATTEMPTS: Final = 3
 _CONSENT_KEYS: Final = "y open it · Enter/n/Ctrl-N do not · Esc/Ctrl-C cancel"
+_DONE_KEYS: Final = "Enter/y go on · n/Ctrl-N/Esc/Ctrl-C stop"
 
 
 @dataclass(slots=True)
@@ -81,6 +82,10 @@ class UrlAdapter:
 
     Pass ``adapter.on_elicitation_complete`` as the client's ``elicitation_complete_callback`` to learn
     when a legacy server says the out-of-band step is done; ``wait_for_completion`` waits for that.
+    After consent to a legacy link, the adapter says the server will report when the step is done;
+    ``announce_completion=False`` leaves that out, for programs that may be gone by then (a one-shot
+    command). ``wait_until_done`` is the step after a ``-32042`` error: the person says when they are
+    done (or the server confirms), then the program calls the tool again.
     """
 
     elicitation_modes: frozenset[str] = frozenset({"url"})
@@ -95,6 +100,7 @@ class UrlAdapter:
         print_only: bool = False,
         max_url_length: int = MAX_URL_LENGTH,
         completion_timeout: float | None = None,
+        announce_completion: bool = True,
     ) -> None:
         self._console = console if console is not None else Console(highlight=False)
         self._input = input
@@ -103,6 +109,7 @@ class UrlAdapter:
         self._print_only = print_only
         self._max_url_length = max_url_length
         self._completion_timeout = completion_timeout
+        self._announce_completion = announce_completion
         self._lock: anyio.Lock | None = None
         # Legacy elicitation ids the user consented to (or someone waits for); bounded, oldest dropped.
         self._pending: OrderedDict[str, _Pending] = OrderedDict()
@@ -156,6 +163,39 @@ class UrlAdapter:
                 self._console.print(Text(f"Waiting for {host}…", style="dim"))
                 await event.wait()
         return event.is_set()
+
+    async def wait_until_done(self, elicitation_ids: Sequence[str], *, then: str) -> bool:
+        """Ask the person to say when they are done with the links just opened; True to go on.
+
+        Shows "When you are done, press Enter to <then>" (with the usual keys: n, Ctrl-N, Esc and
+        Ctrl-C stop). True on Enter or y, or as soon as the server confirms every one of
+        ``elicitation_ids`` (legacy completion notifications); False when the person stops or the
+        input ends.
+        """
+        events = [self._remember(elicitation_id, None).event for elicitation_id in elicitation_ids]
+        if events and all(event.is_set() for event in events):
+            return True
+        confirmed = False
+        answer: str | None = None
+        async with self._terminal(), anyio.create_task_group() as group:
+
+            async def all_confirmed() -> None:
+                nonlocal confirmed
+                for event in events:
+                    await event.wait()
+                confirmed = True
+                group.cancel_scope.cancel()
+
+            if events:
+                group.start_soon(all_confirmed)
+            try:
+                answer = await self._prompt(f"When you are done, press Enter to {then}. ", hint=_DONE_KEYS)
+            except (KeyboardInterrupt, EOFError):
+                answer = None
+            group.cancel_scope.cancel()
+        if confirmed:
+            return True
+        return answer is not None and answer.strip().lower() in _YES | {""}
 
     # ------------------------------------------------------------------------------------------ internals
 
@@ -246,9 +286,10 @@ class UrlAdapter:
             )
             return
         self._remember(params.elicitation_id, inspection.host)
-        self._console.print(
-            Text(f"⏳ Waiting for {inspection.host}… {name} will say when the step is done.", "dim")
-        )
+        if self._announce_completion:
+            self._console.print(
+                Text(f"⏳ Waiting for {inspection.host}… {name} will say when the step is done.", "dim")
+            )
 
     def _remember(self, elicitation_id: str, host: str | None) -> _Pending:
         """The pending entry for ``elicitation_id``, made if new; the host is filled in once known."""

@@ -6,6 +6,8 @@
 ``describe`` echoes what it received, as structured content ({name: [value, python type name]}), so a
 test can see exactly how ``mcp-client call`` typed each ``KEY=VALUE`` word. ``headers`` returns the
 HTTP request headers it saw; ``no_params`` takes nothing; ``summary`` returns only structured content.
+``create_entities`` takes an array of objects (like server-memory); ``read_note`` returns its text
+twice, as text and as ``{"content": text}`` (like server-filesystem).
 """
 
 import argparse
@@ -75,6 +77,24 @@ async def summary() -> CallToolResult:
 async def shout(text: str) -> CallToolResult:
     """Text with terminal escapes in it (a hostile server)."""
     return CallToolResult(content=[TextContent(type="text", text=f"\x1b[2J\x1b]0;pwned\x07{text}")])
+
+
+class Entity(BaseModel):
+    name: str
+    entityType: str
+    observations: list[str]
+
+
+@mcp.tool()
+async def create_entities(entities: list[Entity]) -> str:
+    """Like server-memory's create_entities: an array of objects."""
+    return ", ".join(f"{e.name} ({e.entityType})" for e in entities)
+
+
+@mcp.tool()
+async def read_note(text: str) -> CallToolResult:
+    """Like server-filesystem: the text, and the same text again as structured content."""
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content={"content": text})
 
 
 @mcp.tool()

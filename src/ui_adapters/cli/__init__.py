@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ui_adapters.cli._exit import (
+    EXIT_BROKEN_PIPE,
     EXIT_CONNECTION,
     EXIT_INTERRUPTED,
     EXIT_TOOL_ERROR,
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
     from ui_adapters.cli._commands import Connection
 
-__all__ = ["EXIT_CONNECTION", "EXIT_TOOL_ERROR", "EXIT_USAGE", "main"]
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_CONNECTION", "EXIT_TOOL_ERROR", "EXIT_USAGE", "main"]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -42,13 +43,32 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from rich.console import Console
 
-    out = Console(highlight=False, soft_wrap=False)
+    class _Stdout(Console):
+        def on_broken_pipe(self) -> None:  # rich's own handler exits 1, the "tool error" code
+            raise BrokenPipeError
+
+    out = _Stdout(highlight=False, soft_wrap=False)
     err = Console(stderr=True, highlight=False)
     try:
         return _run(args, out, err)
     except KeyboardInterrupt:
         err.print("\nInterrupted.", style="yellow", markup=False)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return _stdout_closed()
+
+
+def _stdout_closed() -> int:
+    """The reader of stdout is gone: stop quietly (no traceback, nor one at exit when Python flushes)."""
+    import os
+    import sys
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return EXIT_BROKEN_PIPE
 
 
 def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
@@ -56,6 +76,7 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
     from rich.text import Text
 
     from mcp_client import MCPClientError
+    from ui_adapters.cli._advice import advice_for, message_for
     from ui_adapters.cli._args import ArgumentsError, usage_line
     from ui_adapters.cli._render import print_parameters
     from ui_adapters.text import sanitize
@@ -84,8 +105,18 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
         _complain(err, str(error))
         return EXIT_USAGE
     except MCPClientError as error:
-        _complain(err, str(error), *_hints(error, args))
+        advice = advice_for(error, server=_server_of(args), mode=getattr(args, "mode", "auto"))
+        _complain(err, message_for(error), *advice)
         return EXIT_CONNECTION
+
+
+def _server_of(args: argparse.Namespace) -> object:
+    from ui_adapters.cli._servers import parse_server
+
+    try:
+        return parse_server(args.server)
+    except UsageError:
+        return None
 
 
 def _connection(args: argparse.Namespace) -> Connection:
@@ -107,14 +138,3 @@ def _complain(err: Console, first: str, *more: str) -> None:
     for line in more:
         text.append("\n  " + line)
     err.print(text, soft_wrap=True)
-
-
-def _hints(error: Exception, args: argparse.Namespace) -> list[str]:
-    """One line of advice for failures with a known cause."""
-    message = str(error).lower()
-    if "back-channel" in message and getattr(args, "mode", "legacy") != "legacy":
-        return [
-            "This tool asks its question over the legacy back-channel (ctx.elicit); "
-            "try again with --mode legacy."
-        ]
-    return []

@@ -17,6 +17,7 @@ import difflib
 import json
 import math
 import re
+import shlex
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -185,6 +186,8 @@ def _expected(param: Parameter) -> str:
 
 
 def _hint(param: Parameter) -> str:
+    if param.example is not None and ("array" in param.types or "object" in param.types):
+        return f" (write e.g. {param.name}={shlex.quote(param.example)})"
     examples = [_EXAMPLES[kind] for kind in param.types if kind in _EXAMPLES]
     if not examples:
         return ""

@@ -8,15 +8,23 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rich.console import Console
 
-from mcp_client import Client, ElicitationCallback, ElicitationCompleteCallback, StdioServerParameters
-from mcp_client.types import Tool
+from mcp_client import (
+    Client,
+    ClientRequestContext,
+    ElicitationCallback,
+    ElicitationCompleteCallback,
+    StdioServerParameters,
+    UrlElicitationRequiredError,
+)
+from mcp_client.types import CallToolResult, Tool
 from ui_adapters.cli._args import parse_arguments, suggest
 from ui_adapters.cli._exit import EXIT_OK, EXIT_TOOL_ERROR, UsageError
 from ui_adapters.cli._render import print_json, print_result, print_tools
-from ui_adapters.cli._status import StatusLine, terminal_ui
+from ui_adapters.cli._status import StatusAwareCallback, terminal_ui
 
 __all__ = ["Connection", "run_call", "run_tools"]
 
@@ -50,11 +58,15 @@ class Connection:
 
 
 async def run_tools(connection: Connection, out: Console, err: Console, *, as_json: bool) -> int:
-    """List the server's tools with their parameters (``--json``: the raw tool list)."""
-    status = StatusLine(err)
-    with status.show(f"Connecting to {connection.label}…"):
-        async with connection.client() as client:
-            status.update("Listing tools…")
+    """List the server's tools with their parameters (``--json``: the raw tool list).
+
+    It connects declaring what ``call`` declares (form and URL questions): servers list the tools that
+    ask questions only to clients that can answer them.
+    """
+    ui = terminal_ui(err)
+    with ui.status.show(f"Connecting to {connection.label}…"):
+        async with connection.client(ui, ui.elicitation_complete_callback) as client:
+            ui.status.update("Listing tools…")
             tools = (await client.list_tools()).tools
     if as_json:
         print_json(out, [tool.model_dump_wire() for tool in tools])
@@ -77,12 +89,46 @@ async def run_call(
             tool = _find_tool((await client.list_tools()).tools, tool_name, connection.label)
             arguments = parse_arguments(tool, words)
             ui.status.update(f"Calling {tool.name}…")
-            result = await client.call_tool(tool.name, arguments)
+            result = await _call_after_links(client, connection, ui, tool.name, arguments)
     if as_json:
         print_json(out, result.model_dump_wire())
     else:
         print_result(out, err, result)
     return EXIT_TOOL_ERROR if result.is_error else EXIT_OK
+
+
+async def _call_after_links(
+    client: Client, connection: Connection, ui: StatusAwareCallback, name: str, arguments: dict[str, Any]
+) -> CallToolResult:
+    """Call the tool; after a ``-32042`` (links to visit first), show the links, then call it once more.
+
+    Each link gets the usual consent prompt; once the person says they are done (or the server confirms
+    every link), the call is made again. Declining a link, or stopping, re-raises the error.
+    """
+    try:
+        return await client.call_tool(name, arguments)
+    except UrlElicitationRequiredError as error:
+        if ui.url is None or not error.elicitations:
+            raise
+        context = ClientRequestContext(
+            server=connection.label,
+            server_info=client.server_info,
+            protocol_version=client.protocol_version or "",
+            era="modern" if client.era == "modern" else "legacy",
+        )
+        for params in error.elicitations:
+            if (await ui(context, params)).action != "accept":
+                raise
+        ids = [params.elicitation_id for params in error.elicitations if params.elicitation_id]
+        ui.status.pause()
+        try:
+            go_on = await ui.url.wait_until_done(ids, then=f"call {name} again")
+        finally:
+            ui.status.resume()
+        if not go_on:
+            raise
+        ui.status.update(f"Calling {name} again…")
+        return await client.call_tool(name, arguments)
 
 
 def _find_tool(tools: Sequence[Tool], name: str, server: str) -> Tool:

@@ -8,11 +8,15 @@ Scripts branch on these codes, so they are part of the CLI's contract (documente
 * 3: the server could not be reached or started, broke the protocol, answered with a JSON-RPC
   error, or did not answer in time.
 * 130: interrupted (Ctrl-C).
+* 141: the reader of stdout went away (``mcp-client tools X | head -1``): nothing more is printed,
+  no traceback, and the code a shell reports for a program stopped by SIGPIPE (128 + 13), as git
+  and coreutils do.
 """
 
 from __future__ import annotations
 
 __all__ = [
+    "EXIT_BROKEN_PIPE",
     "EXIT_CODES_HELP",
     "EXIT_CONNECTION",
     "EXIT_INTERRUPTED",
@@ -27,6 +31,7 @@ EXIT_TOOL_ERROR = 1
 EXIT_USAGE = 2
 EXIT_CONNECTION = 3
 EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
 
 EXIT_CODES_HELP = """\
 exit codes:
@@ -35,6 +40,7 @@ exit codes:
   2    usage error (bad option, unknown tool, wrong or missing argument)
   3    connection or protocol error (server unreachable or exited, JSON-RPC error, timeout)
   130  interrupted (Ctrl-C)
+  141  stdout was closed early (e.g. piped into head); the output was cut, nothing else went wrong
 """
 
 

@@ -9,7 +9,7 @@ and whether it is required, for both the argument parser (``_args``) and the lis
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_client.types import Tool
@@ -29,15 +29,17 @@ class Parameter:
     required: bool
     description: str = ""
     choices: tuple[Any, ...] = ()
+    shapes: dict[str, str] = field(default_factory=dict[str, str])
+    example: str | None = None
 
     @property
     def type_label(self) -> str:
-        """``integer``, ``string | null``, ``one of: red, green``...: how the listing names the type."""
+        """``integer``, ``string | null``, ``array of {name, kind}``...: how the listing names the type."""
         if self.choices:
             shown = ", ".join(str(c) if isinstance(c, str) else _json_text(c) for c in self.choices[:12])
             more = ", …" if len(self.choices) > 12 else ""
             return f"one of: {shown}{more}"
-        return " | ".join(self.types) if self.types else "any"
+        return " | ".join(self.shapes.get(kind, kind) for kind in self.types) if self.types else "any"
 
 
 def parameters_of(tool: Tool) -> list[Parameter]:
@@ -59,6 +61,8 @@ def parameters_of(tool: Tool) -> list[Parameter]:
                 required=str(name) in required,
                 description=description if isinstance(description, str) else "",
                 choices=tuple(_choices(spec, defs, 0)),
+                shapes=_shapes(spec, defs),
+                example=_example_json(spec, defs),
             )
         )
     return found
@@ -134,6 +138,91 @@ def _choices(spec: object, defs: dict[str, Any], depth: int) -> list[Any]:
                 values.extend(v for v in branch_values if v not in values)
             return values
     return []
+
+
+def _branches(spec: object, defs: dict[str, Any], depth: int) -> list[dict[str, Any]]:
+    """``spec`` and the ``anyOf``/``oneOf`` branches inside it, each resolved (for shapes and examples)."""
+    spec = _resolve(spec, defs)
+    if not isinstance(spec, dict) or depth > _MAX_DEPTH:
+        return []
+    found: list[dict[str, Any]] = [spec]
+    for key in ("anyOf", "oneOf", "allOf"):
+        branches = spec.get(key)
+        if isinstance(branches, list):
+            for branch in branches:
+                found.extend(_branches(branch, defs, depth + 1))
+    return found
+
+
+def _of_type(spec: dict[str, Any], kind: str) -> bool:
+    declared = spec.get("type")
+    return declared == kind or (isinstance(declared, list) and kind in declared)
+
+
+def _shapes(spec: object, defs: dict[str, Any]) -> dict[str, str]:
+    """``{"array": "array of {name, kind}", "object": "object {x, y}"}``: what lists and objects hold."""
+    shapes: dict[str, str] = {}
+    for branch in _branches(spec, defs, 0):
+        if _of_type(branch, "array") and "array" not in shapes:
+            shapes["array"] = "array of " + _shape(branch.get("items"), defs, 1)
+        if _of_type(branch, "object") and "object" not in shapes:
+            keys = _keys(branch)
+            if keys:
+                shapes["object"] = "object {" + ", ".join(keys) + "}"
+    return shapes
+
+
+def _shape(spec: object, defs: dict[str, Any], depth: int) -> str:
+    """A short name for an item schema: ``{name, kind}``, ``string``, ``array of integer``."""
+    spec = _resolve(spec, defs)
+    if not isinstance(spec, dict) or depth > _MAX_DEPTH:
+        return "any"
+    keys = _keys(spec)
+    if keys:
+        return "{" + ", ".join(keys) + "}"
+    if _of_type(spec, "array"):
+        return "array of " + _shape(spec.get("items"), defs, depth + 1)
+    kinds = _types(spec, defs, depth)
+    return " | ".join(kinds) if kinds else "any"
+
+
+def _keys(spec: dict[str, Any]) -> list[str]:
+    properties = spec.get("properties")
+    return [str(key) for key in properties][:8] if isinstance(properties, dict) else []
+
+
+_SAMPLES: dict[str, Any] = {"string": "text", "integer": 1, "number": 1.5, "boolean": True, "null": None}
+
+
+def _example_json(spec: object, defs: dict[str, Any]) -> str | None:
+    """A JSON value built from the schema, for parameters that take JSON (arrays and objects)."""
+    for branch in _branches(spec, defs, 0):
+        if _of_type(branch, "array") or _of_type(branch, "object"):
+            return json.dumps(_sample(branch, defs, 0), ensure_ascii=False)
+    return None
+
+
+def _sample(spec: object, defs: dict[str, Any], depth: int) -> Any:
+    spec = _resolve(spec, defs)
+    if not isinstance(spec, dict) or depth > _MAX_DEPTH:
+        return "…"
+    choices = _choices(spec, defs, depth)
+    if choices:
+        return choices[0]
+    if "default" in spec and spec["default"] is not None:
+        return spec["default"]
+    if _of_type(spec, "array"):
+        item = _sample(spec.get("items"), defs, depth + 1)
+        return ["a", "b"] if item == "text" else [item]
+    if _of_type(spec, "object") or isinstance(spec.get("properties"), dict):
+        properties = spec.get("properties")
+        if not isinstance(properties, dict):
+            return {"key": "value"}
+        return {str(k): _sample(v, defs, depth + 1) for k, v in list(properties.items())[:8]}
+    for kind in _types(spec, defs, depth):
+        if kind in _SAMPLES and kind != "null":
+            return _SAMPLES[kind]
+    return "text"
 
 
 def _json_type(value: object) -> str:

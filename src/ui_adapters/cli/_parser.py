@@ -31,7 +31,7 @@ examples:
   mcp-client tools http://127.0.0.1:8000/mcp
   mcp-client call --mode legacy examples/servers/bistro.py book_table date=2025-12-25 party_size=2
   mcp-client call "python my_server.py" search query="mcp client" limit=5 tags='["a", "b"]'
-  mcp-client call --json http://127.0.0.1:8000/mcp add a=1 b=2 | jq .structuredContent
+  mcp-client call --json examples/servers/bistro.py book_table date=2025-12-24 party_size=2 | jq .content
   mcp-client call examples/servers/files.py delete_folder path=/tmp/old-drafts < answers.txt
 """
 

@@ -4,8 +4,9 @@ People get readable text: a tool's text content as text, structured content as h
 other blocks (images, audio, resources) as a one-line summary. Scripts ask for ``--json`` and get the
 raw result, one JSON document on stdout. Everything a server wrote is passed through
 ``ui_adapters.text.sanitize`` before it reaches a terminal, and put in ``rich.text.Text`` (never
-parsed as markup), so a server cannot move the cursor or restyle the screen; piped output keeps the
-server's text byte for byte.
+parsed as markup), so a server cannot move the cursor or restyle the screen. A result is never
+hard-wrapped (a long line or URL stays one line; the terminal folds it for display), and redirected
+output keeps the server's text byte for byte.
 """
 
 from __future__ import annotations
@@ -102,13 +103,16 @@ def print_result(out: Console, err: Console, result: CallToolResult) -> None:
     for block in result.content:
         if isinstance(block, TextContent):
             if not text_is_json:
-                console.print(_text(console, block.text))
+                _print_text(console, block.text)
         else:
-            console.print(Text(_summary(block), style="dim"))
+            console.print(Text(_summary(block), style="dim"), soft_wrap=True)
     if structured is not None and not (texts and not text_is_json and _wraps(structured, texts)):
         if texts and not text_is_json:
             console.print(Text("structured content:", style="dim"))
-        console.print(_json_renderable(console, structured))
+        if console.is_terminal:
+            console.print(_json_renderable(console, structured), soft_wrap=True)
+        else:
+            _print_text(console, json.dumps(structured, indent=2, ensure_ascii=False))
     if not result.content and structured is None:
         console.print(Text("(the tool returned no content)", style="dim"))
 
@@ -120,8 +124,13 @@ def print_json(console: Console, value: Any) -> None:
     console.file.flush()
 
 
-def _text(console: Console, text: str) -> Text:
-    return Text(sanitize(text) if console.is_terminal else text)
+def _print_text(console: Console, text: str) -> None:
+    """Server text on ``console``: sanitized on a terminal, as sent otherwise; never hard-wrapped."""
+    if console.is_terminal:
+        console.print(Text(sanitize(text)), soft_wrap=True)
+        return
+    console.file.write(text if text.endswith("\n") else text + "\n")
+    console.file.flush()
 
 
 def _json_renderable(console: Console, value: Any) -> JSON | Text:
@@ -139,10 +148,10 @@ def _parses_to(text: str, value: Any) -> bool:
 
 
 def _wraps(structured: Any, texts: list[str]) -> bool:
-    """True for ``{"result": x}`` when the text content already says ``x``."""
-    if not (isinstance(structured, dict) and len(structured) == 1 and "result" in structured):
+    """True for a one-key object (``{"result": x}``, ``{"content": x}``) when the text already says ``x``."""
+    if not (isinstance(structured, dict) and len(structured) == 1):
         return False
-    wrapped = structured["result"]
+    [wrapped] = structured.values()
     joined = "\n".join(texts)
     return (isinstance(wrapped, str) and wrapped == joined) or _parses_to(joined, wrapped)
 

@@ -32,6 +32,10 @@ _WHAT_SERVER_IS = (
     'such as "python my_server.py --flag"'
 )
 _HEADER_NAME = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
+# host:port[/path] or host.name/path: a URL typed without its scheme.
+_LOOKS_LIKE_ADDRESS = re.compile(
+    r"^(?:\[[0-9A-Fa-f:.]+\]|localhost|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+)(?::\d{1,5}(?:/|$)|/)"
+)
 
 
 def parse_server(spec: str) -> str | StdioServerParameters:
@@ -55,8 +59,24 @@ def parse_server(spec: str) -> str | StdioServerParameters:
             raise UsageError(f"no such Python file: {command!r}. {_WHAT_SERVER_IS}.")
         return _python_file(command, args)
     if shutil.which(command) is None:
-        raise UsageError(f"command not found: {command!r}. {_WHAT_SERVER_IS}.")
+        raise UsageError(_not_a_command(command))
     return StdioServerParameters(command, args)
+
+
+def _not_a_command(command: str) -> str:
+    """Why ``command`` cannot be run, with the likeliest fix."""
+    if _LOOKS_LIKE_ADDRESS.match(command):
+        scheme = "http" if _is_local(command) else "https"
+        return f"{command!r} is not a command. Did you mean {scheme}://{command}? {_WHAT_SERVER_IS}."
+    path = Path(command)
+    if path.is_dir():
+        return f"{command!r} is a folder, not a server. {_WHAT_SERVER_IS}."
+    if path.is_file():
+        return (
+            f"{command!r} is a file, but neither a Python file (.py) nor an executable program, "
+            f"so it cannot be run as a server. {_WHAT_SERVER_IS}."
+        )
+    return f"command not found: {command!r}. {_WHAT_SERVER_IS}."
 
 
 def parse_header(text: str) -> tuple[str, str]:
@@ -86,3 +106,8 @@ def _is_python_file(text: str) -> bool:
 
 def _python_file(path: str, args: Sequence[str]) -> StdioServerParameters:
     return StdioServerParameters(sys.executable, [str(Path(path).resolve()), *args])
+
+
+def _is_local(address: str) -> bool:
+    host = address.split("/", 1)[0].rsplit(":", 1)[0].strip("[]").lower()
+    return host in ("localhost", "127.0.0.1", "::1") or host.endswith(".localhost")

@@ -28,6 +28,8 @@ if TYPE_CHECKING:
     from rich.console import Console
     from rich.status import Status
 
+    from ui_adapters.url import UrlAdapter
+
 __all__ = ["StatusAwareCallback", "StatusLine", "terminal_ui"]
 
 
@@ -81,11 +83,18 @@ class StatusLine:
 
 
 class StatusAwareCallback:
-    """An elicitation callback that pauses ``status`` around ``inner`` (and declares ``inner``'s modes)."""
+    """An elicitation callback that pauses ``status`` around ``inner`` (and declares ``inner``'s modes).
 
-    def __init__(self, inner: ElicitationCallback, status: StatusLine) -> None:
+    ``url`` is the link adapter inside ``inner``, when there is one (the CLI needs it after a
+    ``-32042`` error, which arrives as an error rather than as a question).
+    """
+
+    def __init__(
+        self, inner: ElicitationCallback, status: StatusLine, *, url: UrlAdapter | None = None
+    ) -> None:
         self._inner = inner
         self.status = status
+        self.url = url
 
     @property
     def elicitation_modes(self) -> frozenset[str]:
@@ -135,11 +144,10 @@ def terminal_ui(status_console: Console) -> StatusAwareCallback:
     stream = sys.stdout if _isatty(sys.stdin) and _isatty(sys.stdout) else sys.stderr
     console = Console(file=stream, highlight=False, emoji=False, markup=False)
     screen = create_output(stdout=stream)
-    router = ElicitationRouter(
-        form=TerminalFormAdapter(console=console, output=screen),
-        url=UrlAdapter(console=console, output=screen),
-    )
-    return StatusAwareCallback(router, StatusLine(status_console))
+    # The command exits once the call returns: promise no later "the step is done" message.
+    url = UrlAdapter(console=console, output=screen, announce_completion=False)
+    router = ElicitationRouter(form=TerminalFormAdapter(console=console, output=screen), url=url)
+    return StatusAwareCallback(router, StatusLine(status_console), url=url)
 
 
 class _TerminalEcho:
