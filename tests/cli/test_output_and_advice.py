@@ -60,7 +60,7 @@ def test_an_array_of_objects_shows_its_item_shape_and_a_json_example() -> None:
     assert done.returncode == 2
     example = '[{"name": "text", "entityType": "text", "observations": ["a", "b"]}]'
     assert f"entities={shlex.quote(example)}" in done.stderr
-    assert "entities='[\"a\", \"b\"]'" not in done.stderr
+    assert 'entities=\'["a", "b"]\'' not in done.stderr
     worked = run_cli("call", str(TYPED), "create_entities", f"entities={example}")
     assert (worked.returncode, worked.stdout) == (0, "text (text)\n")
 

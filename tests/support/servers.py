@@ -114,6 +114,12 @@ def run_http_server(
     raise ServerStartError(f"gave up after {_SPAWN_ATTEMPTS} attempts\n{last_error}")
 
 
+# The interpreter that runs the peer servers (the official `mcp` SDK). Normally this one; the CI step that
+# runs the client at its lowest declared dependency versions points it at the main venv, because `mcp`
+# itself needs newer versions of the same libraries.
+PEER_PYTHON = os.environ.get("MCP_CLIENT_TEST_PEER_PYTHON") or sys.executable
+
+
 def start_http_server(
     *extra_args: str, script: Path | str = GUIDE_SERVER, port: int | None = None
 ) -> contextlib.AbstractContextManager[str]:
@@ -124,7 +130,7 @@ def start_http_server(
     """
     return run_http_server(
         lambda port: [
-            sys.executable,
+            PEER_PYTHON,
             str(script),
             "http",
             "--host",
@@ -139,7 +145,7 @@ def start_http_server(
 
 def stdio_command(script: Path | str, *extra_args: str) -> tuple[str, list[str]]:
     """`(command, args)` that starts a server script on stdio with this interpreter."""
-    return sys.executable, [str(script), "stdio", *extra_args]
+    return PEER_PYTHON, [str(script), "stdio", *extra_args]
 
 
 def guide_stdio_command(*extra_args: str) -> tuple[str, list[str]]:

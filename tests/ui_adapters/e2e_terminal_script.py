@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import signal
 import sys
 import termios
@@ -34,10 +35,12 @@ from mcp_client.types import ElicitRequestFormParams, Implementation
 from ui_adapters.terminal import TerminalFormAdapter
 
 GUIDE_SERVER = Path(__file__).resolve().parents[1] / "servers" / "guide_server.py"
+# The interpreter with the official `mcp` SDK for the peer server (see tests/support/servers.py).
+PEER_PYTHON = os.environ.get("MCP_CLIENT_TEST_PEER_PYTHON") or sys.executable
 
 
 async def call(mode: str, tool: str, arguments: dict[str, Any]) -> None:
-    server = StdioServerParameters(command=sys.executable, args=[str(GUIDE_SERVER), "stdio"])
+    server = StdioServerParameters(command=PEER_PYTHON, args=[str(GUIDE_SERVER), "stdio"])
     async with Client(server, mode=mode, elicitation_callback=TerminalFormAdapter()) as client:
         print(f"CONNECTED: {client.protocol_version}", flush=True)
         result = await client.call_tool(tool, arguments)
