@@ -25,9 +25,24 @@ def test_every_python_block_compiles(block: str) -> None:
 
 def test_the_api_example_runs_against_a_real_server(guide_http_url: str) -> None:
     """The guide's example, exactly as the README shows it, pointed at the test server."""
-    example = next(b for b in BLOCKS if "anyio.run(main)" in b)
+    example = next(b for b in BLOCKS if "handle_elicitation" in b)
     code = example.replace("http://127.0.0.1:8000/mcp", guide_http_url)
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
     assert "No tables for 2 on 2025-12-25. Would you like another date?" in result.stdout
     assert "[SUCCESS] Booked for 2025-12-27" in result.stdout
+
+
+def test_the_terminal_callback_example_runs_against_the_bistro() -> None:
+    """The ``terminal_callback`` example, exactly as shown, from the checkout; answers piped to stdin."""
+    example = next(b for b in BLOCKS if "terminal_callback()" in b)
+    result = subprocess.run(
+        [sys.executable, "-c", example],
+        input="y\n2025-12-27\n\n",  # another date? yes; the date; Enter at the review sends
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=README.parent,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip().endswith("[SUCCESS] Booked for 2025-12-27")

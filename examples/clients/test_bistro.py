@@ -1,6 +1,6 @@
 """Test tools that ask questions, with answers written in advance (no person, no terminal).
 
-    pytest examples/clients/test_bistro.py
+    pytest examples/clients/test_bistro.py     # pytest itself: pip install pytest (the demo's .venv lacks it)
 
 ``canned_answers`` (from ``ui_adapters.pytest_plugin``) makes ``CannedAnswers`` callbacks and fails the
 test if a server asked something no answer was prepared for. The servers are the real example

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pexpect
@@ -117,3 +118,22 @@ def test_demo_without_the_mcp_package_says_how_to_install_it() -> None:
     assert done.returncode == 3
     assert 'pip install -e ".[examples]"' in done.stderr
     assert "ready at" not in done.stdout
+
+
+def test_the_commands_the_demo_suggests_run_as_printed() -> None:
+    """After ``bash scripts/demo`` the console script is in .venv/bin, which is not on PATH."""
+    script = Path(sys.executable).with_name("mcp-client")
+    env = cli_env(PATH="/usr/bin:/bin")
+    done = subprocess.run(
+        [str(script), "demo"], capture_output=True, text=True, timeout=TIMEOUT, cwd=ROOT, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    tail = done.stdout.split("Try the same yourself:")[1]
+    commands = [line.strip() for line in tail.splitlines() if line.startswith("  ")]
+    assert len(commands) == 3
+    assert "source" in tail and "activate" in tail
+    for command in commands:
+        ran = subprocess.run(
+            command, shell=True, capture_output=True, text=True, timeout=TIMEOUT, cwd=ROOT, env=env
+        )
+        assert ran.returncode == 0, (command, ran.stderr)

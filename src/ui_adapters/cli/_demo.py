@@ -15,7 +15,11 @@ end whatever happens.
 from __future__ import annotations
 
 import importlib.util
+import os
+import shlex
+import shutil
 import sys
+from pathlib import Path
 
 import anyio
 from rich.console import Console
@@ -133,11 +137,54 @@ def _result(out: Console, result: CallToolResult) -> None:
 
 
 def _outro(out: Console) -> None:
+    """Commands to try next, written so that they run as printed, from where the demo was started."""
+    program, note = _how_to_run()
     out.print()
-    out.print(Text("Done; the example server is stopped. Try the same with your own server:"))
-    for command in (
-        "mcp-client tools http://127.0.0.1:8000/mcp",
-        "mcp-client call --mode legacy examples/servers/bistro.py book_table date=2025-12-25 party_size=2",
-        "mcp-client call examples/servers/files.py delete_folder path=/tmp/old-drafts",
-    ):
+    out.print(Text("Done; the example server is stopped. Try the same yourself:"))
+    examples = Path("examples/servers")
+    if (examples / "bistro.py").is_file() and (examples / "files.py").is_file():
+        commands = [
+            f"{program} tools examples/servers/bistro.py",
+            f"{program} call --mode legacy examples/servers/bistro.py book_table "
+            "date=2025-12-25 party_size=2",
+            f"{program} call examples/servers/files.py delete_folder path=/tmp/old-drafts",
+        ]
+    else:
+        server = shlex.quote(f"{shlex.quote(sys.executable)} -m {SERVER_MODULE}")
+        commands = [
+            f"{program} tools {server}",
+            f"{program} call --mode legacy {server} book_table date=2025-12-25 party_size=2",
+        ]
+    for command in commands:
         out.print(Text("  " + command, style="cyan"), soft_wrap=True)
+    if note:
+        out.print(Text(note, style="dim"), soft_wrap=True)
+
+
+def _how_to_run() -> tuple[str, str]:
+    """How to type the command here: ``mcp-client`` if that is on PATH, else its path (and why)."""
+    script = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    on_path = shutil.which("mcp-client")
+    if on_path is not None and (script is None or _same_file(Path(on_path), script)):
+        return "mcp-client", ""
+    if script is not None and script.name == "mcp-client" and script.is_file():
+        shown = _relative(script)
+        folder = shlex.quote(str(Path(shown).parent))
+        return shlex.quote(
+            shown
+        ), f"(mcp-client is not on your PATH: type {shown}, or run `source {folder}/activate` first.)"
+    return f"{shlex.quote(sys.executable)} -m ui_adapters.cli", ""
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False
+
+
+def _relative(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        return str(path)
