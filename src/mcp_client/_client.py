@@ -44,7 +44,7 @@ from mcp_client._http import StreamableHTTPTransport
 from mcp_client._server_messages import ServerMessageHandler
 from mcp_client._stdio import StdioServerParameters, StdioTransport
 from mcp_client._timeouts import RequestDeadlines
-from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Transport
+from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, RequestStreamLost, Transport
 from mcp_client._versions import LATEST_LEGACY, LATEST_MODERN, MODERN_VERSIONS, MODES
 from mcp_client.types import (
     CallToolResult,
@@ -273,7 +273,7 @@ class Client:
     def _absorb_server_description(self, result: dict[str, Any]) -> None:
         capabilities = result.get("capabilities")
         if isinstance(capabilities, dict):
-            self.server_capabilities = ServerCapabilities.model_validate(capabilities)
+            self.server_capabilities = ServerCapabilities.from_server(capabilities)
         instructions = result.get("instructions")
         if isinstance(instructions, str):
             self.instructions = instructions
@@ -363,6 +363,12 @@ class Client:
         """Send one request in the current era and return its result; JSON-RPC errors raise ``MCPError``."""
         era = self._require_open()
         try:
+            return await self._send_request(era, method, params)
+        except RequestStreamLost:
+            if not isinstance(era, ModernEra):
+                raise
+            # The 2026-07-28 era has no resumption: the request is lost, and is sent again (once).
+            logger.info("%s dropped the stream of a %s request; sending it again", self.server, method)
             return await self._send_request(era, method, params)
         except SessionExpiredError:
             if not isinstance(era, LegacyEra):

@@ -4,7 +4,8 @@ Legacy servers push ``elicitation/create`` mid-call; the answer goes back as a J
 the answer cannot be given (bad schema, bad content, the callback failed) the server gets a JSON-RPC
 error so its tool stops, and the local error is queued in ``local_failures`` so the call that fails
 next raises it instead of the server's echo. A server's ``notifications/cancelled`` cancels the
-callback still running for that request. The 2026-07-28 era sends no requests; its notifications
+callback still running for that request, or, if the request's task has not started yet (the cancel
+came right behind it), stops it before it starts. The 2026-07-28 era sends no requests; its notifications
 (progress, log) come through here too.
 """
 
@@ -35,6 +36,8 @@ MAX_PENDING_SERVER_REQUESTS = 32
 MAX_AWAITED_COMPLETIONS = 1024
 """URL elicitation ids remembered while their completion notification is awaited (oldest dropped)."""
 
+_MAX_EARLY_CANCELS = 64
+
 Reply = Callable[[dict[str, Any]], Awaitable[None]]
 ContextFactory = Callable[[Any], ClientRequestContext]
 
@@ -54,6 +57,7 @@ class ServerMessageHandler:
         self._in_flight: dict[Any, anyio.CancelScope] = {}
         self.local_failures: collections.deque[BaseException] = collections.deque(maxlen=64)
         self._awaited: dict[str, None] = {}  # insertion-ordered set of URL elicitation ids
+        self._cancelled_early: dict[Any, None] = {}  # cancels for requests not started (yet)
 
     def expect_completion(self, elicitation_id: object) -> None:
         """Remember a URL elicitation id, so its completion notification is passed on (once)."""
@@ -80,6 +84,9 @@ class ServerMessageHandler:
                 _jsonrpc.error_response(request_id, _jsonrpc.METHOD_NOT_FOUND, "Method not found")
             )
             return
+        if self._cancelled_early.pop(request_id, False) is None:
+            logger.info("the server cancelled its request %r before it started", request_id)
+            return  # a cancelled request gets no answer
         if len(self._in_flight) >= MAX_PENDING_SERVER_REQUESTS:
             await self._reply(
                 _jsonrpc.error_response(request_id, _jsonrpc.INVALID_REQUEST, "Too many pending elicitations")
@@ -115,9 +122,14 @@ class ServerMessageHandler:
         params = message.get("params")
         params = params if isinstance(params, dict) else {}
         if method == "notifications/cancelled":
-            scope = self._in_flight.get(params.get("requestId"))  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+            request_id = params.get("requestId")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+            scope = self._in_flight.get(request_id)
             if scope is not None:
                 scope.cancel()
+            elif _jsonrpc._is_id(request_id):
+                self._cancelled_early[request_id] = None
+                while len(self._cancelled_early) > _MAX_EARLY_CANCELS:
+                    del self._cancelled_early[next(iter(self._cancelled_early))]
         elif method == "notifications/elicitation/complete":
             elicitation_id = params.get("elicitationId")
             # The spec: ignore ids we never saw, and ids already completed.

@@ -17,6 +17,12 @@ A transport moves JSON-RPC messages (plain dicts). The client calls:
 ``label`` names the server (URL or command line) in errors and in ``ClientRequestContext``.
 ``cancels_by_closing`` is true when abandoning ``request`` (closing its stream) tells the server the
 request is cancelled, so a 2026-07-28 client need not send ``notifications/cancelled``.
+
+A transport raises ``RequestStreamLost`` when a request's reply stream ended before the answer and the
+protocol version offers no way to resume it (2026-07-28): the client re-issues the request, once.
+Server requests are handled in at most ``MAX_SERVER_REQUESTS_IN_FLIGHT`` tasks at once
+(``ServerRequestSlots``): past that, the transport stops reading until one finishes, so a server that
+floods requests and never reads our answers holds a bounded number of tasks, not one per request.
 """
 
 from __future__ import annotations
@@ -24,10 +30,16 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
+import anyio
+
+from mcp_client._errors import MCPConnectionError
+
 Message = dict[str, Any]
 
 DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 """The largest single message (JSON body, SSE event, stdio line) a transport accepts by default."""
+MAX_SERVER_REQUESTS_IN_FLIGHT = 64
+"""Server requests handled at once; the elicitation callbacks among them are capped lower (32)."""
 MessageHandler = Callable[[Message], Awaitable[None]]
 Spawn = Callable[[Callable[[], Awaitable[None]]], None]
 
@@ -49,3 +61,31 @@ class Transport(Protocol):
     async def send(self, message: Message, headers: Mapping[str, str]) -> None: ...
 
     async def aclose(self) -> None: ...
+
+
+class RequestStreamLost(MCPConnectionError):
+    """A request's reply stream ended before the answer, and cannot be resumed (see the module docstring)."""
+
+
+class ServerRequestSlots:
+    """Back-pressure on server requests: ``spawn`` waits for a free slot, the task frees it when done."""
+
+    __slots__ = ("_slots",)
+
+    def __init__(self, limit: int = MAX_SERVER_REQUESTS_IN_FLIGHT) -> None:
+        self._slots = anyio.Semaphore(limit)
+
+    async def spawn(self, spawn: Spawn, handler: Callable[[], Awaitable[None]]) -> None:
+        await self._slots.acquire()
+
+        async def run() -> None:
+            try:
+                await handler()
+            finally:
+                self._slots.release()
+
+        try:
+            spawn(run)
+        except BaseException:
+            self._slots.release()
+            raise
