@@ -7,8 +7,9 @@ because a grandchild (``npx``, a shell wrapper) may hold the other ends open lon
 exited, and waiting for their end of file would leak them.
 
 A line on stdout may be at most ``max_message_bytes`` long (its newline aside). Server requests run in
-at most ``MAX_SERVER_REQUESTS_IN_FLIGHT`` tasks: a server that floods requests and stops reading our
-answers makes the reader wait, not the task count grow.
+at most ``MAX_SERVER_REQUESTS_IN_FLIGHT`` tasks; past that, a request is dropped unanswered and logged
+(see ``_transport``): a server that floods requests and stops reading our answers costs a bounded
+number of tasks, while its stdout is still read, so neither side waits on the other for ever.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from mcp_client import _jsonrpc
 from mcp_client._errors import MCPConnectionError, ProtocolError, ServerExitedError
 from mcp_client._transport import (
     DEFAULT_MAX_MESSAGE_BYTES,
+    MAX_SERVER_REQUESTS_IN_FLIGHT,
     Message,
     MessageHandler,
     ServerRequestSlots,
@@ -89,6 +91,7 @@ class StdioTransport:
         self._stdout_scope = anyio.CancelScope()
         self._stderr_scope = anyio.CancelScope()
         self._server_requests = ServerRequestSlots()
+        self._dropping = False
 
     @property
     def label(self) -> str:
@@ -262,7 +265,17 @@ class StdioTransport:
             return
         if _jsonrpc.is_request(message) and self._spawn is not None:
             on_message = self._on_message
-            await self._server_requests.spawn(self._spawn, lambda: on_message(message))
+            if self._server_requests.try_spawn(self._spawn, lambda: on_message(message)):
+                self._dropping = False
+            elif not self._dropping:  # once per burst: a flood would flood the log too
+                self._dropping = True
+                logger.warning(
+                    "%s: dropping server requests unanswered (from %r): %d are still unfinished; "
+                    "is the server still reading its stdin?",
+                    self.label,
+                    message.get("id"),
+                    MAX_SERVER_REQUESTS_IN_FLIGHT,
+                )
         else:
             await self._on_message(message)
 

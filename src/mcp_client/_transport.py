@@ -21,8 +21,11 @@ request is cancelled, so a 2026-07-28 client need not send ``notifications/cance
 A transport raises ``RequestStreamLost`` when a request's reply stream ended before the answer and the
 protocol version offers no way to resume it (2026-07-28): the client re-issues the request, once.
 Server requests are handled in at most ``MAX_SERVER_REQUESTS_IN_FLIGHT`` tasks at once
-(``ServerRequestSlots``): past that, the transport stops reading until one finishes, so a server that
-floods requests and never reads our answers holds a bounded number of tasks, not one per request.
+(``ServerRequestSlots``), so a server that floods requests and never reads our answers costs a bounded
+number of tasks and buffered writes, not one per request. Past the bound, a transport whose answers
+travel apart from what it reads (HTTP) stops reading until a slot frees; one whose reading and writing
+share a pipe with the server (stdio) must keep reading, or both sides could wait on each other for
+ever, so it drops the excess request unanswered (a server that far behind would not read the answer).
 """
 
 from __future__ import annotations
@@ -68,7 +71,10 @@ class RequestStreamLost(MCPConnectionError):
 
 
 class ServerRequestSlots:
-    """Back-pressure on server requests: ``spawn`` waits for a free slot, the task frees it when done."""
+    """At most ``limit`` server requests handled at once; a handler's task frees its slot when done.
+
+    ``spawn`` waits for a free slot (back-pressure); ``try_spawn`` does not, and says whether it started.
+    """
 
     __slots__ = ("_slots",)
 
@@ -77,7 +83,17 @@ class ServerRequestSlots:
 
     async def spawn(self, spawn: Spawn, handler: Callable[[], Awaitable[None]]) -> None:
         await self._slots.acquire()
+        self._start(spawn, handler)
 
+    def try_spawn(self, spawn: Spawn, handler: Callable[[], Awaitable[None]]) -> bool:
+        try:
+            self._slots.acquire_nowait()
+        except anyio.WouldBlock:
+            return False
+        self._start(spawn, handler)
+        return True
+
+    def _start(self, spawn: Spawn, handler: Callable[[], Awaitable[None]]) -> None:
         async def run() -> None:
             try:
                 await handler()

@@ -1,0 +1,89 @@
+"""Elicitation cases that spot mutation testing found unguarded.
+
+* ``requestState`` is opaque: one that looks like JSON must go back byte for byte, not re-serialized.
+* Time in the callback does not count, but the clock runs again when it returns: a server that then
+  never answers still times out.
+* A server may cancel its own pending question (``notifications/cancelled``): the callback is
+  cancelled and the server gets no answer to it, even when the cancel comes right behind the question.
+"""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+
+from mcp_client import Client, ClientRequestContext
+from mcp_client._errors import MCPTimeoutError
+from mcp_client.types import ElicitRequestParams, ElicitResult
+from tests.hostile._leaks import no_leaks
+from tests.hostile.conftest import HostileServer
+
+pytestmark = pytest.mark.anyio
+
+BOUND = 15
+MODES = ["legacy", "2026-07-28"]
+
+
+def _text(result: object) -> str:
+    return result.content[0].text  # type: ignore[attr-defined]
+
+
+async def test_a_request_state_that_looks_like_json_goes_back_byte_for_byte(
+    hostile: HostileServer, tag: str
+) -> None:
+    async with no_leaks(), Client(hostile.url(tag), mode="2026-07-28", timeout=5) as client:
+        with anyio.fail_after(BOUND):
+            assert _text(await client.call_tool("state_verbatim", {})) == "state intact"
+    states = [
+        m["params"].get("requestState") for m in hostile.requests(tag) if m.get("method") == "tools/call"
+    ]
+    assert states == [None, '{"step": 1}']
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_after_the_callback_returns_a_silent_server_still_times_out(
+    hostile: HostileServer, tag: str, mode: str
+) -> None:
+    """The callback takes longer than ``timeout`` (which does not count); then the server never answers.
+    The call must fail with a timeout, not wait for ever."""
+    answered: list[str] = []
+
+    async def slow(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        await anyio.sleep(1.5)
+        answered.append(params.message)
+        return ElicitResult(action="accept", content={"ok": True})
+
+    async with (
+        no_leaks(),
+        Client(hostile.url(tag), mode=mode, elicitation_callback=slow, timeout=1) as client,
+    ):
+        with anyio.fail_after(BOUND), pytest.raises(MCPTimeoutError, match="no answer within 1s"):
+            await client.call_tool("ask_then_silent", {})
+    assert answered == ["Quick?"]
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.3], ids=["right-behind", "while-asking"])
+async def test_a_question_the_server_cancels_cancels_the_callback(
+    hostile: HostileServer, tag: str, delay: float
+) -> None:
+    """The callback would answer after 0.6 s; the server cancels the question ``delay`` s after asking,
+    and then watches for an answer for a second: none may come, and the callback must be cancelled."""
+    outcome: list[str] = []
+
+    async def answers_soon(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        try:
+            await anyio.sleep(0.6)
+        except anyio.get_cancelled_exc_class():
+            outcome.append("cancelled")
+            raise
+        outcome.append("answered")
+        return ElicitResult(action="accept", content={"ok": True})
+
+    client = Client(hostile.url(tag), mode="legacy", elicitation_callback=answers_soon, timeout=5)
+    async with no_leaks(), client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("ask_then_cancel", {"delay": delay})
+        assert _text(result) == "answered the cancelled question: False"
+        assert "answered" not in outcome
+        if delay:
+            assert outcome == ["cancelled"]  # it had started: it was cancelled, not left running
