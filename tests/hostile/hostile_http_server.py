@@ -698,13 +698,14 @@ async def _bad_gzip(
 async def _tiny_chunks(
     server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
 ) -> None:
-    """The answer as one SSE event, one byte per HTTP chunk (all written at once)."""
+    """The answer (``n`` characters of text) as one SSE event, one byte per HTTP chunk, written at once."""
     text = "x" * int(args_of(message).get("n", 30000))
     event = f"data: {json.dumps(text_result(message, text))}\n\n".encode()
     writer.write(_head(200, {"content-type": "text/event-stream", "transfer-encoding": "chunked"}))
     writer.write(b"".join(b"1\r\n" + event[i : i + 1] + b"\r\n" for i in range(len(event))))
     writer.write(b"0\r\n\r\n")
-    await writer.drain()
+    with contextlib.suppress(ConnectionError):
+        await writer.drain()
 
 
 def _sized(message: dict[str, Any], size: int, frame: Callable[[bytes], int]) -> bytes:
@@ -726,10 +727,12 @@ async def _sized_json(
 async def _sized_sse(
     server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
 ) -> None:
-    """One SSE event whose data (the message) is exactly ``size`` bytes."""
+    """One SSE event whose data (the message) is exactly ``size`` bytes; its blank line comes in a
+    chunk of its own, so the event is still open when its data line is complete."""
     data = _sized(message, int(args_of(message)["size"]), len)
     sse = await Sse(writer).start()
-    await sse.raw(b"event: message\r\ndata: " + data + b"\r\n\r\n")
+    await sse.raw(b"event: message\r\ndata: " + data + b"\r\n")
+    await sse.raw(b"\r\n")
     await sse.end()
 
 
