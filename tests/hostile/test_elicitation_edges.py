@@ -87,3 +87,55 @@ async def test_a_question_the_server_cancels_cancels_the_callback(
         assert "answered" not in outcome
         if delay:
             assert outcome == ["cancelled"]  # it had started: it was cancelled, not left running
+
+
+ITEM_1 = "issue 15 item 1, done with the session split"
+
+
+@pytest.mark.xfail(strict=True, reason=ITEM_1)
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_question_open_on_one_call_does_not_stop_the_clock_of_another(
+    hostile: HostileServer, tag: str, mode: str
+) -> None:
+    """Call A's question stays on screen; call B, to a server that never answers, still times out."""
+    release = anyio.Event()
+
+    async def holds(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        await release.wait()
+        return ElicitResult(action="decline")
+
+    async with Client(hostile.url(tag), mode=mode, elicitation_callback=holds, timeout=1) as client:
+        async with anyio.create_task_group() as group:
+            group.start_soon(client.call_tool, "ask_then_silent", {})
+            try:
+                with anyio.fail_after(4), pytest.raises(MCPTimeoutError):
+                    await client.call_tool("silent", {})
+            finally:
+                group.cancel_scope.cancel()
+                release.set()
+
+
+@pytest.mark.xfail(strict=True, reason=ITEM_1)
+async def test_the_callback_of_a_cancelled_legacy_call_ends_with_it(hostile: HostileServer, tag: str) -> None:
+    """The caller gives up on a call whose pushed question is open; the server never sends
+    notifications/cancelled. The question's callback must end with the call, not run on."""
+    started = anyio.Event()
+    ended = anyio.Event()
+
+    async def waits(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        started.set()
+        try:
+            await anyio.sleep(BOUND * 2)
+        finally:
+            ended.set()
+        return ElicitResult(action="decline")
+
+    async with Client(hostile.url(tag), mode="legacy", elicitation_callback=waits, timeout=5) as client:
+        with anyio.move_on_after(BOUND):
+            async with anyio.create_task_group() as group:
+                group.start_soon(client.call_tool, "ask_then_silent", {})
+                await started.wait()
+                group.cancel_scope.cancel()
+        with anyio.move_on_after(2):
+            await ended.wait()
+        assert ended.is_set()
