@@ -32,34 +32,42 @@ class ContentEncodingError(Exception):
 class _Layer:
     """One zlib stream, decompressed at most ``PIECE_BYTES`` at a time."""
 
-    __slots__ = ("_decompressor", "_name", "_raw_fallback", "_started")
+    __slots__ = ("_decompressor", "_head", "_name")
 
     def __init__(self, name: str) -> None:
         self._name = name
         wbits = zlib.MAX_WBITS | 16 if name == "gzip" else zlib.MAX_WBITS
         self._decompressor = zlib.decompressobj(wbits)
-        self._raw_fallback = name == "deflate"  # some servers send raw deflate without the zlib header
-        self._started = False
+        # "deflate" should be zlib-wrapped, but some servers send raw deflate: its first two bytes tell.
+        self._head: bytes | None = b"" if name == "deflate" else None
 
     def feed(self, data: bytes) -> Iterator[bytes]:
+        if self._head is not None:
+            data = self._head + data
+            if len(data) < 2:
+                self._head = data
+                return
+            self._head = None
+            if not _zlib_header(data):
+                self._decompressor = zlib.decompressobj(-zlib.MAX_WBITS)
         decompressor = self._decompressor
         while not decompressor.eof:
             try:
                 piece = decompressor.decompress(data, PIECE_BYTES)
             except zlib.error as exc:
-                if self._raw_fallback and not self._started:
-                    self._raw_fallback = False
-                    decompressor = self._decompressor = zlib.decompressobj(-zlib.MAX_WBITS)
-                    continue
                 raise ContentEncodingError(
                     f"the body claims Content-Encoding {self._name!r} but is not {self._name} data ({exc})"
                 ) from None
-            self._started = True
             if piece:
                 yield piece
             if len(piece) < PIECE_BYTES:
                 return  # zlib took all the input and has nothing more to give until the next chunk
             data = decompressor.unconsumed_tail  # a full piece: ask again, even with no input left
+
+
+def _zlib_header(data: bytes) -> bool:
+    """Whether ``data`` starts like a zlib stream (RFC 1950: method 8, header check a multiple of 31)."""
+    return data[0] & 0x0F == 8 and data[0] >> 4 <= 7 and ((data[0] << 8) | data[1]) % 31 == 0
 
 
 class BodyDecoder:
