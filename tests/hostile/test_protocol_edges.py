@@ -13,7 +13,7 @@ import sys
 import anyio
 import pytest
 
-from mcp_client import Client, StdioServerParameters, _client, _stdio
+from mcp_client import Client, StdioServerParameters, _stdio
 from mcp_client._errors import ProtocolError
 from tests.hostile._leaks import no_leaks
 from tests.hostile.conftest import STDIO_SCRIPT, HostileServer
@@ -26,9 +26,7 @@ BOUND = 15
 async def test_auto_over_stdio_falls_back_when_a_legacy_server_ignores_discover(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # The cold-start grace of a subprocess's first answer (10 s), under either of its names.
-    monkeypatch.setattr(_client, "_PROBE_TIMEOUT", 0.5, raising=False)
-    monkeypatch.setattr(_stdio, "_STARTUP_GRACE_SECONDS", 0.5, raising=False)
+    monkeypatch.setattr(_stdio, "_STARTUP_GRACE_SECONDS", 0.5)  # a subprocess's cold-start grace (10 s)
     server = StdioServerParameters(sys.executable, [str(STDIO_SCRIPT), "stdio", "--silent-discover"])
     async with no_leaks():
         with anyio.fail_after(BOUND):
