@@ -82,9 +82,10 @@ class Client:
     ``elicitation_modes`` if given, else the callback's ``elicitation_modes`` attribute, else both.
     ``elicitation_complete_callback(elicitation_id)`` hears legacy URL-mode completions.
 
-    ``timeout`` bounds each request, not counting time spent in the elicitation callback.
-    ``input_required_max_rounds`` caps the multi-round-trip loop. ``headers`` and ``auth`` (an
-    ``httpx.Auth``) apply to every HTTP request.
+    ``timeout`` bounds each request, not counting time spent in the elicitation callback or in the
+    browser step of an OAuth login. ``input_required_max_rounds`` caps the multi-round-trip loop.
+    ``headers`` and ``auth`` (an ``httpx.Auth``, such as ``mcp_client.auth.OAuth``) apply to every HTTP
+    request.
     """
 
     def __init__(
@@ -313,7 +314,7 @@ class Client:
         message = _jsonrpc.request(next(self._ids), "server/discover", params)
         limit = self._connect_timeout()
         reply: dict[str, Any] | None = None
-        with anyio.move_on_after(limit):
+        with self._deadlines.scope(limit):  # stopped, like any request's, while a person logs in
             reply = await self._transport.request(message, headers)
         if reply is None:
             if isinstance(self._transport, StreamableHTTPTransport):
@@ -337,7 +338,7 @@ class Client:
         message = _jsonrpc.request(next(self._ids), "initialize", params)
         limit = self._connect_timeout()
         reply: dict[str, Any] | None = None
-        with anyio.move_on_after(limit):
+        with self._deadlines.scope(limit):
             reply = await self._transport.request(message, {})
             self._cold = False
         if reply is None:
