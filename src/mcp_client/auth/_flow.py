@@ -19,7 +19,7 @@ driver (``_runner``) is a loop of a dozen lines.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from urllib.parse import urlsplit
 
 from mcp_client._errors import OAuthError
@@ -298,7 +298,12 @@ def refresh(
 
 
 def revoke(tokens: StoredTokens, settings: ClientSettings) -> Generator[Step, object, bool]:
-    """Best-effort RFC 7009 revocation of the refresh and access tokens; True if the server accepted."""
+    """Best-effort RFC 7009 revocation of the refresh and access tokens; True if the server accepted.
+
+    A server that refuses the client's registered secret method at its revocation endpoint (some want
+    the secret in the form even from a ``client_secret_basic`` client) is asked once more with the
+    other one.
+    """
     if tokens.revocation_endpoint is None:
         return False
     client = yield from client_for_tokens(tokens, settings)
@@ -307,10 +312,22 @@ def revoke(tokens: StoredTokens, settings: ClientSettings) -> Generator[Step, ob
     accepted = True
     pairs = [(tokens.refresh_token, "refresh_token"), (tokens.access_token, "access_token")]
     for token, hint in pairs:
-        if token:
-            response = yield from fetch(_tokens.revocation(tokens.revocation_endpoint, client, token, hint))
-            accepted = accepted and response.status == 200
+        if not token:
+            continue
+        response = yield from fetch(_tokens.revocation(tokens.revocation_endpoint, client, token, hint))
+        other = _other_secret_method(client)
+        if response.status in (400, 401) and other is not None:
+            response = yield from fetch(_tokens.revocation(tokens.revocation_endpoint, other, token, hint))
+        accepted = accepted and response.status == 200
     return accepted
+
+
+def _other_secret_method(client: ClientRegistration) -> ClientRegistration | None:
+    swap = {"client_secret_basic": "client_secret_post", "client_secret_post": "client_secret_basic"}
+    method = swap.get(client.token_endpoint_auth_method)
+    if method is None or not client.client_secret:
+        return None
+    return replace(client, token_endpoint_auth_method=method)
 
 
 # ------------------------------------------------------------------------------- client credentials

@@ -6,8 +6,9 @@ Metadata Document (``client_metadata_url``, used as the ``client_id``) where the
 client registration (RFC 7591) at the server's ``registration_endpoint``.
 
 How token requests authenticate follows what the server registered (``token_endpoint_auth_method``
-in its answer), else what we asked for: ``none`` (a public client using PKCE) where the server allows
-it, else ``client_secret_basic``, else ``client_secret_post``.
+in its answer), else what we asked for: ``none`` (a public client using PKCE) where the server lists
+it, else the first of ``client_secret_basic`` / ``client_secret_post`` in the server's own list (the
+RFC 8414 default, ``client_secret_basic``, when it gives none).
 """
 
 from __future__ import annotations
@@ -87,8 +88,10 @@ def auth_method_to_request(supported: Sequence[str] | None, issuer: str) -> str:
     """The ``token_endpoint_auth_method`` to ask for in a registration."""
     if supported is None:
         return "client_secret_basic"  # RFC 8414 section 2: the default when the list is omitted
-    for method in SUPPORTED_AUTH_METHODS:
-        if method in supported:
+    if "none" in supported:
+        return "none"  # a public client: an app on a device cannot keep a secret anyway
+    for method in supported:  # else the server's own order of preference
+        if method in SUPPORTED_AUTH_METHODS:
             return method
     listed = ", ".join(server_text(m, limit=40) for m in supported[:5]) or "nothing"
     raise OAuthError(
