@@ -142,3 +142,14 @@ async def test_login_before_any_request(oauth_server: str, browser: Browser, tmp
     assert tokens.scope == "mcp:tools"
     async with Client(oauth_server, auth=OAuth("e2e", authorize=no_browser, storage=storage)) as client:
         assert (await _text(client, "whoami")).endswith("token=1")
+
+
+@pytest.mark.parametrize("anyio_backend", ["trio"])
+async def test_the_whole_flow_on_trio(
+    oauth_server: str, browser: Browser, tmp_path: Path, anyio_backend: str
+) -> None:
+    storage = FileTokenStorage(tmp_path)
+    async with Client(oauth_server, auth=OAuth("e2e", authorize=browser, storage=storage)) as client:
+        await _text(client, "expire_my_token")
+        assert (await _text(client, "whoami")).endswith("token=2")  # logged in, then refreshed
+    assert await OAuth("e2e", storage=storage).logout(oauth_server)
