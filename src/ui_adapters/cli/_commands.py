@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import httpx
 from rich.console import Console
 
 from mcp_client import (
@@ -24,7 +25,7 @@ from mcp_client.types import CallToolResult, Tool
 from ui_adapters.cli._args import parse_arguments, suggest
 from ui_adapters.cli._exit import EXIT_OK, EXIT_TOOL_ERROR, UsageError
 from ui_adapters.cli._render import print_json, print_result, print_tools
-from ui_adapters.cli._status import StatusAwareCallback, terminal_ui
+from ui_adapters.cli._status import StatusAwareCallback, StatusLine, terminal_ui
 
 __all__ = ["Connection", "run_call", "run_tools"]
 
@@ -46,6 +47,7 @@ class Connection:
         self,
         callback: ElicitationCallback | None = None,
         complete: ElicitationCompleteCallback | None = None,
+        status: StatusLine | None = None,
     ) -> Client:
         return Client(
             self.server,
@@ -54,7 +56,16 @@ class Connection:
             elicitation_complete_callback=complete,
             headers=dict(self.headers) or None,
             timeout=self.timeout,
+            auth=self._auth(status),
         )
+
+    def _auth(self, status: StatusLine | None) -> httpx.Auth | None:
+        """OAuth for http(s) servers (a 401 starts the login), unless the user sends Authorization."""
+        if not isinstance(self.server, str) or any(k.lower() == "authorization" for k in self.headers):
+            return None
+        from ui_adapters.cli._login import cli_oauth
+
+        return cli_oauth(self.server, status)
 
 
 async def run_tools(connection: Connection, out: Console, err: Console, *, as_json: bool) -> int:
@@ -65,7 +76,7 @@ async def run_tools(connection: Connection, out: Console, err: Console, *, as_js
     """
     ui = terminal_ui(err)
     with ui.status.show(f"Connecting to {connection.label}…"):
-        async with connection.client(ui, ui.elicitation_complete_callback) as client:
+        async with connection.client(ui, ui.elicitation_complete_callback, ui.status) as client:
             ui.status.update("Listing tools…")
             tools = (await client.list_tools()).tools
     if as_json:
@@ -84,7 +95,7 @@ async def run_call(
     """
     ui = terminal_ui(err)
     with ui.status.show(f"Connecting to {connection.label}…"):
-        async with connection.client(ui, ui.elicitation_complete_callback) as client:
+        async with connection.client(ui, ui.elicitation_complete_callback, ui.status) as client:
             ui.status.update("Listing tools…")
             tool = _find_tool((await client.list_tools()).tools, tool_name, connection.label)
             arguments = parse_arguments(tool, words)
