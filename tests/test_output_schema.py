@@ -128,7 +128,8 @@ def test_the_validator_library_loads_only_when_a_schema_is_met() -> None:
         "from mcp_client._output_schema import OutputSchemas\n"
         "r = OutputSchemas('x'); r.absorb([{'name': 'echo'}]); r.check('echo', {'structuredContent': 1})\n"
         "assert 'jsonschema_rs' not in sys.modules, 'loaded too early'\n"
-        "r.absorb([{'name': 'n', 'outputSchema': {'type': 'integer'}}]); r.check('n', {'structuredContent': 1})\n"
+        "r.absorb([{'name': 'n', 'outputSchema': {'type': 'integer'}}])\n"
+        "r.check('n', {'structuredContent': 1})\n"
         "assert 'jsonschema_rs' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

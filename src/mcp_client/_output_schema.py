@@ -71,8 +71,8 @@ class OutputSchemas:
             return
         if "structuredContent" not in result or result["structuredContent"] is None:
             raise InvalidToolResultError(
-                f"tool {tool!r} of {self._server} declares an outputSchema but returned no structuredContent; "
-                "the server is at fault (its result cannot be trusted to have the declared shape)",
+                f"tool {tool!r} of {self._server} declares an outputSchema but returned no "
+                "structuredContent; the server is at fault (the result cannot be trusted to have its shape)",
                 tool=tool,
                 path="$",
                 rule="structuredContent",

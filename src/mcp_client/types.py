@@ -420,52 +420,48 @@ class SubscriptionFilter(WireModel):
     resource_subscriptions: list[str] | None = None
 
 
-class _Notification(WireModel):
-    method: str
-    params: Any = None
-
-
-class LoggingMessageNotification(_Notification):
+class LoggingMessageNotification(WireModel):
     method: Literal["notifications/message"] = "notifications/message"
     params: LoggingMessageNotificationParams
 
 
-class ProgressNotification(_Notification):
+class ProgressNotification(WireModel):
     method: Literal["notifications/progress"] = "notifications/progress"
     params: ProgressNotificationParams
 
 
-class ToolListChangedNotification(_Notification):
+class ToolListChangedNotification(WireModel):
     """The server's tools changed: list them again if you show them."""
 
     method: Literal["notifications/tools/list_changed"] = "notifications/tools/list_changed"
     params: dict[str, Any] | None = None
 
 
-class PromptListChangedNotification(_Notification):
+class PromptListChangedNotification(WireModel):
     """The server's prompts changed."""
 
     method: Literal["notifications/prompts/list_changed"] = "notifications/prompts/list_changed"
     params: dict[str, Any] | None = None
 
 
-class ResourceListChangedNotification(_Notification):
+class ResourceListChangedNotification(WireModel):
     """The server's resources changed."""
 
     method: Literal["notifications/resources/list_changed"] = "notifications/resources/list_changed"
     params: dict[str, Any] | None = None
 
 
-class ResourceUpdatedNotification(_Notification):
+class ResourceUpdatedNotification(WireModel):
     """A subscribed resource changed: ``params.uri`` says which."""
 
     method: Literal["notifications/resources/updated"] = "notifications/resources/updated"
     params: ResourceUpdatedNotificationParams
 
 
-class UnknownNotification(_Notification):
+class UnknownNotification(WireModel):
     """A notification this client has no model for, kept as the server sent it."""
 
+    method: str
     params: dict[str, Any] | None = None
 
 
