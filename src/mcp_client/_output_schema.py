@@ -48,7 +48,7 @@ class OutputSchemas:
             schema = tool.get("outputSchema")
             if isinstance(name, str) and isinstance(schema, dict):
                 schemas[name] = schema
-        for name in [n for n, v in self._validators.items() if schemas.get(n) is not self._schemas.get(n)]:
+        for name in [n for n in self._validators if schemas.get(n) is not self._schemas.get(n)]:
             del self._validators[name]
         self._schemas = schemas
         self.known = True
