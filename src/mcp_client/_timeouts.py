@@ -1,9 +1,11 @@
-"""Request deadlines that stop while a person is answering a question.
+"""Request deadlines that stop while a person is answering a question and restart on progress.
 
-``timeout`` bounds each request, but an elicitation callback may keep a person busy for minutes while a
-legacy server holds the request open. Every pending request runs inside ``RequestDeadlines.scope()``;
-while any callback runs inside ``paused()`` no deadline fires, and when the last callback returns each
-pending request gets a fresh ``timeout``.
+``timeout`` bounds each request (a call may choose its own), but an elicitation callback may keep a
+person busy for minutes while a legacy server holds the request open. Every pending request runs inside
+``RequestDeadlines.scope()``; while any callback runs inside ``paused()`` no deadline fires, and when
+the last callback returns each pending request gets a fresh timeout of its own length. A progress
+notification for a request gives it a fresh timeout too (``restart``): a tool that reports progress may
+run for as long as it keeps reporting.
 """
 
 from __future__ import annotations
@@ -17,40 +19,48 @@ import anyio
 class RequestDeadlines:
     def __init__(self, timeout: float | None) -> None:
         self.timeout = math.inf if timeout is None else timeout
-        self._scopes: set[anyio.CancelScope] = set()
+        self._scopes: dict[anyio.CancelScope, float] = {}
         self._paused = 0
 
-    def _deadline(self) -> float:
-        return math.inf if self._paused or math.isinf(self.timeout) else anyio.current_time() + self.timeout
+    def _deadline(self, timeout: float) -> float:
+        return math.inf if self._paused or math.isinf(timeout) else anyio.current_time() + timeout
 
-    def scope(self) -> _RequestScope:
-        """A cancel scope whose deadline is ``timeout`` from now, stopped while callbacks run.
+    def scope(self, timeout: float | None = None) -> _RequestScope:
+        """A cancel scope whose deadline is ``timeout`` (default: the client's) from now.
 
-        (A plain class, not ``@contextmanager``: it is entered once per request, on the hot path.)
+        The clock stops while callbacks run. (A plain class, not ``@contextmanager``: it is entered once
+        per request, on the hot path.)
         """
-        return _RequestScope(self)
+        return _RequestScope(self, self.timeout if timeout is None else timeout)
 
     def paused(self) -> _Paused:
         """Stop every request's clock for the duration (nesting and concurrency are fine)."""
         return _Paused(self)
 
+    def restart(self, scope: anyio.CancelScope) -> None:
+        """Give a pending request a fresh timeout from now (unless the clocks are paused)."""
+        timeout = self._scopes.get(scope)
+        if timeout is not None and not self._paused:
+            scope.deadline = self._deadline(timeout)
+
 
 class _RequestScope:
-    __slots__ = ("_deadlines", "_scope")
+    __slots__ = ("_deadlines", "_scope", "_timeout")
 
-    def __init__(self, deadlines: RequestDeadlines) -> None:
+    def __init__(self, deadlines: RequestDeadlines, timeout: float) -> None:
         self._deadlines = deadlines
-        self._scope = anyio.CancelScope(deadline=deadlines._deadline())
+        self._timeout = timeout
+        self._scope = anyio.CancelScope(deadline=deadlines._deadline(timeout))
 
     def __enter__(self) -> anyio.CancelScope:
         scope = self._scope.__enter__()
-        self._deadlines._scopes.add(scope)
+        self._deadlines._scopes[scope] = self._timeout
         return scope
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> bool:
-        self._deadlines._scopes.discard(self._scope)
+        self._deadlines._scopes.pop(self._scope, None)
         return bool(self._scope.__exit__(exc_type, exc, tb))
 
 
@@ -72,6 +82,5 @@ class _Paused:
         deadlines = self._deadlines
         deadlines._paused -= 1
         if not deadlines._paused:
-            deadline = deadlines._deadline()
-            for scope in deadlines._scopes:
-                scope.deadline = deadline
+            for scope, timeout in deadlines._scopes.items():
+                scope.deadline = deadlines._deadline(timeout)
