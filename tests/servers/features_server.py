@@ -38,11 +38,21 @@ from pydantic import BaseModel
 
 SERVER_NAME = "features"
 MODERN_VERSION = "2026-07-28"
-LEVELS: tuple[LoggingLevel, ...] = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+LEVELS: tuple[LoggingLevel, ...] = (
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+)
 TOPICS = ("python", "pytest", "pydantic", "rust", "ruby")
 CUISINES = ("italian", "indian", "indonesian", "thai")
 
-warnings.filterwarnings("ignore", message=".*deprecated as of 2026-07-28.*")  # logging and subscribe are legacy
+# Logging and subscriptions are legacy features; the official server warns each time they are used.
+warnings.filterwarnings("ignore", message=".*deprecated as of 2026-07-28.*")
 
 mcp: MCPServer = MCPServer(SERVER_NAME, version="1.0.0", log_level="WARNING")
 
@@ -151,7 +161,7 @@ _declare_weather_schema("bad_weather", "text_weather", "failing_weather")
 # ---------------------------------------------------------------- templates and completions
 
 
-@mcp.resource("notes://today", name="today", description="Today's note (subscribe to it).", mime_type="text/plain")
+@mcp.resource("notes://today", name="today", description="Subscribe to it.", mime_type="text/plain")
 def today() -> str:
     return "nothing yet"
 
@@ -168,16 +178,19 @@ def recipe(cuisine: str) -> str:
 
 @mcp.completion()
 async def complete(
-    ref: PromptReference | ResourceTemplateReference, argument: CompletionArgument, context: CompletionContext | None
+    ref: PromptReference | ResourceTemplateReference,
+    argument: CompletionArgument,
+    context: CompletionContext | None,
 ) -> Completion | None:
-    if isinstance(ref, ResourceTemplateReference) and ref.uri == "notes://{topic}" and argument.name == "topic":
+    if isinstance(ref, ResourceTemplateReference) and (ref.uri, argument.name) == ("notes://{topic}", "topic"):
         values = [t for t in TOPICS if t.startswith(argument.value)]
     elif isinstance(ref, PromptReference) and ref.name == "recipe" and argument.name == "cuisine":
         values = [c for c in CUISINES if c.startswith(argument.value)]
     else:
         return None
     if context is not None and context.arguments:
-        values = [f"{v} ({', '.join(f'{k}={x}' for k, x in sorted(context.arguments.items()))})" for v in values]
+        given = ", ".join(f"{k}={x}" for k, x in sorted(context.arguments.items()))
+        values = [f"{v} ({given})" for v in values]
     return Completion(values=values, total=len(values), has_more=False)
 
 
