@@ -182,7 +182,11 @@ async def complete(
     argument: CompletionArgument,
     context: CompletionContext | None,
 ) -> Completion | None:
-    if isinstance(ref, ResourceTemplateReference) and (ref.uri, argument.name) == ("notes://{topic}", "topic"):
+    if (
+        isinstance(ref, ResourceTemplateReference)
+        and ref.uri == "notes://{topic}"
+        and argument.name == "topic"
+    ):
         values = [t for t in TOPICS if t.startswith(argument.value)]
     elif isinstance(ref, PromptReference) and ref.name == "recipe" and argument.name == "cuisine":
         values = [c for c in CUISINES if c.startswith(argument.value)]
