@@ -11,6 +11,7 @@ See README.md in this folder for the tools.
 """
 
 import argparse
+import json
 import socket
 import warnings
 from collections.abc import Sequence
@@ -87,6 +88,14 @@ async def count(steps: int, interval: float, ctx: Context) -> str:
 async def silent(seconds: float) -> str:
     await anyio.sleep(seconds)
     return f"silent for {seconds}"
+
+
+@mcp.tool(description="Answer with the request's _meta as JSON (keys sorted).")
+async def show_meta(ctx: Context) -> str:
+    meta: Any = ctx.request_context.meta
+    if meta is not None and not isinstance(meta, dict):
+        meta = meta.model_dump(mode="json", by_alias=True, exclude_none=True)
+    return json.dumps(meta or {}, sort_keys=True, default=str)
 
 
 # ---------------------------------------------------------------- logging
