@@ -9,6 +9,7 @@ stream; in 2026-07-28 the level rides each request's ``_meta`` and notices trave
 from __future__ import annotations
 
 import anyio
+import anyio.lowlevel
 import pytest
 
 from mcp_client import Client, UnsupportedInEraError
@@ -52,7 +53,7 @@ async def test_an_async_logging_callback_works_too(
     levels: list[str] = []
 
     async def on_log(params: LoggingMessageNotificationParams) -> None:
-        await anyio.sleep(0)
+        await anyio.lowlevel.checkpoint()
         levels.append(params.level)
 
     server = features_server(transport, features_http_url, features_stdio_command)
