@@ -1,6 +1,6 @@
 """Unit tests for the normalized elicitation form model (mcp_client.schema).
 
-Fixtures come from the captured traces in /work/shared/protocol/traces: every ``requestedSchema`` a real
+Fixtures come from the captured traces in tests/fixtures/traces: every ``requestedSchema`` a real
 server sent must parse (except the nested one, which must be refused naming its property), and the
 schema probe's cases must land on the same side of the spec as the official SDK's wire models, except
 where our validator is documented to be stricter.

@@ -27,7 +27,7 @@ canned_answers = pytest_plugin.canned_answers
 CONTEXT = ClientRequestContext(
     server="http://127.0.0.1:8000/mcp", server_info=None, protocol_version="2025-11-25", era="legacy"
 )
-# The guide server's questions, as captured in /work/shared/protocol/traces (L01, M02, L07).
+# The guide server's questions, as captured in tests/fixtures/traces (L01, M02, L07).
 BOOK_TABLE = ElicitRequestFormParams(
     message="No tables for 4 on 2025-12-25. Would you like another date?",
     requested_schema={

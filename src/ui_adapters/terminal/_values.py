@@ -8,7 +8,7 @@ bounds, number of items) belong to ``FormField.parse_text`` / ``FormField.check`
 from __future__ import annotations
 
 from mcp_client.schema import FieldKind, FormField
-from ui_adapters._text import sanitize
+from ui_adapters.text import sanitize
 
 __all__ = ["AnswerValue", "check_text", "display", "edit_text", "hint"]
 
