@@ -39,7 +39,7 @@ def progress(
 
 
 async def test_progress_reaches_its_own_call_in_order() -> None:
-    notifications = Notifications(RequestDeadlines(10))
+    notifications = Notifications()
     first: list[tuple[float, float | None, str | None]] = []
     second: list[float] = []
 
@@ -59,7 +59,7 @@ async def test_progress_reaches_its_own_call_in_order() -> None:
 
 
 async def test_progress_for_an_unknown_or_finished_call_is_dropped() -> None:
-    notifications = Notifications(RequestDeadlines(10))
+    notifications = Notifications()
     seen: list[float] = []
     with notifications.progress.open(lambda p, t, m: seen.append(p)) as route:
         token = route.token
@@ -70,7 +70,7 @@ async def test_progress_for_an_unknown_or_finished_call_is_dropped() -> None:
 
 
 async def test_a_failing_progress_callback_is_logged_not_raised(caplog: pytest.LogCaptureFixture) -> None:
-    notifications = Notifications(RequestDeadlines(10))
+    notifications = Notifications()
 
     def boom(value: float, total: float | None, message: str | None) -> None:
         raise RuntimeError("callback bug")
@@ -82,9 +82,10 @@ async def test_a_failing_progress_callback_is_logged_not_raised(caplog: pytest.L
 
 async def test_progress_restarts_the_deadline_of_the_request_in_flight() -> None:
     deadlines = RequestDeadlines(10)
-    notifications = Notifications(deadlines)
-    with notifications.progress.open(lambda p, t, m: None) as route, deadlines.scope() as scope:
-        route.scope = scope
+    notifications = Notifications()
+    clock = deadlines.clock(1)
+    with notifications.progress.open(lambda p, t, m: None) as route, clock as scope:
+        route.clock = clock
         scope.deadline = anyio.current_time() + 0.5  # as if 9.5 s had passed
         await notifications.dispatch("notifications/progress", progress(route.token, 1))
         assert scope.deadline > anyio.current_time() + 9
@@ -92,9 +93,10 @@ async def test_progress_restarts_the_deadline_of_the_request_in_flight() -> None
 
 async def test_progress_keeps_a_paused_clock_paused() -> None:
     deadlines = RequestDeadlines(10)
-    notifications = Notifications(deadlines)
-    with notifications.progress.open(lambda p, t, m: None) as route, deadlines.scope() as scope:
-        route.scope = scope
+    notifications = Notifications()
+    clock = deadlines.clock(1)
+    with notifications.progress.open(lambda p, t, m: None) as route, clock as scope:
+        route.clock = clock
         with deadlines.paused():
             await notifications.dispatch("notifications/progress", progress(route.token, 1))
             assert scope.deadline == math.inf
@@ -103,7 +105,7 @@ async def test_progress_keeps_a_paused_clock_paused() -> None:
 
 async def test_each_request_keeps_its_own_timeout_after_a_pause() -> None:
     deadlines = RequestDeadlines(100)
-    with deadlines.scope(2) as short, deadlines.scope() as default:
+    with deadlines.clock(1, timeout=2) as short, deadlines.clock(2) as default:
         with deadlines.paused():
             pass
         now = anyio.current_time()
@@ -120,7 +122,7 @@ async def test_log_messages_reach_the_logging_callback_typed() -> None:
     async def on_log(params: LoggingMessageNotificationParams) -> None:
         seen.append(params)
 
-    notifications = Notifications(RequestDeadlines(10), logging_callback=on_log)
+    notifications = Notifications(logging_callback=on_log)
     await notifications.dispatch(
         "notifications/message", {"level": "warning", "logger": "db", "data": "slow"}
     )
@@ -129,7 +131,7 @@ async def test_log_messages_reach_the_logging_callback_typed() -> None:
 
 
 async def test_without_a_callback_logs_go_to_the_python_logger(caplog: pytest.LogCaptureFixture) -> None:
-    notifications = Notifications(RequestDeadlines(10))
+    notifications = Notifications()
     with caplog.at_level(logging.DEBUG, logger="mcp_client.server"):
         await notifications.dispatch("notifications/message", {"level": "error", "logger": "db", "data": "x"})
     record = caplog.records[-1]
@@ -143,7 +145,7 @@ async def test_change_notices_and_unknown_ones_reach_the_message_handler_typed()
     seen: list[ServerNotification] = []
     changed: list[bool] = []
     notifications = Notifications(
-        RequestDeadlines(10), message_handler=seen.append, on_tools_changed=lambda: changed.append(True)
+        message_handler=seen.append, on_tools_changed=lambda: changed.append(True)
     )
     await notifications.dispatch("notifications/tools/list_changed", {})
     await notifications.dispatch("notifications/resources/updated", {"uri": "notes://a"})
@@ -155,7 +157,7 @@ async def test_change_notices_and_unknown_ones_reach_the_message_handler_typed()
 
 
 async def test_a_legacy_subscription_gets_what_it_asked_for_once_per_unread_change() -> None:
-    notifications = Notifications(RequestDeadlines(10))
+    notifications = Notifications()
     wanted = SubscriptionFilter(tools_list_changed=True, resource_subscriptions=["notes://a"])
     with notifications.subscribed(Subscription(wanted, None)) as subscription:
         subscription.acknowledge(wanted)
@@ -170,7 +172,7 @@ async def test_a_legacy_subscription_gets_what_it_asked_for_once_per_unread_chan
 
 
 async def test_a_stamped_frame_goes_only_to_its_subscription() -> None:
-    notifications = Notifications(RequestDeadlines(10))
+    notifications = Notifications()
     wanted = SubscriptionFilter(tools_list_changed=True)
     with (
         notifications.subscribed(Subscription(wanted, "listen-1")) as one,
@@ -206,7 +208,7 @@ async def test_a_dropped_stream_raises_subscription_lost_after_the_unread_notice
 
 
 async def test_a_reader_waits_for_the_next_notice() -> None:
-    notifications = Notifications(RequestDeadlines(10))
+    notifications = Notifications()
     wanted = SubscriptionFilter(prompts_list_changed=True)
     got: list[ServerNotification] = []
     with notifications.subscribed(Subscription(wanted, None)) as subscription:

@@ -30,7 +30,7 @@ import anyio
 from pydantic import ValidationError
 
 from mcp_client._errors import SubscriptionLostError
-from mcp_client._timeouts import RequestDeadlines
+from mcp_client._timeouts import RequestClock
 from mcp_client.types import (
     LoggingMessageNotificationParams,
     ProgressNotificationParams,
@@ -104,23 +104,22 @@ async def _call(callback: Callable[..., Awaitable[None] | None], *args: Any, wha
 class ProgressRoute:
     """One call's progress token: where its notifications go and which deadline they restart.
 
-    The session points ``scope`` at the cancel scope of the request now in flight (a call that pauses
-    for input sends several requests under the same token) and clears it when the request ends.
+    The session points ``clock`` at the clock of the request now in flight (a call that pauses for
+    input sends several requests under the same token).
     """
 
-    __slots__ = ("callback", "scope", "token")
+    __slots__ = ("callback", "clock", "token")
 
     def __init__(self, token: int, callback: ProgressCallback) -> None:
         self.token = token
         self.callback = callback
-        self.scope: anyio.CancelScope | None = None
+        self.clock: RequestClock | None = None
 
 
 class ProgressRoutes:
     """Progress tokens of the calls in flight. A call without a ``progress_callback`` never gets one."""
 
-    def __init__(self, deadlines: RequestDeadlines) -> None:
-        self._deadlines = deadlines
+    def __init__(self) -> None:
         self._routes: dict[str | int, ProgressRoute] = {}
         self._next = 0
 
@@ -146,8 +145,8 @@ class ProgressRoutes:
         except ValidationError:
             logger.debug("dropping a malformed progress notification: %r", params)
             return
-        if route.scope is not None:
-            self._deadlines.restart(route.scope)  # the server is alive and working: a fresh timeout
+        if route.clock is not None:
+            route.clock.restart()  # the server is alive and working: a fresh timeout
         await _call(route.callback, update.progress, update.total, update.message, what="progress_callback")
 
 
@@ -259,13 +258,12 @@ class Notifications:
 
     def __init__(
         self,
-        deadlines: RequestDeadlines,
         *,
         logging_callback: LoggingCallback | None = None,
         message_handler: MessageHandler | None = None,
         on_tools_changed: Callable[[], None] | None = None,
     ) -> None:
-        self.progress = ProgressRoutes(deadlines)
+        self.progress = ProgressRoutes()
         self._logging_callback = logging_callback
         self._message_handler = message_handler
         self._on_tools_changed = on_tools_changed

@@ -1,17 +1,19 @@
 """Request deadlines that stop while a person is answering a question and restart on progress.
 
-``timeout`` bounds each request (a call may choose its own), but an elicitation callback may keep a
-person busy for minutes while a legacy server holds the request open. Every pending request runs inside
-``RequestDeadlines.scope()``; while any callback runs inside ``paused()`` no deadline fires, and when
+``timeout`` bounds each request (a call may choose its own, ``read_timeout_seconds``), but an
+elicitation callback may keep a person busy for minutes while a legacy server holds the request open.
+Every pending request runs inside its own ``RequestClock`` (``RequestDeadlines.clock()``), registered
+by request id while it waits; while any callback runs inside ``paused()`` no deadline fires, and when
 the last callback returns each pending request gets a fresh timeout of its own length. A progress
-notification for a request gives it a fresh timeout too (``restart``): a tool that reports progress may
-run for as long as it keeps reporting.
+notification for a request starts its clock again too (``RequestClock.restart``): a tool that reports
+progress may run for as long as it keeps reporting.
 """
 
 from __future__ import annotations
 
 import math
 from types import TracebackType
+from typing import Any
 
 import anyio
 
@@ -19,49 +21,65 @@ import anyio
 class RequestDeadlines:
     def __init__(self, timeout: float | None) -> None:
         self.timeout = math.inf if timeout is None else timeout
-        self._scopes: dict[anyio.CancelScope, float] = {}
+        self.active: dict[Any, RequestClock] = {}
+        """The clocks of the requests waiting for an answer, by request id."""
         self._paused = 0
 
     def _deadline(self, timeout: float) -> float:
         return math.inf if self._paused or math.isinf(timeout) else anyio.current_time() + timeout
 
-    def scope(self, timeout: float | None = None) -> _RequestScope:
-        """A cancel scope whose deadline is ``timeout`` (default: the client's) from now.
+    def clock(
+        self, request_id: Any, call: object = None, grace: float = 0.0, timeout: float | None = None
+    ) -> RequestClock:
+        """A cancel scope for one request: ``timeout`` (default: the client's) from now, at least ``grace``.
 
-        The clock stops while callbacks run. (A plain class, not ``@contextmanager``: it is entered once
-        per request, on the hot path.)
+        ``call`` is the caller's record of the call the request belongs to (see ``_session``).
+        (A plain class, not ``@contextmanager``: it is entered once per request, on the hot path.)
         """
-        return _RequestScope(self, self.timeout if timeout is None else timeout)
+        return RequestClock(self, request_id, call, grace, self.timeout if timeout is None else timeout)
 
     def paused(self) -> _Paused:
         """Stop every request's clock for the duration (nesting and concurrency are fine)."""
         return _Paused(self)
 
-    def restart(self, scope: anyio.CancelScope) -> None:
-        """Give a pending request a fresh timeout from now (unless the clocks are paused)."""
-        timeout = self._scopes.get(scope)
-        if timeout is not None and not self._paused:
-            scope.deadline = self._deadline(timeout)
 
+class RequestClock:
+    __slots__ = ("_deadlines", "_request_id", "_scope", "call", "timeout")
 
-class _RequestScope:
-    __slots__ = ("_deadlines", "_scope", "_timeout")
-
-    def __init__(self, deadlines: RequestDeadlines, timeout: float) -> None:
+    def __init__(
+        self, deadlines: RequestDeadlines, request_id: Any, call: object, grace: float, timeout: float
+    ) -> None:
         self._deadlines = deadlines
-        self._timeout = timeout
-        self._scope = anyio.CancelScope(deadline=deadlines._deadline(timeout))
+        self._request_id = request_id
+        self.call = call
+        self.timeout = timeout
+        deadline = deadlines._deadline(timeout)
+        if grace:
+            deadline = max(deadline, anyio.current_time() + grace)
+        self._scope = anyio.CancelScope(deadline=deadline)
 
     def __enter__(self) -> anyio.CancelScope:
         scope = self._scope.__enter__()
-        self._deadlines._scopes[scope] = self._timeout
+        self._deadlines.active[self._request_id] = self
         return scope
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> bool:
-        self._deadlines._scopes.pop(self._scope, None)
+        self._deadlines.active.pop(self._request_id, None)
         return bool(self._scope.__exit__(exc_type, exc, tb))
+
+    def restart(self) -> None:
+        """A fresh ``timeout`` from now (the server showed it is working), unless the clocks are paused."""
+        if not self._deadlines._paused:
+            self._scope.deadline = self._deadlines._deadline(self.timeout)
+
+    @property
+    def deadline(self) -> float:
+        return self._scope.deadline
+
+    def _set(self, deadline: float) -> None:
+        self._scope.deadline = deadline
 
 
 class _Paused:
@@ -73,8 +91,8 @@ class _Paused:
     def __enter__(self) -> None:
         deadlines = self._deadlines
         deadlines._paused += 1
-        for scope in deadlines._scopes:
-            scope.deadline = math.inf
+        for clock in deadlines.active.values():
+            clock._set(math.inf)
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
@@ -82,5 +100,5 @@ class _Paused:
         deadlines = self._deadlines
         deadlines._paused -= 1
         if not deadlines._paused:
-            for scope, timeout in deadlines._scopes.items():
-                scope.deadline = deadlines._deadline(timeout)
+            for clock in deadlines.active.values():
+                clock._set(deadlines._deadline(clock.timeout))

@@ -82,7 +82,7 @@ async def test_fields_that_miss_a_required_field_fail_loudly() -> None:
         await answers(CONTEXT, BOOK_TABLE)
     text = str(failure.value)
     assert "No tables for 4 on 2025-12-25. Would you like another date?" in text
-    assert "accept_alternative (boolean, required), date (string)" in text
+    assert "accept_alternative (boolean, required), date (text)" in text
     assert "required field(s) accept_alternative have neither a canned value nor a default" in text
 
 
