@@ -34,6 +34,8 @@ from mcp_client._errors import (
     UrlElicitationRequiredError,
 )
 from mcp_client._http import StreamableHTTPTransport
+from mcp_client._listen import Listening
+from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback, Subscription
 from mcp_client._stdio import StdioServerParameters, StdioTransport
 from mcp_client._transport import Transport
 from mcp_client._versions import LEGACY_VERSIONS, MODERN_VERSIONS
@@ -55,16 +57,21 @@ __all__ = [
     "InvalidElicitationContentError",
     "InvalidElicitationSchemaError",
     "InvalidToolResultError",
+    "Listening",
+    "LoggingCallback",
     "MCPClientError",
     "MCPConnectionError",
     "MCPError",
     "MCPTimeoutError",
+    "MessageHandler",
+    "ProgressCallback",
     "ProtocolError",
     "ServerExitedError",
     "SessionExpiredError",
     "StdioServerParameters",
     "StdioTransport",
     "StreamableHTTPTransport",
+    "Subscription",
     "SubscriptionLostError",
     "Transport",
     "UnsupportedInEraError",

@@ -9,13 +9,14 @@ multi-round-trip loop (``_input_required``) and the legacy push path (``_server_
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from types import TracebackType
-from typing import Any, Literal, Self
+from typing import Any, Literal, Self, TypeVar, get_args, overload
 
 import httpx
+from pydantic import BaseModel
 
-from mcp_client import _results
+from mcp_client import _input_required, _results
 from mcp_client._elicitation import (
     ElicitationCallback,
     ElicitationCompleteCallback,
@@ -23,26 +24,42 @@ from mcp_client._elicitation import (
     UrlCompletions,
     declared_modes,
 )
+from mcp_client._errors import UnsupportedInEraError
 from mcp_client._http import StreamableHTTPTransport
+from mcp_client._listen import Listening, listen_filter
+from mcp_client._notifications import (
+    LoggingCallback,
+    MessageHandler,
+    Notifications,
+    ProgressCallback,
+)
 from mcp_client._router import Router
-from mcp_client._session import Session
+from mcp_client._session import CallOptions, Session
 from mcp_client._stdio import StdioServerParameters, StdioTransport
 from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Transport
 from mcp_client._versions import MODES
 from mcp_client.types import (
     CallToolResult,
+    CompleteResult,
     GetPromptResult,
     Implementation,
+    InputRequiredResult,
     ListPromptsResult,
     ListResourcesResult,
+    ListResourceTemplatesResult,
     ListToolsResult,
+    LoggingLevel,
+    PromptReference,
     ReadResourceResult,
+    ResourceTemplateReference,
     ServerCapabilities,
 )
 
 __all__ = ["Client"]
 
 _DEFAULT_CLIENT_INFO = Implementation(name="mcp-client", version="0.1.0")
+_LEVELS: tuple[str, ...] = get_args(LoggingLevel)
+_R = TypeVar("_R", bound=BaseModel)
 
 
 class Client:
@@ -59,9 +76,15 @@ class Client:
     ``elicitation_modes`` if given, else the callback's ``elicitation_modes`` attribute, else both.
     ``elicitation_complete_callback(elicitation_id)`` hears legacy URL-mode completions.
 
-    ``timeout`` bounds each request, not counting time spent in the elicitation callback.
-    ``input_required_max_rounds`` caps the multi-round-trip loop. ``headers`` and ``auth`` (an
-    ``httpx.Auth``) apply to every HTTP request.
+    ``timeout`` bounds each request, not counting time spent in the elicitation callback; a progress
+    report starts it again. ``input_required_max_rounds`` caps the multi-round-trip loop. ``headers``
+    and ``auth`` (an ``httpx.Auth``) apply to every HTTP request.
+
+    ``logging_callback(params)`` gets the server's log messages (``LoggingMessageNotificationParams``),
+    at ``log_level`` and up when one is given (legacy: ``logging/setLevel`` after the handshake;
+    2026-07-28: in each request's ``_meta``, without which a modern server sends none).
+    ``message_handler(notification)`` gets every other notification the client does not consume
+    (list changes, resource updates, unknown ones) as typed models. Both may be sync or async.
     """
 
     def __init__(
@@ -78,13 +101,16 @@ class Client:
         auth: httpx.Auth | None = None,
         elicitation_modes: Iterable[str] | None = None,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+        logging_callback: LoggingCallback | None = None,
+        log_level: LoggingLevel | None = None,
+        message_handler: MessageHandler | None = None,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(repr(m) for m in MODES)}; got {mode!r}")
         if input_required_max_rounds < 0:
             raise ValueError("input_required_max_rounds must be 0 or more")
-        if timeout is not None and (not timeout > 0 or math.isnan(timeout)):
-            raise ValueError(f"timeout must be a positive number of seconds or None; got {timeout!r}")
+        _check_seconds("timeout", timeout)
+        _check_level(log_level)
         transport = _transport_for(server, headers, auth, timeout, max_message_bytes)
         info = (
             client_info
@@ -96,6 +122,11 @@ class Client:
         completions = UrlCompletions()
         modes = declared_modes(elicitation_callback, elicitation_modes)
         router = Router([ElicitationHandler(elicitation_callback, modes, completions)])
+        notifications = Notifications(
+            logging_callback=logging_callback,
+            message_handler=message_handler,
+            on_tools_changed=lambda: self._session.output_schemas.forget(),
+        )
         self._mode = mode
         self._session = Session(
             transport,
@@ -105,6 +136,8 @@ class Client:
             max_rounds=input_required_max_rounds,
             completions=completions,
             complete_callback=elicitation_complete_callback,
+            notifications=notifications,
+            log_level=log_level,
         )
 
     @property
@@ -161,53 +194,234 @@ class Client:
             ListToolsResult, {"tools": await self._session.list_tools()}, "tools/list", self.server
         )
 
-    async def call_tool(self, name: str, arguments: Mapping[str, Any] | None = None) -> CallToolResult:
+    @overload
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        read_timeout_seconds: float | None = None,
+        progress_callback: ProgressCallback | None = None,
+        *,
+        meta: Mapping[str, Any] | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: str | None = None,
+        allow_input_required: Literal[False] = False,
+    ) -> CallToolResult: ...
+
+    @overload
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        read_timeout_seconds: float | None = None,
+        progress_callback: ProgressCallback | None = None,
+        *,
+        meta: Mapping[str, Any] | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: str | None = None,
+        allow_input_required: bool,
+    ) -> CallToolResult | InputRequiredResult: ...
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        read_timeout_seconds: float | None = None,
+        progress_callback: ProgressCallback | None = None,
+        *,
+        meta: Mapping[str, Any] | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: str | None = None,
+        allow_input_required: bool = False,
+    ) -> CallToolResult | InputRequiredResult:
         """Call a tool and return its result; the server's questions go to the elicitation callback.
 
-        A tool's own failure is a result with ``is_error=True``; protocol failures raise ``MCPError``.
+        ``read_timeout_seconds`` replaces ``Client(timeout=...)`` for this call. ``progress_callback
+        (progress, total, message)`` hears the call's progress, and each report restarts its timeout.
+        ``meta`` joins the request's ``_meta``. ``allow_input_required=True`` returns a 2026-07-28
+        server's ``InputRequiredResult`` instead of asking the callback; resume later (from any client)
+        with ``input_responses`` and ``request_state``. A structured result is checked against the
+        tool's ``outputSchema`` (``InvalidToolResultError``). A tool's own failure is a result with
+        ``is_error=True``; protocol failures raise ``MCPError``.
         """
         self._session.require_open()
         params = {"name": name, "arguments": dict(arguments) if arguments else {}}
         what = f"tools/call {name!r}"
-        return _results.parse(
-            CallToolResult, await self._session.call("tools/call", params, what), what, self.server
+        options = _options(
+            read_timeout_seconds,
+            progress_callback,
+            meta,
+            input_responses,
+            request_state,
+            allow_input_required,
         )
+        result = await self._session.call("tools/call", params, what, options)
+        if allow_input_required and _input_required.is_input_required(result):
+            return _results.parse(InputRequiredResult, result, what, self.server)
+        await self._session.check_tool_result(name, result)
+        return _results.parse(CallToolResult, result, what, self.server)
 
     async def list_prompts(self) -> ListPromptsResult:
         """Every prompt of the server (all pages)."""
         prompts = await self._list_all("prompts/list", "prompts")
         return _results.parse(ListPromptsResult, {"prompts": prompts}, "prompts/list", self.server)
 
-    async def get_prompt(self, name: str, arguments: Mapping[str, str] | None = None) -> GetPromptResult:
-        """Render a prompt; the server's questions go to the elicitation callback."""
+    @overload
+    async def get_prompt(
+        self,
+        name: str,
+        arguments: Mapping[str, str] | None = None,
+        *,
+        meta: Mapping[str, Any] | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: str | None = None,
+        allow_input_required: Literal[False] = False,
+    ) -> GetPromptResult: ...
+
+    @overload
+    async def get_prompt(
+        self,
+        name: str,
+        arguments: Mapping[str, str] | None = None,
+        *,
+        meta: Mapping[str, Any] | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: str | None = None,
+        allow_input_required: bool,
+    ) -> GetPromptResult | InputRequiredResult: ...
+
+    async def get_prompt(
+        self,
+        name: str,
+        arguments: Mapping[str, str] | None = None,
+        *,
+        meta: Mapping[str, Any] | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: str | None = None,
+        allow_input_required: bool = False,
+    ) -> GetPromptResult | InputRequiredResult:
+        """Render a prompt; the server's questions go to the elicitation callback (keywords: call_tool's)."""
         self._session.require_open()
         params: dict[str, Any] = {"name": name}
         if arguments:
             params["arguments"] = dict(arguments)
-        what = f"prompts/get {name!r}"
-        return _results.parse(
-            GetPromptResult, await self._session.call("prompts/get", params, what), what, self.server
-        )
+        options = _options(None, None, meta, input_responses, request_state, allow_input_required)
+        return await self._call(GetPromptResult, "prompts/get", params, f"prompts/get {name!r}", options)
 
     async def list_resources(self) -> ListResourcesResult:
         """Every resource of the server (all pages)."""
         resources = await self._list_all("resources/list", "resources")
         return _results.parse(ListResourcesResult, {"resources": resources}, "resources/list", self.server)
 
-    async def read_resource(self, uri: str) -> ReadResourceResult:
-        """Read a resource; the server's questions go to the elicitation callback."""
+    @overload
+    async def read_resource(
+        self,
+        uri: str,
+        *,
+        meta: Mapping[str, Any] | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: str | None = None,
+        allow_input_required: Literal[False] = False,
+    ) -> ReadResourceResult: ...
+
+    @overload
+    async def read_resource(
+        self,
+        uri: str,
+        *,
+        meta: Mapping[str, Any] | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: str | None = None,
+        allow_input_required: bool,
+    ) -> ReadResourceResult | InputRequiredResult: ...
+
+    async def read_resource(
+        self,
+        uri: str,
+        *,
+        meta: Mapping[str, Any] | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: str | None = None,
+        allow_input_required: bool = False,
+    ) -> ReadResourceResult | InputRequiredResult:
+        """Read a resource; the server's questions go to the elicitation callback (keywords: call_tool's)."""
         self._session.require_open()
-        what = f"resources/read {uri!r}"
-        result = await self._session.call("resources/read", {"uri": uri}, what)
-        return _results.parse(ReadResourceResult, result, what, self.server)
+        options = _options(None, None, meta, input_responses, request_state, allow_input_required)
+        return await self._call(
+            ReadResourceResult, "resources/read", {"uri": uri}, f"resources/read {uri!r}", options
+        )
 
-    async def ping(self) -> None:
-        """Check that the server answers.
+    async def list_resource_templates(self) -> ListResourceTemplatesResult:
+        """Every resource template of the server (all pages)."""
+        templates = await self._list_all("resources/templates/list", "resourceTemplates")
+        return _results.parse(
+            ListResourceTemplatesResult,
+            {"resourceTemplates": templates},
+            "resources/templates/list",
+            self.server,
+        )
 
-        The 2026-07-28 era has no ``ping`` method; there the check is a ``server/discover`` request.
+    async def complete(
+        self,
+        ref: PromptReference | ResourceTemplateReference | Mapping[str, Any],
+        argument: Mapping[str, str],
+        context_arguments: Mapping[str, str] | None = None,
+    ) -> CompleteResult:
+        """Suggested values for ``argument`` (``{"name", "value"}``) of a prompt or resource template.
+
+        ``context_arguments`` are the values of arguments already filled in.
+        """
+        self._session.require_open()
+        params: dict[str, Any] = {
+            "ref": ref.model_dump_wire() if isinstance(ref, BaseModel) else dict(ref),  # pyright: ignore[reportAttributeAccessIssue]
+            "argument": dict(argument),
+        }
+        if context_arguments:
+            params["context"] = {"arguments": dict(context_arguments)}
+        result = await self._session.request("completion/complete", params)
+        return _results.parse(CompleteResult, result, "completion/complete", self.server)
+
+    async def subscribe_resource(self, uri: str) -> None:
+        """Ask for ``resources/updated`` notices about ``uri`` (legacy; in 2026-07-28 use ``listen``)."""
+        await self._session.request(self._legacy_only("resources/subscribe"), {"uri": uri})
+
+    async def unsubscribe_resource(self, uri: str) -> None:
+        """Stop the notices ``subscribe_resource`` asked for."""
+        await self._session.request(self._legacy_only("resources/unsubscribe"), {"uri": uri})
+
+    async def set_logging_level(self, level: LoggingLevel) -> None:
+        """Receive server log messages at ``level`` and up, from now on, in either era."""
+        _check_level(level)
+        await self._session.set_log_level(level)
+
+    def listen(
+        self,
+        tools_list_changed: bool = False,
+        prompts_list_changed: bool = False,
+        resources_list_changed: bool = False,
+        resource_subscriptions: Sequence[str] = (),
+    ) -> Listening:
+        """``async with client.listen(...) as subscription: async for notice in subscription: ...``
+
+        Yields change notices (``ToolListChangedNotification``, ``ResourceUpdatedNotification``...) of
+        the kinds asked for, in both eras: a 2026-07-28 ``subscriptions/listen`` stream, or the legacy
+        session's stream with ``resources/subscribe`` for ``resource_subscriptions`` while it is open.
         """
         era = self._session.require_open()
+        wanted = listen_filter(
+            tools_list_changed, prompts_list_changed, resources_list_changed, resource_subscriptions
+        )
+        session = self._session
+        return Listening(
+            session, session.notifications, era.name, wanted, session.deadlines.timeout, self.server
+        )
+
+    async def send_ping(self) -> None:
+        """Check that the server answers (2026-07-28 has no ``ping``: there it is ``server/discover``)."""
+        era = self._session.require_open()
         await self._session.request(era.ping_method, None)
+
+    ping = send_ping
 
     async def send_request(self, method: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Send any request in the current era and return its raw result (for methods without a helper)."""
@@ -217,6 +431,54 @@ class Client:
     async def _list_all(self, method: str, key: str) -> list[Any]:
         self._session.require_open()
         return await _results.list_all(self._session.request, method, key, self.server)
+
+    async def _call(
+        self, model: type[_R], method: str, params: dict[str, Any], what: str, options: CallOptions | None
+    ) -> Any:
+        result = await self._session.call(method, params, what, options)
+        if options is not None and options.allow_input_required and _input_required.is_input_required(result):
+            return _results.parse(InputRequiredResult, result, what, self.server)
+        return _results.parse(model, result, what, self.server)
+
+    def _legacy_only(self, method: str) -> str:
+        if self._session.require_open().name == "modern":
+            raise UnsupportedInEraError(
+                f"{method} is not part of protocol {self.protocol_version}: use "
+                "`async with client.listen(resource_subscriptions=[uri]) as subscription:` instead"
+            )
+        return method
+
+
+def _check_seconds(name: str, seconds: float | None) -> None:
+    if seconds is not None and (not seconds > 0 or math.isnan(seconds)):
+        raise ValueError(f"{name} must be a positive number of seconds or None; got {seconds!r}")
+
+
+def _check_level(level: str | None) -> None:
+    if level is not None and level not in _LEVELS:
+        raise ValueError(f"log level must be one of {', '.join(_LEVELS)}; got {level!r}")
+
+
+def _options(
+    timeout: float | None,
+    progress_callback: ProgressCallback | None,
+    meta: Mapping[str, Any] | None,
+    input_responses: Mapping[str, Any] | None,
+    request_state: str | None,
+    allow_input_required: bool,
+) -> CallOptions | None:
+    """The call's options, or ``None`` when it has none (the common call pays for nothing)."""
+    if (
+        timeout is None
+        and progress_callback is None
+        and meta is None
+        and input_responses is None
+        and request_state is None
+        and not allow_input_required
+    ):
+        return None
+    _check_seconds("read_timeout_seconds", timeout)
+    return CallOptions(timeout, progress_callback, meta, input_responses, request_state, allow_input_required)
 
 
 def _transport_for(

@@ -29,6 +29,8 @@ import anyio.abc
 
 from mcp_client._errors import MCPClientError, SubscriptionLostError
 from mcp_client._notifications import Notifications, Subscription
+from mcp_client._session import Call
+from mcp_client._transport import RequestId
 from mcp_client.types import SubscriptionFilter
 
 __all__ = ["Listening", "Requester", "listen_filter"]
@@ -40,15 +42,15 @@ _listen_ids = itertools.count(1)
 
 
 class Requester(Protocol):
-    """Sends one request and returns its result (``timeout=math.inf``: no deadline)."""
+    """What listening needs from the session: one request (a ``Call`` may set its timeout)."""
 
-    def __call__(
+    def request(
         self,
         method: str,
         params: dict[str, Any] | None,
+        call: Call | None = None,
         *,
-        request_id: str | None = None,
-        timeout: float | None = None,
+        request_id: RequestId | None = None,
     ) -> Awaitable[dict[str, Any]]: ...
 
 
@@ -57,14 +59,14 @@ class Listening:
 
     def __init__(
         self,
-        request: Requester,
+        session: Requester,
         notifications: Notifications,
         era: Literal["legacy", "modern"],
         wanted: SubscriptionFilter,
         ack_timeout: float,
         label: str,
     ) -> None:
-        self._request = request
+        self._session = session
         self._notifications = notifications
         self._era = era
         self._wanted = wanted
@@ -102,7 +104,7 @@ class Listening:
         self._subscription = self._stack.enter_context(self._notifications.subscribed(subscription))
         try:
             for uri in self._wanted.resource_subscriptions or ():
-                await self._request("resources/subscribe", {"uri": uri})
+                await self._session.request("resources/subscribe", {"uri": uri})
                 self._subscribed.append(uri)
         except BaseException:
             await self.__aexit__(None, None, None)
@@ -116,7 +118,7 @@ class Listening:
         with anyio.CancelScope(shield=True), anyio.move_on_after(_UNSUBSCRIBE_SECONDS):
             for uri in uris:
                 try:
-                    await self._request("resources/unsubscribe", {"uri": uri})
+                    await self._session.request("resources/unsubscribe", {"uri": uri})
                 except MCPClientError as exc:
                     logger.debug("%s: resources/unsubscribe %r failed: %s", self._label, uri, exc)
 
@@ -131,7 +133,11 @@ class Listening:
 
         async def drive() -> None:
             try:
-                await self._request("subscriptions/listen", params, request_id=request_id, timeout=math.inf)
+                # No deadline: the answer comes when the stream ends.
+                no_deadline = Call(math.inf)
+                await self._session.request(
+                    "subscriptions/listen", params, no_deadline, request_id=request_id
+                )
             except MCPClientError as exc:
                 failure.append(exc)
                 subscription.end("lost", str(exc))
