@@ -42,6 +42,7 @@ async def test_a_tool_that_keeps_reporting_outlives_the_timeout(
     steps: list[float] = []
     server = features_server(transport, features_http_url, features_stdio_command)
     async with Client(server, mode=mode, timeout=1.0) as client:
+        await client.send_ping()  # a subprocess's first answer gets a start-up grace: not this call
         result = await client.call_tool(
             "count", {"steps": 10, "interval": 0.3}, progress_callback=lambda p, t, m: steps.append(p)
         )
@@ -55,6 +56,7 @@ async def test_read_timeout_seconds_is_restarted_by_progress_too(
 ) -> None:
     server = features_server(transport, features_http_url, features_stdio_command)
     async with Client(server, mode=mode, timeout=60) as client:
+        await client.send_ping()  # a subprocess's first answer gets a start-up grace: not this call
         result = await client.call_tool(
             "count",
             {"steps": 8, "interval": 0.3},
