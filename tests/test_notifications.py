@@ -144,9 +144,7 @@ async def test_without_a_callback_logs_go_to_the_python_logger(caplog: pytest.Lo
 async def test_change_notices_and_unknown_ones_reach_the_message_handler_typed() -> None:
     seen: list[ServerNotification] = []
     changed: list[bool] = []
-    notifications = Notifications(
-        message_handler=seen.append, on_tools_changed=lambda: changed.append(True)
-    )
+    notifications = Notifications(message_handler=seen.append, on_tools_changed=lambda: changed.append(True))
     await notifications.dispatch("notifications/tools/list_changed", {})
     await notifications.dispatch("notifications/resources/updated", {"uri": "notes://a"})
     await notifications.dispatch("notifications/custom/thing", {"x": 1})

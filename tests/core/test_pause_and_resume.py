@@ -1,9 +1,10 @@
 """Driving the multi-round-trip loop yourself: pause a call, store it as JSON, resume it from a new Client.
 
-Against the guide server (official ``mcp==2.3.0``), 2026-07-28. ``delete_folder`` asks through a
-resolver whose ``requestState`` the server signs with a per-process key: over HTTP a new Client reaches
-the same server process, so the resumed call completes. Over stdio every Client starts its own server,
-so the stdio test uses ``pay_deposit_mrtr``, whose state is plain text.
+Against the official ``mcp==2.3.0`` server, 2026-07-28. The guide server's ``delete_folder`` asks
+through a resolver whose ``requestState`` the server seals with a per-process key: over HTTP a new
+Client reaches the same server process, so the resumed call completes. Over stdio every Client starts
+its own server, so the stdio test uses the features server's ``order``, whose server keeps a fixed key
+(as servers sharing keys behind a load balancer do).
 """
 
 from __future__ import annotations
@@ -49,22 +50,25 @@ async def test_a_complete_result_comes_back_as_it_is(guide_http_url: str) -> Non
     assert text_of(result) == "deleted /srv/empty"
 
 
-async def test_resume_over_stdio_with_plain_answers(guide_stdio_command: tuple[str, list[str]]) -> None:
-    server = StdioServerParameters(*guide_stdio_command)
+async def test_resume_in_another_server_process_over_stdio(
+    features_stdio_command: tuple[str, list[str]],
+) -> None:
+    """Each stdio Client starts its own server: the state is resumed by a process that did not mint it."""
+    server = StdioServerParameters(*features_stdio_command)
     async with Client(server, mode=MODERN) as first:
-        paused = await first.call_tool("pay_deposit_mrtr", {"booking_id": "b7"}, allow_input_required=True)
+        paused = await first.call_tool("order", {"item": "tea"}, allow_input_required=True)
     assert isinstance(paused, InputRequiredResult)
     stored = paused.model_dump_json()
 
     loaded = InputRequiredResult.model_validate_json(stored)
     async with Client(server, mode=MODERN) as second:
         result = await second.call_tool(
-            "pay_deposit_mrtr",
-            {"booking_id": "b7"},
-            input_responses={"deposit": {"action": "accept"}},
+            "order",
+            {"item": "tea"},
+            input_responses={"confirm": {"action": "accept", "content": {"confirm": True}}},
             request_state=loaded.request_state,
         )
-    assert text_of(result).startswith("deposit answer=accept; echoed requestState=")
+    assert text_of(result) == "ordered tea"
 
 
 async def test_get_prompt_and_read_resource_pause_and_resume(guide_http_url: str) -> None:

@@ -20,12 +20,17 @@ from typing import Any
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.request_state import RequestStateSecurity
 from mcp_types import (
     CallToolResult,
     Completion,
     CompletionArgument,
     CompletionContext,
+    ElicitRequest,
+    ElicitRequestFormParams,
+    ElicitResult,
     EmptyResult,
+    InputRequiredResult,
     LoggingLevel,
     PromptReference,
     ResourceTemplateReference,
@@ -55,7 +60,16 @@ CUISINES = ("italian", "indian", "indonesian", "thai")
 # Logging and subscriptions are legacy features; the official server warns each time they are used.
 warnings.filterwarnings("ignore", message=".*deprecated as of 2026-07-28.*")
 
-mcp: MCPServer = MCPServer(SERVER_NAME, version="1.0.0", log_level="WARNING")
+# A fixed request-state key: a paused call can be resumed by another server process (stdio: each
+# Client starts its own), as it could behind a load balancer that shares its keys.
+STATE_KEY = "features-server-test-key-not-a-secret-0123456789"
+
+mcp: MCPServer = MCPServer(
+    SERVER_NAME,
+    version="1.0.0",
+    log_level="WARNING",
+    request_state_security=RequestStateSecurity(keys=[STATE_KEY]),
+)
 
 # Legacy-era state, per session: one per Mcp-Session-Id over HTTP, one per process over stdio.
 _legacy_levels: dict[str, LoggingLevel] = {}
@@ -96,6 +110,33 @@ async def show_meta(ctx: Context) -> str:
     if meta is not None and not isinstance(meta, dict):
         meta = meta.model_dump(mode="json", by_alias=True, exclude_none=True)
     return json.dumps(meta or {}, sort_keys=True, default=str)
+
+
+# ---------------------------------------------------------------- pausing and resuming
+
+
+class Confirm(BaseModel):
+    confirm: bool
+
+
+@mcp.tool(description="Ask to confirm the order (legacy: ctx.elicit; modern: InputRequiredResult 'confirm').")
+async def order(item: str, ctx: Context) -> str | InputRequiredResult:
+    if not _is_modern(ctx):
+        asked = await ctx.elicit(f"Order {item}?", schema=Confirm)
+        return f"ordered {item}" if asked.action == "accept" and asked.data.confirm else f"no {item}"
+    answer = (ctx.input_responses or {}).get("confirm")
+    if answer is None or ctx.request_state != f"order:{item}":
+        schema = {"type": "object", "properties": {"confirm": {"type": "boolean"}}, "required": ["confirm"]}
+        question = ElicitRequest(
+            params=ElicitRequestFormParams(message=f"Order {item}?", requested_schema=schema)
+        )
+        return InputRequiredResult(input_requests={"confirm": question}, request_state=f"order:{item}")
+    confirmed = (
+        isinstance(answer, ElicitResult)
+        and answer.action == "accept"
+        and (answer.content or {}).get("confirm")
+    )
+    return f"ordered {item}" if confirmed else f"no {item}"
 
 
 # ---------------------------------------------------------------- logging
