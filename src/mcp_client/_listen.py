@@ -182,4 +182,3 @@ def listen_filter(
         resources_list_changed=True if resources_list_changed else None,
         resource_subscriptions=list(resource_subscriptions) or None,
     )
-

@@ -12,11 +12,11 @@ from dataclasses import dataclass, field
 from rich.console import Console
 
 from mcp_client import Client, ElicitationCallback, ElicitationCompleteCallback, StdioServerParameters
-from mcp_client.types import Tool
+from mcp_client.types import LoggingLevel, Tool
 from ui_adapters.cli._args import parse_arguments, suggest
 from ui_adapters.cli._exit import EXIT_OK, EXIT_TOOL_ERROR, UsageError
 from ui_adapters.cli._render import print_json, print_result, print_tools
-from ui_adapters.cli._status import StatusLine, terminal_ui
+from ui_adapters.cli._status import ServerLogPrinter, StatusLine, terminal_ui
 
 __all__ = ["Connection", "run_call", "run_tools"]
 
@@ -29,6 +29,7 @@ class Connection:
     mode: str = "auto"
     headers: Mapping[str, str] = field(default_factory=dict[str, str])
     timeout: float | None = 30.0
+    log_level: LoggingLevel = "info"
 
     @property
     def label(self) -> str:
@@ -38,7 +39,9 @@ class Connection:
         self,
         callback: ElicitationCallback | None = None,
         complete: ElicitationCompleteCallback | None = None,
+        status: StatusLine | None = None,
     ) -> Client:
+        """A client for this connection; with a ``status``, the server's log lines are printed there."""
         return Client(
             self.server,
             mode=self.mode,
@@ -46,6 +49,8 @@ class Connection:
             elicitation_complete_callback=complete,
             headers=dict(self.headers) or None,
             timeout=self.timeout,
+            logging_callback=ServerLogPrinter(status) if status is not None else None,
+            log_level=self.log_level if status is not None else None,
         )
 
 
@@ -53,7 +58,7 @@ async def run_tools(connection: Connection, out: Console, err: Console, *, as_js
     """List the server's tools with their parameters (``--json``: the raw tool list)."""
     status = StatusLine(err)
     with status.show(f"Connecting to {connection.label}…"):
-        async with connection.client() as client:
+        async with connection.client(status=status) as client:
             status.update("Listing tools…")
             tools = (await client.list_tools()).tools
     if as_json:
@@ -72,12 +77,14 @@ async def run_call(
     """
     ui = terminal_ui(err)
     with ui.status.show(f"Connecting to {connection.label}…"):
-        async with connection.client(ui, ui.elicitation_complete_callback) as client:
+        async with connection.client(ui, ui.elicitation_complete_callback, ui.status) as client:
             ui.status.update("Listing tools…")
             tool = _find_tool((await client.list_tools()).tools, tool_name, connection.label)
             arguments = parse_arguments(tool, words)
             ui.status.update(f"Calling {tool.name}…")
-            result = await client.call_tool(tool.name, arguments)
+            # A progress callback makes the server report progress (a bar instead of the spinner), and
+            # each report restarts --timeout: a long tool that keeps reporting is never cut off.
+            result = await client.call_tool(tool.name, arguments, progress_callback=ui.status.progress)
     if as_json:
         print_json(out, result.model_dump_wire())
     else:
