@@ -1,22 +1,23 @@
 """``Client``: the one object an app uses to talk to an MCP server, in either protocol era.
 
 A thin façade: it checks the options, builds the transport (HTTP or stdio), the router of question
-handlers (``_router``) and the session (``_session``), and turns results into typed models. The
-session does the work: negotiation (``_negotiation``), sending, deadlines, cancellation, recovery, the
-multi-round-trip loop (``_input_required``) and the legacy push path (``_server_messages``).
+handlers (``_router``), the notification routes (``_notifications``) and the session (``_session``),
+and turns results into typed models. The session does the work: negotiation (``_negotiation``),
+sending, deadlines, cancellation, recovery, the multi-round-trip loop (``_input_required``) and the
+legacy push path (``_server_messages``). The three calls that may ask questions, pause or run long
+live in ``_pausable_calls``; ``listen()`` in ``_listen``.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from types import TracebackType
-from typing import Any, Literal, Self, TypeVar, get_args, overload
+from typing import Any, Literal, Self, get_args
 
 import httpx
 from pydantic import BaseModel
 
-from mcp_client import _input_required, _results
+from mcp_client import _results
 from mcp_client._elicitation import (
     ElicitationCallback,
     ElicitationCompleteCallback,
@@ -27,30 +28,22 @@ from mcp_client._elicitation import (
 from mcp_client._errors import UnsupportedInEraError
 from mcp_client._http import StreamableHTTPTransport
 from mcp_client._listen import Listening, listen_filter
-from mcp_client._notifications import (
-    LoggingCallback,
-    MessageHandler,
-    Notifications,
-    ProgressCallback,
-)
+from mcp_client._notifications import LoggingCallback, MessageHandler, Notifications
+from mcp_client._pausable_calls import PausableCalls, check_seconds
 from mcp_client._router import Router
-from mcp_client._session import CallOptions, Session
+from mcp_client._session import Session
 from mcp_client._stdio import StdioServerParameters, StdioTransport
 from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Transport
 from mcp_client._versions import MODES
 from mcp_client.types import (
-    CallToolResult,
     CompleteResult,
-    GetPromptResult,
     Implementation,
-    InputRequiredResult,
     ListPromptsResult,
     ListResourcesResult,
     ListResourceTemplatesResult,
     ListToolsResult,
     LoggingLevel,
     PromptReference,
-    ReadResourceResult,
     ResourceTemplateReference,
     ServerCapabilities,
 )
@@ -59,10 +52,9 @@ __all__ = ["Client"]
 
 _DEFAULT_CLIENT_INFO = Implementation(name="mcp-client", version="0.1.0")
 _LEVELS: tuple[str, ...] = get_args(LoggingLevel)
-_R = TypeVar("_R", bound=BaseModel)
 
 
-class Client:
+class Client(PausableCalls):
     """An async MCP client; use it as ``async with Client(server, ...) as client:``.
 
     ``server`` is an ``http(s)://`` URL (streamable HTTP), a ``StdioServerParameters`` (a subprocess
@@ -109,7 +101,7 @@ class Client:
             raise ValueError(f"mode must be one of {', '.join(repr(m) for m in MODES)}; got {mode!r}")
         if input_required_max_rounds < 0:
             raise ValueError("input_required_max_rounds must be 0 or more")
-        _check_seconds("timeout", timeout)
+        check_seconds("timeout", timeout)
         _check_level(log_level)
         transport = _transport_for(server, headers, auth, timeout, max_message_bytes)
         info = (
@@ -194,162 +186,15 @@ class Client:
             ListToolsResult, {"tools": await self._session.list_tools()}, "tools/list", self.server
         )
 
-    @overload
-    async def call_tool(
-        self,
-        name: str,
-        arguments: Mapping[str, Any] | None = None,
-        read_timeout_seconds: float | None = None,
-        progress_callback: ProgressCallback | None = None,
-        *,
-        meta: Mapping[str, Any] | None = None,
-        input_responses: Mapping[str, Any] | None = None,
-        request_state: str | None = None,
-        allow_input_required: Literal[False] = False,
-    ) -> CallToolResult: ...
-
-    @overload
-    async def call_tool(
-        self,
-        name: str,
-        arguments: Mapping[str, Any] | None = None,
-        read_timeout_seconds: float | None = None,
-        progress_callback: ProgressCallback | None = None,
-        *,
-        meta: Mapping[str, Any] | None = None,
-        input_responses: Mapping[str, Any] | None = None,
-        request_state: str | None = None,
-        allow_input_required: bool,
-    ) -> CallToolResult | InputRequiredResult: ...
-
-    async def call_tool(
-        self,
-        name: str,
-        arguments: Mapping[str, Any] | None = None,
-        read_timeout_seconds: float | None = None,
-        progress_callback: ProgressCallback | None = None,
-        *,
-        meta: Mapping[str, Any] | None = None,
-        input_responses: Mapping[str, Any] | None = None,
-        request_state: str | None = None,
-        allow_input_required: bool = False,
-    ) -> CallToolResult | InputRequiredResult:
-        """Call a tool and return its result; the server's questions go to the elicitation callback.
-
-        ``read_timeout_seconds`` replaces ``Client(timeout=...)`` for this call. ``progress_callback
-        (progress, total, message)`` hears the call's progress, and each report restarts its timeout.
-        ``meta`` joins the request's ``_meta``. ``allow_input_required=True`` returns a 2026-07-28
-        server's ``InputRequiredResult`` instead of asking the callback; resume later (from any client)
-        with ``input_responses`` and ``request_state``. A structured result is checked against the
-        tool's ``outputSchema`` (``InvalidToolResultError``). A tool's own failure is a result with
-        ``is_error=True``; protocol failures raise ``MCPError``.
-        """
-        self._session.require_open()
-        params = {"name": name, "arguments": dict(arguments) if arguments else {}}
-        what = f"tools/call {name!r}"
-        options = _options(
-            read_timeout_seconds,
-            progress_callback,
-            meta,
-            input_responses,
-            request_state,
-            allow_input_required,
-        )
-        result = await self._session.call("tools/call", params, what, options)
-        if allow_input_required and _input_required.is_input_required(result):
-            return _results.parse(InputRequiredResult, result, what, self.server)
-        await self._session.check_tool_result(name, result)
-        return _results.parse(CallToolResult, result, what, self.server)
-
     async def list_prompts(self) -> ListPromptsResult:
         """Every prompt of the server (all pages)."""
         prompts = await self._list_all("prompts/list", "prompts")
         return _results.parse(ListPromptsResult, {"prompts": prompts}, "prompts/list", self.server)
 
-    @overload
-    async def get_prompt(
-        self,
-        name: str,
-        arguments: Mapping[str, str] | None = None,
-        *,
-        meta: Mapping[str, Any] | None = None,
-        input_responses: Mapping[str, Any] | None = None,
-        request_state: str | None = None,
-        allow_input_required: Literal[False] = False,
-    ) -> GetPromptResult: ...
-
-    @overload
-    async def get_prompt(
-        self,
-        name: str,
-        arguments: Mapping[str, str] | None = None,
-        *,
-        meta: Mapping[str, Any] | None = None,
-        input_responses: Mapping[str, Any] | None = None,
-        request_state: str | None = None,
-        allow_input_required: bool,
-    ) -> GetPromptResult | InputRequiredResult: ...
-
-    async def get_prompt(
-        self,
-        name: str,
-        arguments: Mapping[str, str] | None = None,
-        *,
-        meta: Mapping[str, Any] | None = None,
-        input_responses: Mapping[str, Any] | None = None,
-        request_state: str | None = None,
-        allow_input_required: bool = False,
-    ) -> GetPromptResult | InputRequiredResult:
-        """Render a prompt; the server's questions go to the elicitation callback (keywords: call_tool's)."""
-        self._session.require_open()
-        params: dict[str, Any] = {"name": name}
-        if arguments:
-            params["arguments"] = dict(arguments)
-        options = _options(None, None, meta, input_responses, request_state, allow_input_required)
-        return await self._call(GetPromptResult, "prompts/get", params, f"prompts/get {name!r}", options)
-
     async def list_resources(self) -> ListResourcesResult:
         """Every resource of the server (all pages)."""
         resources = await self._list_all("resources/list", "resources")
         return _results.parse(ListResourcesResult, {"resources": resources}, "resources/list", self.server)
-
-    @overload
-    async def read_resource(
-        self,
-        uri: str,
-        *,
-        meta: Mapping[str, Any] | None = None,
-        input_responses: Mapping[str, Any] | None = None,
-        request_state: str | None = None,
-        allow_input_required: Literal[False] = False,
-    ) -> ReadResourceResult: ...
-
-    @overload
-    async def read_resource(
-        self,
-        uri: str,
-        *,
-        meta: Mapping[str, Any] | None = None,
-        input_responses: Mapping[str, Any] | None = None,
-        request_state: str | None = None,
-        allow_input_required: bool,
-    ) -> ReadResourceResult | InputRequiredResult: ...
-
-    async def read_resource(
-        self,
-        uri: str,
-        *,
-        meta: Mapping[str, Any] | None = None,
-        input_responses: Mapping[str, Any] | None = None,
-        request_state: str | None = None,
-        allow_input_required: bool = False,
-    ) -> ReadResourceResult | InputRequiredResult:
-        """Read a resource; the server's questions go to the elicitation callback (keywords: call_tool's)."""
-        self._session.require_open()
-        options = _options(None, None, meta, input_responses, request_state, allow_input_required)
-        return await self._call(
-            ReadResourceResult, "resources/read", {"uri": uri}, f"resources/read {uri!r}", options
-        )
 
     async def list_resource_templates(self) -> ListResourceTemplatesResult:
         """Every resource template of the server (all pages)."""
@@ -432,14 +277,6 @@ class Client:
         self._session.require_open()
         return await _results.list_all(self._session.request, method, key, self.server)
 
-    async def _call(
-        self, model: type[_R], method: str, params: dict[str, Any], what: str, options: CallOptions | None
-    ) -> Any:
-        result = await self._session.call(method, params, what, options)
-        if options is not None and options.allow_input_required and _input_required.is_input_required(result):
-            return _results.parse(InputRequiredResult, result, what, self.server)
-        return _results.parse(model, result, what, self.server)
-
     def _legacy_only(self, method: str) -> str:
         if self._session.require_open().name == "modern":
             raise UnsupportedInEraError(
@@ -449,36 +286,9 @@ class Client:
         return method
 
 
-def _check_seconds(name: str, seconds: float | None) -> None:
-    if seconds is not None and (not seconds > 0 or math.isnan(seconds)):
-        raise ValueError(f"{name} must be a positive number of seconds or None; got {seconds!r}")
-
-
 def _check_level(level: str | None) -> None:
     if level is not None and level not in _LEVELS:
         raise ValueError(f"log level must be one of {', '.join(_LEVELS)}; got {level!r}")
-
-
-def _options(
-    timeout: float | None,
-    progress_callback: ProgressCallback | None,
-    meta: Mapping[str, Any] | None,
-    input_responses: Mapping[str, Any] | None,
-    request_state: str | None,
-    allow_input_required: bool,
-) -> CallOptions | None:
-    """The call's options, or ``None`` when it has none (the common call pays for nothing)."""
-    if (
-        timeout is None
-        and progress_callback is None
-        and meta is None
-        and input_responses is None
-        and request_state is None
-        and not allow_input_required
-    ):
-        return None
-    _check_seconds("read_timeout_seconds", timeout)
-    return CallOptions(timeout, progress_callback, meta, input_responses, request_state, allow_input_required)
 
 
 def _transport_for(
