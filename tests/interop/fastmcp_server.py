@@ -7,6 +7,9 @@ into the project's own venv). In the handshake era the tool calls ``ctx.elicit``
 the tool's text answer is a JSON object echoing exactly what the client answered, so a test can compare it
 with what its callback returned.
 
+Beside it: ``echo``, and for progress, logs and output schemas ``count`` (progress reports), ``chatty``
+(logs at four levels) and ``forecast`` (structured output).
+
 Usage: ``python fastmcp_server.py http`` (prints ``LISTENING <port>`` once bound to 127.0.0.1) or
 ``python fastmcp_server.py stdio``.
 """
