@@ -235,6 +235,8 @@ class ModernEra:
 
     def recovery(self, error: MCPClientError, method: str) -> Recovery | None:
         if isinstance(error, RequestStreamLost):
+            if method == "subscriptions/listen":
+                return None  # notices were lost with it: the subscriber must hear so, and refetch
             return Resend()  # no resumption in this era: the request is lost, and sent again (once)
         if not isinstance(error, MCPError):
             return None
