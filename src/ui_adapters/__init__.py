@@ -16,6 +16,9 @@ rich / prompt_toolkit are only loaded when a terminal adapter is actually used.
 * ``always_decline``, ``always_cancel``, ``StopAskingPolicy`` (``ui_adapters.policies``).
 * ``CannedAnswers`` (``ui_adapters.canned``): prepared answers for tests; pytest fixture in
   ``ui_adapters.pytest_plugin``.
+* ``BrowserLogin``, ``browser_login`` (``ui_adapters.login``): the browser step of an OAuth login
+  (``mcp_client.auth.OAuth(authorize=...)``): the link shown, the browser opened on consent, the
+  loopback redirect caught, or the address pasted back on a headless machine.
 * ``sanitize`` (``ui_adapters.text``): server text made safe to print in a terminal.
 * ``ui_adapters.cli``: the ``mcp-client`` command, built on the names above.
 """
@@ -27,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ui_adapters.canned import CannedAnswers, CannedQuestion, UnansweredQuestionError
+    from ui_adapters.login import BrowserLogin, browser_login
     from ui_adapters.policies import StopAskingPolicy, always_cancel, always_decline, terminal_ask_to_stop
     from ui_adapters.routing import ElicitationRouter, terminal_callback
     from ui_adapters.terminal import TerminalFormAdapter
@@ -34,6 +38,7 @@ if TYPE_CHECKING:
     from ui_adapters.url import UrlAdapter
 
 __all__ = [
+    "BrowserLogin",
     "CannedAnswers",
     "CannedQuestion",
     "ElicitationRouter",
@@ -43,12 +48,15 @@ __all__ = [
     "UrlAdapter",
     "always_cancel",
     "always_decline",
+    "browser_login",
     "sanitize",
     "terminal_ask_to_stop",
     "terminal_callback",
 ]
 
 _WHERE = {
+    "BrowserLogin": "ui_adapters.login",
+    "browser_login": "ui_adapters.login",
     "CannedAnswers": "ui_adapters.canned",
     "CannedQuestion": "ui_adapters.canned",
     "UnansweredQuestionError": "ui_adapters.canned",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+import httpx
 from rich.console import Console
 
 from mcp_client import Client, ElicitationCallback, ElicitationCompleteCallback, StdioServerParameters
@@ -49,9 +50,18 @@ class Connection:
             elicitation_complete_callback=complete,
             headers=dict(self.headers) or None,
             timeout=self.timeout,
+            auth=self._auth(status),
             logging_callback=ServerLogPrinter(status) if status is not None else None,
             log_level=self.log_level if status is not None else None,
         )
+
+    def _auth(self, status: StatusLine | None) -> httpx.Auth | None:
+        """OAuth for http(s) servers (a 401 starts the login), unless the user sends Authorization."""
+        if not isinstance(self.server, str) or any(k.lower() == "authorization" for k in self.headers):
+            return None
+        from ui_adapters.cli._login import cli_oauth
+
+        return cli_oauth(self.server, status)
 
 
 async def run_tools(connection: Connection, out: Console, err: Console, *, as_json: bool) -> int:
