@@ -21,11 +21,11 @@ from mcp_client import (
     StdioServerParameters,
     UrlElicitationRequiredError,
 )
-from mcp_client.types import CallToolResult, Tool
+from mcp_client.types import CallToolResult, LoggingLevel, Tool
 from ui_adapters.cli._args import parse_arguments, suggest
 from ui_adapters.cli._exit import EXIT_OK, EXIT_TOOL_ERROR, UsageError
 from ui_adapters.cli._render import print_json, print_result, print_tools
-from ui_adapters.cli._status import StatusAwareCallback, StatusLine, terminal_ui
+from ui_adapters.cli._status import ServerLogPrinter, StatusAwareCallback, StatusLine, terminal_ui
 
 __all__ = ["Connection", "run_call", "run_tools"]
 
@@ -38,6 +38,7 @@ class Connection:
     mode: str = "auto"
     headers: Mapping[str, str] = field(default_factory=dict[str, str])
     timeout: float | None = 30.0
+    log_level: LoggingLevel = "info"
 
     @property
     def label(self) -> str:
@@ -49,6 +50,7 @@ class Connection:
         complete: ElicitationCompleteCallback | None = None,
         status: StatusLine | None = None,
     ) -> Client:
+        """A client for this connection; with a ``status``, the server's log lines are printed there."""
         return Client(
             self.server,
             mode=self.mode,
@@ -57,6 +59,8 @@ class Connection:
             headers=dict(self.headers) or None,
             timeout=self.timeout,
             auth=self._auth(status),
+            logging_callback=ServerLogPrinter(status) if status is not None else None,
+            log_level=self.log_level if status is not None else None,
         )
 
     def _auth(self, status: StatusLine | None) -> httpx.Auth | None:
@@ -100,6 +104,8 @@ async def run_call(
             tool = _find_tool((await client.list_tools()).tools, tool_name, connection.label)
             arguments = parse_arguments(tool, words)
             ui.status.update(f"Calling {tool.name}…")
+            # A progress callback makes the server report progress (a bar instead of the spinner), and
+            # each report restarts --timeout: a long tool that keeps reporting is never cut off.
             result = await _call_after_links(client, connection, ui, tool.name, arguments)
     if as_json:
         print_json(out, result.model_dump_wire())
@@ -117,7 +123,7 @@ async def _call_after_links(
     every link), the call is made again. Declining a link, or stopping, re-raises the error.
     """
     try:
-        return await client.call_tool(name, arguments)
+        return await client.call_tool(name, arguments, progress_callback=ui.status.progress)
     except UrlElicitationRequiredError as error:
         if ui.url is None or not error.elicitations:
             raise
@@ -139,7 +145,7 @@ async def _call_after_links(
         if not go_on:
             raise
         ui.status.update(f"Calling {name} again…")
-        return await client.call_tool(name, arguments)
+        return await client.call_tool(name, arguments, progress_callback=ui.status.progress)
 
 
 def _find_tool(tools: Sequence[Tool], name: str, server: str) -> Tool:
