@@ -1,4 +1,4 @@
-"""mcp_client: an async MCP client where every elicitation, in either protocol era, reaches one callback.
+"""mcp_client: an async MCP client where every server question, in either protocol era, reaches one callback.
 
     from mcp_client import Client
 
@@ -13,6 +13,8 @@ from mcp_client._client import Client
 from mcp_client._context import ClientRequestContext
 from mcp_client._elicitation import ElicitationCallback, ElicitationCompleteCallback
 from mcp_client._errors import (
+    CallbackError,
+    CapabilityNotDeclaredError,
     ClientStateError,
     ElicitationCallbackError,
     ElicitationError,
@@ -31,6 +33,8 @@ from mcp_client._errors import (
     UrlElicitationRequiredError,
 )
 from mcp_client._http import StreamableHTTPTransport
+from mcp_client._roots import ListRootsCallback
+from mcp_client._sampling import SamplingCallback
 from mcp_client._stdio import StdioServerParameters, StdioTransport
 from mcp_client._transport import Transport
 from mcp_client._versions import LEGACY_VERSIONS, MODERN_VERSIONS
@@ -40,6 +44,8 @@ __version__ = "0.1.0"
 __all__ = [
     "LEGACY_VERSIONS",
     "MODERN_VERSIONS",
+    "CallbackError",
+    "CapabilityNotDeclaredError",
     "Client",
     "ClientRequestContext",
     "ClientStateError",
@@ -51,11 +57,13 @@ __all__ = [
     "InputRequiredRoundsExceededError",
     "InvalidElicitationContentError",
     "InvalidElicitationSchemaError",
+    "ListRootsCallback",
     "MCPClientError",
     "MCPConnectionError",
     "MCPError",
     "MCPTimeoutError",
     "ProtocolError",
+    "SamplingCallback",
     "ServerExitedError",
     "SessionExpiredError",
     "StdioServerParameters",

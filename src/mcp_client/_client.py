@@ -23,8 +23,11 @@ from mcp_client._elicitation import (
     UrlCompletions,
     declared_modes,
 )
+from mcp_client._errors import ClientStateError
 from mcp_client._http import StreamableHTTPTransport
+from mcp_client._roots import ListRootsCallback, RootsHandler
 from mcp_client._router import Router
+from mcp_client._sampling import SamplingCallback, SamplingHandler
 from mcp_client._session import Session
 from mcp_client._stdio import StdioServerParameters, StdioTransport
 from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Transport
@@ -53,13 +56,20 @@ class Client:
     (probe ``server/discover``, fall back to the handshake) or a modern version such as ``"2026-07-28"``
     (adopt it with no traffic).
 
-    Every elicitation question, pushed by a legacy server or returned by a modern one, goes to
-    ``elicitation_callback(context, params) -> ElicitResult``. The callback is also the capability
-    declaration: without one the client declares no elicitation. The modes declared are
-    ``elicitation_modes`` if given, else the callback's ``elicitation_modes`` attribute, else both.
-    ``elicitation_complete_callback(elicitation_id)`` hears legacy URL-mode completions.
+    A server may ask three kinds of question, pushed (legacy) or returned (2026-07-28), each to one
+    callback that is also the capability declaration (no callback, no capability):
 
-    ``timeout`` bounds each request, not counting time spent in the elicitation callback.
+    * ``elicitation_callback(context, params) -> ElicitResult``: a person answers. The modes declared
+      are ``elicitation_modes`` if given, else the callback's ``elicitation_modes`` attribute, else both.
+      ``elicitation_complete_callback(elicitation_id)`` hears legacy URL-mode completions.
+    * ``sampling_callback(context, params) -> CreateMessageResult``: the app's model answers a
+      ``CreateMessageRequestParams``; ``sampling_capabilities`` (e.g. ``{"tools": {}}``) is declared as
+      given. Raise ``MCPError`` to refuse.
+    * ``list_roots_callback(context) -> ListRootsResult``: the folders the app works in (``file://``).
+
+    A question of a kind not declared fails the call with ``CapabilityNotDeclaredError``.
+
+    ``timeout`` bounds each request, not counting time its own questions spend with a callback.
     ``input_required_max_rounds`` caps the multi-round-trip loop. ``headers`` and ``auth`` (an
     ``httpx.Auth``) apply to every HTTP request.
     """
@@ -78,6 +88,9 @@ class Client:
         auth: httpx.Auth | None = None,
         elicitation_modes: Iterable[str] | None = None,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+        sampling_callback: SamplingCallback | None = None,
+        sampling_capabilities: Mapping[str, Any] | None = None,
+        list_roots_callback: ListRootsCallback | None = None,
     ) -> None:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(repr(m) for m in MODES)}; got {mode!r}")
@@ -95,7 +108,14 @@ class Client:
         )
         completions = UrlCompletions()
         modes = declared_modes(elicitation_callback, elicitation_modes)
-        router = Router([ElicitationHandler(elicitation_callback, modes, completions)])
+        router = Router(
+            [
+                ElicitationHandler(elicitation_callback, modes, completions),
+                SamplingHandler(sampling_callback, sampling_capabilities),
+                RootsHandler(list_roots_callback),
+            ]
+        )
+        self._declares_roots = list_roots_callback is not None
         self._mode = mode
         self._session = Session(
             transport,
@@ -213,6 +233,19 @@ class Client:
         """Send any request in the current era and return its raw result (for methods without a helper)."""
         self._session.require_open()
         return await self._session.request(method, dict(params) if params is not None else None)
+
+    async def send_roots_list_changed(self) -> None:
+        """Tell the server that the roots changed, so it asks ``list_roots_callback`` again.
+
+        Legacy: a ``notifications/roots/list_changed``. The 2026-07-28 era has no such notification: a
+        server asks for roots with each request that needs them, so the next one gets the new answer.
+        """
+        self._session.require_open()
+        if not self._declares_roots:
+            raise ClientStateError(
+                "this Client declared no roots; pass list_roots_callback=... to Client to declare them"
+            )
+        await self._session.notify_server("notifications/roots/list_changed")
 
     async def _list_all(self, method: str, key: str) -> list[Any]:
         self._session.require_open()

@@ -21,7 +21,7 @@ import anyio
 from mcp_client import _jsonrpc
 from mcp_client._context import ClientRequestContext
 from mcp_client._elicitation import ElicitationCompleteCallback, UrlCompletions
-from mcp_client._errors import MCPClientError, MCPError
+from mcp_client._errors import CapabilityNotDeclaredError, MCPClientError, MCPError
 from mcp_client._router import Router
 from mcp_client._transport import RequestId
 
@@ -42,8 +42,9 @@ class QuestionOwners(Protocol):
         ...
 
 
-Questions = Callable[[RequestId | None], AbstractContextManager[QuestionOwners]]
-"""Opens a pushed question for the duration of its answer, given the request it came with (if known)."""
+Questions = Callable[[RequestId | None, anyio.CancelScope], AbstractContextManager[QuestionOwners]]
+"""Opens a pushed question for the duration of its answer, given the request it came with (if known)
+and the scope around the answer (cancelled when no call waits for it any more)."""
 
 
 class ServerMessageHandler:
@@ -89,11 +90,16 @@ class ServerMessageHandler:
                 )
             )
             return
-        with anyio.CancelScope() as scope, self._questions(related) as owners:
+        with anyio.CancelScope() as scope, self._questions(related, scope) as owners:
             self._in_flight[request_id] = scope
             try:
+                self._router.require_declared(handler)
                 answer = await handler.answer(message.get("params"), self._context_for(request_id))
-            except MCPError as exc:
+            except CapabilityNotDeclaredError as exc:  # the server hears the short reason, the call the fix
+                owners.fail(exc)
+                await self._reply(_jsonrpc.error_response(request_id, exc.code, exc.wire_message))
+                return
+            except MCPError as exc:  # the callback's own refusal goes to the server as it is
                 await self._reply(_jsonrpc.error_response(request_id, exc.code, exc.message, exc.data))
                 return
             except MCPClientError as exc:
@@ -105,7 +111,7 @@ class ServerMessageHandler:
                 self._in_flight.pop(request_id, None)
             await self._reply(_jsonrpc.result_response(request_id, answer))
         if scope.cancelled_caught:
-            logger.info("the server cancelled its %s request %r", method, request_id)
+            logger.info("%s request %r ended unanswered (cancelled, or its call is over)", method, request_id)
 
     async def _on_notification(self, message: dict[str, Any]) -> None:
         method = message["method"]

@@ -1,15 +1,19 @@
-"""Request deadlines that stop while a person is answering a question.
+"""Request deadlines, each stoppable on its own while a person answers that request's question.
 
-``timeout`` bounds each request, but an elicitation callback may keep a person busy for minutes while a
-legacy server holds the request open. Every pending request runs inside its own ``RequestClock``
-(``RequestDeadlines.clock()``), registered by request id while it waits; while any callback runs inside
-``paused()`` no deadline fires, and when the last callback returns each pending request gets a fresh
-``timeout``.
+``timeout`` bounds each request, but a legacy server may hold a request open while it asks the user
+a question (a pushed ``elicitation/create``), and a person may take minutes to answer. Every pending
+request runs inside its own ``RequestClock`` (``RequestDeadlines.clock()``), registered by request id
+while it waits, so that the session can pause exactly the request a question belongs to. When its last
+question is answered the request gets a fresh ``timeout``. Other requests keep their clocks running.
+
+A clock also tells whoever asks (``on_end``) when its request is over, so that a question still open
+for a request nobody waits for any more can be ended.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
@@ -21,10 +25,9 @@ class RequestDeadlines:
         self.timeout = math.inf if timeout is None else timeout
         self.active: dict[Any, RequestClock] = {}
         """The clocks of the requests waiting for an answer, by request id."""
-        self._paused = 0
 
-    def _deadline(self) -> float:
-        return math.inf if self._paused or math.isinf(self.timeout) else anyio.current_time() + self.timeout
+    def fresh_deadline(self) -> float:
+        return math.inf if math.isinf(self.timeout) else anyio.current_time() + self.timeout
 
     def clock(self, request_id: Any, call: object = None, grace: float = 0.0) -> RequestClock:
         """A cancel scope for one request: ``timeout`` from now (at least ``grace``), stoppable.
@@ -34,19 +37,19 @@ class RequestDeadlines:
         """
         return RequestClock(self, request_id, call, grace)
 
-    def paused(self) -> _Paused:
-        """Stop every request's clock for the duration (nesting and concurrency are fine)."""
-        return _Paused(self)
-
 
 class RequestClock:
-    __slots__ = ("_deadlines", "_request_id", "_scope", "call")
+    __slots__ = ("_deadlines", "_ended", "_pauses", "_request_id", "_scope", "call", "on_end")
 
     def __init__(self, deadlines: RequestDeadlines, request_id: Any, call: object, grace: float) -> None:
         self._deadlines = deadlines
         self._request_id = request_id
+        self._pauses = 0
+        self._ended = False
         self.call = call
-        deadline = deadlines._deadline()
+        self.on_end: list[Callable[[], None]] | None = None
+        """Called once when the request is over (answered, failed, timed out or cancelled)."""
+        deadline = deadlines.fresh_deadline()
         if grace:
             deadline = max(deadline, anyio.current_time() + grace)
         self._scope = anyio.CancelScope(deadline=deadline)
@@ -60,30 +63,20 @@ class RequestClock:
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> bool:
         self._deadlines.active.pop(self._request_id, None)
+        self._ended = True
+        if self.on_end:
+            for callback in self.on_end:
+                callback()
         return bool(self._scope.__exit__(exc_type, exc, tb))
 
-    def _set(self, deadline: float) -> None:
-        self._scope.deadline = deadline
+    def pause(self) -> None:
+        """Stop this request's clock until as many ``resume()`` calls (nesting is fine)."""
+        self._pauses += 1
+        if not self._ended:
+            self._scope.deadline = math.inf
 
-
-class _Paused:
-    __slots__ = ("_deadlines",)
-
-    def __init__(self, deadlines: RequestDeadlines) -> None:
-        self._deadlines = deadlines
-
-    def __enter__(self) -> None:
-        deadlines = self._deadlines
-        deadlines._paused += 1
-        for clock in deadlines.active.values():
-            clock._set(math.inf)
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        deadlines = self._deadlines
-        deadlines._paused -= 1
-        if not deadlines._paused:
-            deadline = deadlines._deadline()
-            for clock in deadlines.active.values():
-                clock._set(deadline)
+    def resume(self) -> None:
+        """Undo one ``pause()``; after the last one the request gets a fresh ``timeout``."""
+        self._pauses -= 1
+        if not self._pauses and not self._ended:
+            self._scope.deadline = self._deadlines.fresh_deadline()

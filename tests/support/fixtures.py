@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.support.servers import QUESTIONS_SERVER, start_http_server, stdio_command
 from tests.support.servers import guide_stdio_command as _guide_stdio_command
-from tests.support.servers import start_http_server
 
 
 @pytest.fixture(scope="session")
@@ -61,3 +61,16 @@ def guide_http_paged_url() -> Iterator[str]:
 def guide_stdio_command() -> tuple[str, list[str]]:
     """`(command, args)` launching the guide server on stdio (the client spawns one per connection)."""
     return _guide_stdio_command()
+
+
+@pytest.fixture(scope="session")
+def questions_http_url() -> Iterator[str]:
+    """The sampling and roots peer (tests/servers/questions_server.py), both eras on one endpoint."""
+    with start_http_server(script=QUESTIONS_SERVER) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def questions_stdio_command() -> tuple[str, list[str]]:
+    """`(command, args)` launching the sampling and roots peer on stdio."""
+    return stdio_command(QUESTIONS_SERVER)
