@@ -101,8 +101,7 @@ def parse_request(raw: object) -> tuple[ElicitRequestParams, FormSchema | None]:
         raise InvalidElicitationSchemaError("the server sent an elicitation request without a message")
     if mode == "form":
         schema = parse_form_schema(raw.get("requestedSchema"))  # pyright: ignore[reportUnknownMemberType]
-        params = ElicitRequestFormParams(message=message, requested_schema=dict(schema.raw))
-        return params, schema
+        return ElicitRequestFormParams.from_form(message, schema), schema
     if mode == "url":
         try:
             return ElicitRequestURLParams.model_validate(raw), None

@@ -16,6 +16,8 @@ rich / prompt_toolkit are only loaded when a terminal adapter is actually used.
 * ``always_decline``, ``always_cancel``, ``StopAskingPolicy`` (``ui_adapters.policies``).
 * ``CannedAnswers`` (``ui_adapters.canned``): prepared answers for tests; pytest fixture in
   ``ui_adapters.pytest_plugin``.
+* ``sanitize`` (``ui_adapters.text``): server text made safe to print in a terminal.
+* ``ui_adapters.cli``: the ``mcp-client`` command, built on the names above.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ if TYPE_CHECKING:
     from ui_adapters.policies import StopAskingPolicy, always_cancel, always_decline, terminal_ask_to_stop
     from ui_adapters.routing import ElicitationRouter, terminal_callback
     from ui_adapters.terminal import TerminalFormAdapter
+    from ui_adapters.text import sanitize
     from ui_adapters.url import UrlAdapter
 
 __all__ = [
@@ -40,6 +43,7 @@ __all__ = [
     "UrlAdapter",
     "always_cancel",
     "always_decline",
+    "sanitize",
     "terminal_ask_to_stop",
     "terminal_callback",
 ]
@@ -56,6 +60,7 @@ _WHERE = {
     "terminal_ask_to_stop": "ui_adapters.policies",
     "TerminalFormAdapter": "ui_adapters.terminal",
     "UrlAdapter": "ui_adapters.url",
+    "sanitize": "ui_adapters.text",
 }
 
 

@@ -1,7 +1,7 @@
 """Wire-level unit tests on the captured traces: what the client sends and how it reads replies.
 
 The sans-IO parts (era dressing, negotiation decisions, the multi-round-trip loop, JSON-RPC framing)
-are driven with the exact bytes of ../shared/protocol/traces, including cases no real server sends.
+are driven with the exact bytes of tests/fixtures/traces, including cases no real server sends.
 """
 
 from __future__ import annotations
