@@ -1,12 +1,12 @@
 """Messages a server sends on its own: requests to answer and notifications to act on.
 
 Legacy servers push questions (``elicitation/create`` ...) mid-call; the router finds their handler
-and the answer goes back as a JSON-RPC response. When the answer cannot be given on our side (bad
-schema, bad content, the callback failed) the server gets a JSON-RPC error so its tool stops, and the
-local error is handed to the question's owners (``Questions.open``) so that the call it belongs to
-raises it instead of the server's echo. A server's ``notifications/cancelled`` cancels the callback
-still running for that request. The 2026-07-28 era sends no requests; its notifications (progress,
-log) come through here too.
+and the answer goes back as a JSON-RPC response. When the answer cannot be given (bad schema, bad
+content, the callback failed or refused, the kind was not declared) the server gets a JSON-RPC error so
+its tool stops, and the error is handed to the question's owners (``Questions``) so that the call it
+belongs to raises it instead of the server's echo, as a 2026-07-28 call would. A server's
+``notifications/cancelled`` cancels the callback still running for that request. The 2026-07-28 era
+sends no requests; its notifications (progress, log) come through here too.
 """
 
 from __future__ import annotations
@@ -95,12 +95,15 @@ class ServerMessageHandler:
             try:
                 self._router.require_declared(handler)
                 answer = await handler.answer(message.get("params"), self._context_for(request_id))
-            except CapabilityNotDeclaredError as exc:  # the server hears the short reason, the call the fix
+            except MCPError as exc:
+                # A refusal: the callback's own MCPError goes to the server as it is (an undeclared kind
+                # as the short "... not supported"); the call, if it fails, raises the refusal itself.
                 owners.fail(exc)
-                await self._reply(_jsonrpc.error_response(request_id, exc.code, exc.wire_message))
-                return
-            except MCPError as exc:  # the callback's own refusal goes to the server as it is
-                await self._reply(_jsonrpc.error_response(request_id, exc.code, exc.message, exc.data))
+                if isinstance(exc, CapabilityNotDeclaredError):
+                    reply = _jsonrpc.error_response(request_id, exc.code, exc.wire_message)
+                else:
+                    reply = _jsonrpc.error_response(request_id, exc.code, exc.message, exc.data)
+                await self._reply(reply)
                 return
             except MCPClientError as exc:
                 owners.fail(exc)

@@ -15,7 +15,10 @@ rich / prompt_toolkit are only loaded when a terminal adapter is actually used.
 * ``ElicitationRouter``, ``terminal_callback`` (``ui_adapters.routing``): one callback from two adapters.
 * ``always_decline``, ``always_cancel``, ``StopAskingPolicy`` (``ui_adapters.policies``).
 * ``CannedAnswers`` (``ui_adapters.canned``): prepared answers for tests; pytest fixture in
-  ``ui_adapters.pytest_plugin``.
+  ``ui_adapters.pytest_plugin``. ``CannedSampling`` (``ui_adapters.canned_sampling``): the same for
+  sampling requests.
+* ``SamplingReview`` (``ui_adapters.sampling``): a person sees, edits or refuses a server's sampling
+  request before the app's model answers it, and sees the answer before it goes back.
 * ``sanitize`` (``ui_adapters.text``): server text made safe to print in a terminal.
 * ``ui_adapters.cli``: the ``mcp-client`` command, built on the names above.
 """
@@ -27,8 +30,10 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ui_adapters.canned import CannedAnswers, CannedQuestion, UnansweredQuestionError
+    from ui_adapters.canned_sampling import CannedSampling, CannedSamplingRequest, UnansweredSamplingError
     from ui_adapters.policies import StopAskingPolicy, always_cancel, always_decline, terminal_ask_to_stop
     from ui_adapters.routing import ElicitationRouter, terminal_callback
+    from ui_adapters.sampling import SamplingReview
     from ui_adapters.terminal import TerminalFormAdapter
     from ui_adapters.text import sanitize
     from ui_adapters.url import UrlAdapter
@@ -36,10 +41,14 @@ if TYPE_CHECKING:
 __all__ = [
     "CannedAnswers",
     "CannedQuestion",
+    "CannedSampling",
+    "CannedSamplingRequest",
     "ElicitationRouter",
+    "SamplingReview",
     "StopAskingPolicy",
     "TerminalFormAdapter",
     "UnansweredQuestionError",
+    "UnansweredSamplingError",
     "UrlAdapter",
     "always_cancel",
     "always_decline",
@@ -52,6 +61,10 @@ _WHERE = {
     "CannedAnswers": "ui_adapters.canned",
     "CannedQuestion": "ui_adapters.canned",
     "UnansweredQuestionError": "ui_adapters.canned",
+    "CannedSampling": "ui_adapters.canned_sampling",
+    "CannedSamplingRequest": "ui_adapters.canned_sampling",
+    "UnansweredSamplingError": "ui_adapters.canned_sampling",
+    "SamplingReview": "ui_adapters.sampling",
     "ElicitationRouter": "ui_adapters.routing",
     "terminal_callback": "ui_adapters.routing",
     "StopAskingPolicy": "ui_adapters.policies",

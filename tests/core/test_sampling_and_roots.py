@@ -246,7 +246,10 @@ async def test_a_refusal_reaches_a_legacy_server_as_its_error(server: Any) -> No
     assert text_of(result) == "sampling refused: -32001 The user did not allow sampling"
 
 
-async def test_a_refusal_fails_a_modern_call_with_that_same_error(server: Any) -> None:
+@pytest.mark.parametrize("era", ERAS)
+async def test_a_refusal_fails_the_call_with_that_same_error(server: Any, era: str) -> None:
+    """2026-07-28: nothing can be sent back, the call raises it. Legacy: the server heard it, its tool
+    failed, and the call raises the refusal rather than the server's echo of it."""
     refusal = MCPError(-32001, "The user did not allow sampling")
 
     async def refuse(
@@ -254,7 +257,7 @@ async def test_a_refusal_fails_a_modern_call_with_that_same_error(server: Any) -
     ) -> CreateMessageResult:
         raise refusal
 
-    async with Client(server, mode="2026-07-28", sampling_callback=refuse) as client:
+    async with Client(server, mode=ERAS[era], sampling_callback=refuse) as client:
         with pytest.raises(MCPError) as caught:
             await client.call_tool("haiku", {"topic": "rain"})
     assert caught.value is refusal
