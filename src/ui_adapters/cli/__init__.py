@@ -3,6 +3,7 @@
     mcp-client demo
     mcp-client tools SERVER
     mcp-client call SERVER TOOL [KEY=VALUE ...] [--mode legacy|auto|2026-07-28] [--header K:V] [--json]
+                    [--root PATH ...]
 
 ``main`` turns every failure into a message on stderr and a documented exit code (``_exit``). The CLI
 is an application built on both packages: it uses ``mcp_client`` and ``ui_adapters`` through their
@@ -90,13 +91,15 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 def _connection(args: argparse.Namespace) -> Connection:
     from ui_adapters.cli._commands import Connection
+    from ui_adapters.cli._server_questions import root_for
     from ui_adapters.cli._servers import parse_header, parse_server
 
     server = parse_server(args.server)
     headers = dict(parse_header(h) for h in args.header)
     if headers and not isinstance(server, str):
         raise UsageError("--header only applies to http(s):// servers; this SERVER runs over stdio")
-    return Connection(server=server, mode=args.mode, headers=headers, timeout=args.timeout)
+    roots = tuple(root_for(path) for path in args.root)
+    return Connection(server=server, mode=args.mode, headers=headers, timeout=args.timeout, roots=roots)
 
 
 def _complain(err: Console, first: str, *more: str) -> None:
@@ -111,10 +114,16 @@ def _complain(err: Console, first: str, *more: str) -> None:
 
 def _hints(error: Exception, args: argparse.Namespace) -> list[str]:
     """One line of advice for failures with a known cause."""
+    from mcp_client import CapabilityNotDeclaredError
+    from ui_adapters.cli._server_questions import ROOTS_HINT
+
     message = str(error).lower()
     if "back-channel" in message and getattr(args, "mode", "legacy") != "legacy":
         return [
             "This tool asks its question over the legacy back-channel (ctx.elicit); "
             "try again with --mode legacy."
         ]
+    undeclared_roots = isinstance(error, CapabilityNotDeclaredError) and error.kind == "roots"
+    if not getattr(args, "root", None) and (undeclared_roots or "roots capability" in message):
+        return [ROOTS_HINT]
     return []

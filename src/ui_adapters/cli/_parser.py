@@ -72,6 +72,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="seconds to wait for each answer from the server, not counting time spent answering "
         "its questions (default: 30)",
     )
+    options.add_argument(
+        "--root",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a folder (or file) the server may work in, sent when it asks for roots (repeatable)",
+    )
     options.add_argument("--json", action="store_true", help="print the raw result as JSON (for scripts)")
 
     tools = commands.add_parser(
