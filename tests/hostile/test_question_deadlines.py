@@ -78,6 +78,7 @@ async def _b_times_out_while_a_is_asked(
     assert not person.cancelled
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 @pytest.mark.parametrize("b_first", [True, False], ids=["b-already-waiting", "b-started-later"])
 async def test_legacy_http_question_pauses_only_its_own_call(guide_http_url: str, b_first: bool) -> None:
     await _b_times_out_while_a_is_asked(
@@ -112,6 +113,7 @@ async def _cancel_a_while_asked(client: Client, person: Person, a_tool: str, a_a
         await client.call_tool("silent", {})  # and no clock stayed paused
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 async def test_cancelled_legacy_http_call_ends_its_question(hostile: HostileServer, tag: str) -> None:
     person = Person()
     async with Client(
