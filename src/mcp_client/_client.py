@@ -69,9 +69,10 @@ class Client:
 
     A question of a kind not declared fails the call with ``CapabilityNotDeclaredError``.
 
-    ``timeout`` bounds each request, not counting time its own questions spend with a callback.
-    ``input_required_max_rounds`` caps the multi-round-trip loop. ``headers`` and ``auth`` (an
-    ``httpx.Auth``) apply to every HTTP request.
+    ``timeout`` bounds each request, not counting time its own questions spend with a callback or the
+    browser step of an OAuth login. ``input_required_max_rounds`` caps the multi-round-trip loop.
+    ``headers`` and ``auth`` (an ``httpx.Auth``, such as ``mcp_client.auth.OAuth``) apply to every HTTP
+    request.
     """
 
     def __init__(

@@ -18,6 +18,7 @@ The tree, so that a caller can pick the right ``except`` in ten seconds::
     ├── CallbackError                    an app callback (sampling, roots, elicitation) raised or
     │   │                                returned something unusable (.kind)
     │   └── ElicitationCallbackError     the elicitation callback itself raised (also an ElicitationError)
+    ├── OAuthError                       an OAuth login, refresh or token request failed (mcp_client.auth)
     ├── ElicitationError                 a question or an answer could not be used
     │   ├── InvalidElicitationSchemaError    the server's requested_schema is outside the spec's subset
     │   ├── InvalidElicitationContentError   the callback's answer does not fit the schema
@@ -48,6 +49,7 @@ __all__ = [
     "MCPConnectionError",
     "MCPError",
     "MCPTimeoutError",
+    "OAuthError",
     "ProtocolError",
     "ServerExitedError",
     "SessionExpiredError",
@@ -177,6 +179,18 @@ class CallbackError(MCPClientError):
     def __init__(self, message: str, *, kind: str) -> None:
         super().__init__(message)
         self.kind = kind
+
+
+class OAuthError(MCPClientError):
+    """Authorization with an OAuth server failed: discovery, registration, the login, or a token request.
+
+    ``error`` is the OAuth error code when the authorization server sent one (``"invalid_grant"``,
+    ``"access_denied"``...), else ``None``. Messages never contain a token, code, verifier or secret.
+    """
+
+    def __init__(self, message: str, *, error: str | None = None) -> None:
+        super().__init__(message)
+        self.error = error
 
 
 class ElicitationError(MCPClientError):

@@ -25,7 +25,7 @@ import anyio.abc
 from mcp_client import _input_required, _jsonrpc, _results
 from mcp_client._context import ClientRequestContext
 from mcp_client._elicitation import ElicitationCompleteCallback, UrlCompletions
-from mcp_client._eras import Era, Readopt, RefreshTools, RestartSession
+from mcp_client._eras import Era, Readopt, Recovery, Resend, RestartSession
 from mcp_client._errors import (
     ClientStateError,
     MCPClientError,
@@ -221,9 +221,11 @@ class Session:
     async def exchange(
         self, method: str, params: dict[str, Any] | None, headers: Mapping[str, str], limit: float
     ) -> Message | None:
-        message = _jsonrpc.request(next(self._ids), method, params)
+        request_id = next(self._ids)
+        message = _jsonrpc.request(request_id, method, params)
         reply: Message | None = None
-        with anyio.move_on_after(limit):
+        # A request clock, not a plain move_on_after: it stops while a person logs in (OAuth on a 401).
+        with self.deadlines.clock(request_id, grace=limit):
             reply = await self.transport.request(message, headers)
             self._cold = False
         return reply
@@ -247,7 +249,10 @@ class Session:
             era = await self._recover(recovery)
             return await self._send(era, method, params, call)
 
-    async def _recover(self, recovery: RestartSession | Readopt | RefreshTools) -> Era:
+    async def _recover(self, recovery: Recovery) -> Era:
+        if isinstance(recovery, Resend):
+            logger.info("%s dropped a reply stream before answering; sending the request again", self.label)
+            return self.require_open()
         if isinstance(recovery, RestartSession):
             logger.info("%s forgot our session; starting a new one", self.label)
             try:

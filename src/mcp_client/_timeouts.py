@@ -8,16 +8,25 @@ question is answered the request gets a fresh ``timeout``. Other requests keep t
 
 A clock also tells whoever asks (``on_end``) when its request is over, so that a question still open
 for a request nobody waits for any more can be ended.
+
+An OAuth login may send the person to a browser in the middle of a request; every request of the
+client waits for that login, so ``paused()`` stops all of its clocks (and those started meanwhile).
+Code far below the client (an ``httpx.Auth`` running inside the HTTP transport) cannot be handed the
+deadlines: it finds them in a context variable that each ``RequestClock`` sets for the task sending
+the request, and stops the clocks with ``waiting_on_a_person()``.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from contextvars import ContextVar, Token
 from types import TracebackType
 from typing import Any
 
 import anyio
+
+_current: ContextVar[RequestDeadlines | None] = ContextVar("mcp_client_request_deadlines", default=None)
 
 
 class RequestDeadlines:
@@ -25,9 +34,12 @@ class RequestDeadlines:
         self.timeout = math.inf if timeout is None else timeout
         self.active: dict[Any, RequestClock] = {}
         """The clocks of the requests waiting for an answer, by request id."""
+        self._paused = 0  # paused() blocks in force: every clock stopped
 
     def fresh_deadline(self) -> float:
-        return math.inf if math.isinf(self.timeout) else anyio.current_time() + self.timeout
+        if self._paused or math.isinf(self.timeout):
+            return math.inf
+        return anyio.current_time() + self.timeout
 
     def clock(self, request_id: Any, call: object = None, grace: float = 0.0) -> RequestClock:
         """A cancel scope for one request: ``timeout`` from now (at least ``grace``), stoppable.
@@ -37,9 +49,13 @@ class RequestDeadlines:
         """
         return RequestClock(self, request_id, call, grace)
 
+    def paused(self) -> _Paused:
+        """Stop every request's clock for the duration, including requests started meanwhile."""
+        return _Paused(self)
+
 
 class RequestClock:
-    __slots__ = ("_deadlines", "_ended", "_pauses", "_request_id", "_scope", "call", "on_end")
+    __slots__ = ("_deadlines", "_ended", "_pauses", "_request_id", "_scope", "_token", "call", "on_end")
 
     def __init__(self, deadlines: RequestDeadlines, request_id: Any, call: object, grace: float) -> None:
         self._deadlines = deadlines
@@ -53,15 +69,19 @@ class RequestClock:
         if grace:
             deadline = max(deadline, anyio.current_time() + grace)
         self._scope = anyio.CancelScope(deadline=deadline)
+        self._token: Token[RequestDeadlines | None] | None = None
 
     def __enter__(self) -> anyio.CancelScope:
         scope = self._scope.__enter__()
         self._deadlines.active[self._request_id] = self
+        self._token = _current.set(self._deadlines)
         return scope
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> bool:
+        if self._token is not None:
+            _current.reset(self._token)
         self._deadlines.active.pop(self._request_id, None)
         self._ended = True
         if self.on_end:
@@ -78,5 +98,52 @@ class RequestClock:
     def resume(self) -> None:
         """Undo one ``pause()``; after the last one the request gets a fresh ``timeout``."""
         self._pauses -= 1
-        if not self._pauses and not self._ended:
-            self._scope.deadline = self._deadlines.fresh_deadline()
+        if not self._pauses:
+            self._refresh()
+
+    def _refresh(self) -> None:
+        if not self._ended:
+            self._scope.deadline = math.inf if self._pauses else self._deadlines.fresh_deadline()
+
+
+class _Paused:
+    __slots__ = ("_deadlines",)
+
+    def __init__(self, deadlines: RequestDeadlines) -> None:
+        self._deadlines = deadlines
+
+    def __enter__(self) -> None:
+        deadlines = self._deadlines
+        deadlines._paused += 1
+        for clock in deadlines.active.values():
+            clock._refresh()
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        deadlines = self._deadlines
+        deadlines._paused -= 1
+        for clock in deadlines.active.values():
+            clock._refresh()
+
+
+class _NoClock:
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        return None
+
+
+def waiting_on_a_person() -> _Paused | _NoClock:
+    """Stop the clocks of the client whose request this task is sending, for the duration.
+
+    For code that runs inside a request but waits on a person (the browser step of an OAuth login);
+    a no-op outside any ``Client`` request (an ``httpx.Auth`` used with a plain ``httpx`` client).
+    """
+    deadlines = _current.get()
+    return _NoClock() if deadlines is None else deadlines.paused()

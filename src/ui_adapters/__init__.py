@@ -19,6 +19,9 @@ rich / prompt_toolkit are only loaded when a terminal adapter is actually used.
   sampling requests.
 * ``SamplingReview`` (``ui_adapters.sampling``): a person sees, edits or refuses a server's sampling
   request before the app's model answers it, and sees the answer before it goes back.
+* ``BrowserLogin``, ``browser_login`` (``ui_adapters.login``): the browser step of an OAuth login
+  (``mcp_client.auth.OAuth(authorize=...)``): the link shown, the browser opened on consent, the
+  loopback redirect caught, or the address pasted back on a headless machine.
 * ``sanitize`` (``ui_adapters.text``): server text made safe to print in a terminal.
 * ``ui_adapters.cli``: the ``mcp-client`` command, built on the names above.
 """
@@ -31,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ui_adapters.canned import CannedAnswers, CannedQuestion, UnansweredQuestionError
     from ui_adapters.canned_sampling import CannedSampling, CannedSamplingRequest, UnansweredSamplingError
+    from ui_adapters.login import BrowserLogin, browser_login
     from ui_adapters.policies import StopAskingPolicy, always_cancel, always_decline, terminal_ask_to_stop
     from ui_adapters.routing import ElicitationRouter, terminal_callback
     from ui_adapters.sampling import SamplingReview
@@ -39,6 +43,7 @@ if TYPE_CHECKING:
     from ui_adapters.url import UrlAdapter
 
 __all__ = [
+    "BrowserLogin",
     "CannedAnswers",
     "CannedQuestion",
     "CannedSampling",
@@ -52,12 +57,15 @@ __all__ = [
     "UrlAdapter",
     "always_cancel",
     "always_decline",
+    "browser_login",
     "sanitize",
     "terminal_ask_to_stop",
     "terminal_callback",
 ]
 
 _WHERE = {
+    "BrowserLogin": "ui_adapters.login",
+    "browser_login": "ui_adapters.login",
     "CannedAnswers": "ui_adapters.canned",
     "CannedQuestion": "ui_adapters.canned",
     "UnansweredQuestionError": "ui_adapters.canned",
