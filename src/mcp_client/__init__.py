@@ -22,6 +22,7 @@ from mcp_client._errors import (
     InputRequiredRoundsExceededError,
     InvalidElicitationContentError,
     InvalidElicitationSchemaError,
+    InvalidToolResultError,
     MCPClientError,
     MCPConnectionError,
     MCPError,
@@ -30,10 +31,14 @@ from mcp_client._errors import (
     ProtocolError,
     ServerExitedError,
     SessionExpiredError,
+    SubscriptionLostError,
+    UnsupportedInEraError,
     UnsupportedProtocolVersionError,
     UrlElicitationRequiredError,
 )
 from mcp_client._http import StreamableHTTPTransport
+from mcp_client._listen import Listening
+from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback, Subscription
 from mcp_client._roots import ListRootsCallback
 from mcp_client._sampling import SamplingCallback
 from mcp_client._stdio import StdioServerParameters, StdioTransport
@@ -58,12 +63,17 @@ __all__ = [
     "InputRequiredRoundsExceededError",
     "InvalidElicitationContentError",
     "InvalidElicitationSchemaError",
+    "InvalidToolResultError",
     "ListRootsCallback",
+    "Listening",
+    "LoggingCallback",
     "MCPClientError",
     "MCPConnectionError",
     "MCPError",
     "MCPTimeoutError",
+    "MessageHandler",
     "OAuthError",
+    "ProgressCallback",
     "ProtocolError",
     "SamplingCallback",
     "ServerExitedError",
@@ -71,7 +81,10 @@ __all__ = [
     "StdioServerParameters",
     "StdioTransport",
     "StreamableHTTPTransport",
+    "Subscription",
+    "SubscriptionLostError",
     "Transport",
+    "UnsupportedInEraError",
     "UnsupportedProtocolVersionError",
     "UrlElicitationRequiredError",
     "__version__",

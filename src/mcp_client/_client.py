@@ -1,54 +1,55 @@
 """``Client``: the one object an app uses to talk to an MCP server, in either protocol era.
 
-A thin façade: it checks the options, builds the transport (HTTP or stdio), the router of question
-handlers (``_router``) and the session (``_session``), and turns results into typed models. The
-session does the work: negotiation (``_negotiation``), sending, deadlines, cancellation, recovery, the
-multi-round-trip loop (``_input_required``) and the legacy push path (``_server_messages``).
+A thin façade: ``_options`` checks what it was given and builds the transport (HTTP or stdio) and the
+router of question handlers (``_router``: elicitation, sampling, roots); with the notification routes
+(``_notifications``) they make the session (``_session``). The façade turns results into typed models. The session does the work: negotiation (``_negotiation``),
+sending, deadlines, cancellation, recovery, the multi-round-trip loop (``_input_required``) and the
+legacy push path (``_server_messages``). The three calls that may ask questions, pause or run long
+live in ``_pausable_calls``; ``listen()`` in ``_listen``.
 """
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Literal, Self
 
 import httpx
+from pydantic import BaseModel
 
 from mcp_client import _results
 from mcp_client._elicitation import (
     ElicitationCallback,
     ElicitationCompleteCallback,
-    ElicitationHandler,
     UrlCompletions,
-    declared_modes,
 )
-from mcp_client._errors import ClientStateError
-from mcp_client._http import StreamableHTTPTransport
-from mcp_client._roots import ListRootsCallback, RootsHandler
-from mcp_client._router import Router
-from mcp_client._sampling import SamplingCallback, SamplingHandler
+from mcp_client._errors import ClientStateError, UnsupportedInEraError
+from mcp_client._listen import Listening, listen_filter
+from mcp_client._notifications import LoggingCallback, MessageHandler, Notifications
+from mcp_client._options import check_level, check_mode, client_info_of, router_for, transport_for
+from mcp_client._pausable_calls import PausableCalls, check_seconds
+from mcp_client._roots import ListRootsCallback
+from mcp_client._sampling import SamplingCallback
 from mcp_client._session import Session
-from mcp_client._stdio import StdioServerParameters, StdioTransport
+from mcp_client._stdio import StdioServerParameters
 from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Transport
-from mcp_client._versions import MODES
 from mcp_client.types import (
-    CallToolResult,
-    GetPromptResult,
+    CompleteResult,
     Implementation,
     ListPromptsResult,
     ListResourcesResult,
+    ListResourceTemplatesResult,
     ListToolsResult,
-    ReadResourceResult,
+    LoggingLevel,
+    PromptReference,
+    ResourceTemplateReference,
     ServerCapabilities,
 )
 
 __all__ = ["Client"]
 
-_DEFAULT_CLIENT_INFO = Implementation(name="mcp-client", version="0.1.0")
 
-
-class Client:
+class Client(PausableCalls):
     """An async MCP client; use it as ``async with Client(server, ...) as client:``.
 
     ``server`` is an ``http(s)://`` URL (streamable HTTP), a ``StdioServerParameters`` (a subprocess
@@ -70,9 +71,15 @@ class Client:
     A question of a kind not declared fails the call with ``CapabilityNotDeclaredError``.
 
     ``timeout`` bounds each request, not counting time its own questions spend with a callback or the
-    browser step of an OAuth login. ``input_required_max_rounds`` caps the multi-round-trip loop.
-    ``headers`` and ``auth`` (an ``httpx.Auth``, such as ``mcp_client.auth.OAuth``) apply to every HTTP
-    request.
+    browser step of an OAuth login; a progress report starts it again. ``input_required_max_rounds``
+    caps the multi-round-trip loop. ``headers`` and ``auth`` (an ``httpx.Auth``, such as
+    ``mcp_client.auth.OAuth``) apply to every HTTP request.
+
+    ``logging_callback(params)`` gets the server's log messages (``LoggingMessageNotificationParams``),
+    at ``log_level`` and up when one is given (legacy: ``logging/setLevel`` after the handshake;
+    2026-07-28: in each request's ``_meta``, without which a modern server sends none).
+    ``message_handler(notification)`` gets every other notification the client does not consume
+    (list changes, resource updates, unknown ones) as typed models. Both may be sync or async.
     """
 
     def __init__(
@@ -92,31 +99,26 @@ class Client:
         sampling_callback: SamplingCallback | None = None,
         sampling_capabilities: Mapping[str, Any] | None = None,
         list_roots_callback: ListRootsCallback | None = None,
+        logging_callback: LoggingCallback | None = None,
+        log_level: LoggingLevel | None = None,
+        message_handler: MessageHandler | None = None,
     ) -> None:
-        if mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(repr(m) for m in MODES)}; got {mode!r}")
-        if input_required_max_rounds < 0:
-            raise ValueError("input_required_max_rounds must be 0 or more")
-        if timeout is not None and (not timeout > 0 or math.isnan(timeout)):
-            raise ValueError(f"timeout must be a positive number of seconds or None; got {timeout!r}")
-        transport = _transport_for(server, headers, auth, timeout, max_message_bytes)
-        info = (
-            client_info
-            if isinstance(client_info, Implementation)
-            else Implementation.model_validate(client_info)
-            if client_info is not None
-            else _DEFAULT_CLIENT_INFO
-        )
+        check_mode(mode, input_required_max_rounds)
+        check_seconds("timeout", timeout)
+        check_level(log_level)
+        transport = transport_for(server, headers, auth, timeout, max_message_bytes)
+        info = client_info_of(client_info)
         completions = UrlCompletions()
-        modes = declared_modes(elicitation_callback, elicitation_modes)
-        router = Router(
-            [
-                ElicitationHandler(elicitation_callback, modes, completions),
-                SamplingHandler(sampling_callback, sampling_capabilities),
-                RootsHandler(list_roots_callback),
-            ]
-        )
+        router = router_for(
+            elicitation_callback, elicitation_modes, completions, sampling_callback, sampling_capabilities,
+            list_roots_callback,
+        )  # fmt: skip
         self._declares_roots = list_roots_callback is not None
+        notifications = Notifications(
+            logging_callback=logging_callback,
+            message_handler=message_handler,
+            on_tools_changed=lambda: self._session.output_schemas.forget(),
+        )
         self._mode = mode
         self._session = Session(
             transport,
@@ -126,6 +128,8 @@ class Client:
             max_rounds=input_required_max_rounds,
             completions=completions,
             complete_callback=elicitation_complete_callback,
+            notifications=notifications,
+            log_level=log_level,
         )
 
     @property
@@ -182,53 +186,87 @@ class Client:
             ListToolsResult, {"tools": await self._session.list_tools()}, "tools/list", self.server
         )
 
-    async def call_tool(self, name: str, arguments: Mapping[str, Any] | None = None) -> CallToolResult:
-        """Call a tool and return its result; the server's questions go to the elicitation callback.
-
-        A tool's own failure is a result with ``is_error=True``; protocol failures raise ``MCPError``.
-        """
-        self._session.require_open()
-        params = {"name": name, "arguments": dict(arguments) if arguments else {}}
-        what = f"tools/call {name!r}"
-        return _results.parse(
-            CallToolResult, await self._session.call("tools/call", params, what), what, self.server
-        )
-
     async def list_prompts(self) -> ListPromptsResult:
         """Every prompt of the server (all pages)."""
         prompts = await self._list_all("prompts/list", "prompts")
         return _results.parse(ListPromptsResult, {"prompts": prompts}, "prompts/list", self.server)
-
-    async def get_prompt(self, name: str, arguments: Mapping[str, str] | None = None) -> GetPromptResult:
-        """Render a prompt; the server's questions go to the elicitation callback."""
-        self._session.require_open()
-        params: dict[str, Any] = {"name": name}
-        if arguments:
-            params["arguments"] = dict(arguments)
-        what = f"prompts/get {name!r}"
-        return _results.parse(
-            GetPromptResult, await self._session.call("prompts/get", params, what), what, self.server
-        )
 
     async def list_resources(self) -> ListResourcesResult:
         """Every resource of the server (all pages)."""
         resources = await self._list_all("resources/list", "resources")
         return _results.parse(ListResourcesResult, {"resources": resources}, "resources/list", self.server)
 
-    async def read_resource(self, uri: str) -> ReadResourceResult:
-        """Read a resource; the server's questions go to the elicitation callback."""
+    async def list_resource_templates(self) -> ListResourceTemplatesResult:
+        """Every resource template of the server (all pages)."""
+        templates = await self._list_all("resources/templates/list", "resourceTemplates")
+        return _results.parse(
+            ListResourceTemplatesResult,
+            {"resourceTemplates": templates},
+            "resources/templates/list",
+            self.server,
+        )
+
+    async def complete(
+        self,
+        ref: PromptReference | ResourceTemplateReference | Mapping[str, Any],
+        argument: Mapping[str, str],
+        context_arguments: Mapping[str, str] | None = None,
+    ) -> CompleteResult:
+        """Suggested values for ``argument`` (``{"name", "value"}``) of a prompt or resource template.
+
+        ``context_arguments`` are the values of arguments already filled in.
+        """
         self._session.require_open()
-        what = f"resources/read {uri!r}"
-        result = await self._session.call("resources/read", {"uri": uri}, what)
-        return _results.parse(ReadResourceResult, result, what, self.server)
+        params: dict[str, Any] = {
+            "ref": ref.model_dump_wire() if isinstance(ref, BaseModel) else dict(ref),  # pyright: ignore[reportAttributeAccessIssue]
+            "argument": dict(argument),
+        }
+        if context_arguments:
+            params["context"] = {"arguments": dict(context_arguments)}
+        result = await self._session.request("completion/complete", params)
+        return _results.parse(CompleteResult, result, "completion/complete", self.server)
 
-    async def ping(self) -> None:
-        """Check that the server answers.
+    async def subscribe_resource(self, uri: str) -> None:
+        """Ask for ``resources/updated`` notices about ``uri`` (legacy; in 2026-07-28 use ``listen``)."""
+        await self._session.request(self._legacy_only("resources/subscribe"), {"uri": uri})
 
-        The 2026-07-28 era has no ``ping`` method; there the check is a ``server/discover`` request.
+    async def unsubscribe_resource(self, uri: str) -> None:
+        """Stop the notices ``subscribe_resource`` asked for."""
+        await self._session.request(self._legacy_only("resources/unsubscribe"), {"uri": uri})
+
+    async def set_logging_level(self, level: LoggingLevel) -> None:
+        """Receive server log messages at ``level`` and up, from now on, in either era."""
+        check_level(level)
+        await self._session.set_log_level(level)
+
+    def listen(
+        self,
+        tools_list_changed: bool = False,
+        prompts_list_changed: bool = False,
+        resources_list_changed: bool = False,
+        resource_subscriptions: Sequence[str] = (),
+    ) -> Listening:
+        """``async with client.listen(...) as subscription: async for notice in subscription: ...``
+
+        Yields change notices (``ToolListChangedNotification``, ``ResourceUpdatedNotification``...) of
+        the kinds asked for, in both eras: a 2026-07-28 ``subscriptions/listen`` stream, or the legacy
+        session's stream with ``resources/subscribe`` for ``resource_subscriptions`` while it is open.
         """
         era = self._session.require_open()
+        wanted = listen_filter(
+            tools_list_changed, prompts_list_changed, resources_list_changed, resource_subscriptions
+        )
+        session = self._session
+        return Listening(
+            session, session.notifications, era.name, wanted, session.deadlines.timeout, self.server
+        )
+
+    async def send_ping(self) -> None:
+        """Check that the server answers (2026-07-28 has no ``ping``: there it is ``server/discover``)."""
+        era = self._session.require_open()
         await self._session.request(era.ping_method, None)
+
+    ping = send_ping
 
     async def send_request(self, method: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Send any request in the current era and return its raw result (for methods without a helper)."""
@@ -252,27 +290,10 @@ class Client:
         self._session.require_open()
         return await _results.list_all(self._session.request, method, key, self.server)
 
-
-def _transport_for(
-    server: object,
-    headers: Mapping[str, str] | None,
-    auth: httpx.Auth | None,
-    timeout: float | None,
-    max_message_bytes: int,
-) -> Transport:
-    if isinstance(server, str):
-        if not server.startswith(("http://", "https://")):
-            raise ValueError(
-                f"server must be an http:// or https:// URL, a StdioServerParameters or a transport; got "
-                f"{server!r}. For a command, use StdioServerParameters(command, args=[...])."
+    def _legacy_only(self, method: str) -> str:
+        if self._session.require_open().name == "modern":
+            raise UnsupportedInEraError(
+                f"{method} is not part of protocol {self.protocol_version}: use "
+                "`async with client.listen(resource_subscriptions=[uri]) as subscription:` instead"
             )
-        return StreamableHTTPTransport(
-            server, headers=headers, auth=auth, timeout=timeout, max_message_bytes=max_message_bytes
-        )
-    if isinstance(server, StdioServerParameters):
-        return StdioTransport(server, max_message_bytes=max_message_bytes)
-    if isinstance(server, Transport):
-        return server
-    raise TypeError(
-        f"server must be a URL string, a StdioServerParameters or a Transport; got {type(server).__name__}"
-    )
+        return method

@@ -1,10 +1,13 @@
 """Request deadlines, each stoppable on its own while a person answers that request's question.
 
-``timeout`` bounds each request, but a legacy server may hold a request open while it asks the user
-a question (a pushed ``elicitation/create``), and a person may take minutes to answer. Every pending
-request runs inside its own ``RequestClock`` (``RequestDeadlines.clock()``), registered by request id
-while it waits, so that the session can pause exactly the request a question belongs to. When its last
-question is answered the request gets a fresh ``timeout``. Other requests keep their clocks running.
+``timeout`` bounds each request (a call may choose its own, ``read_timeout_seconds``), but a legacy
+server may hold a request open while it asks the user a question (a pushed ``elicitation/create``),
+and a person may take minutes to answer. Every pending request runs inside its own ``RequestClock``
+(``RequestDeadlines.clock()``), registered by request id while it waits, so that the session can pause
+exactly the request a question belongs to. When its last question is answered the request gets a
+fresh timeout of its own length. Other requests keep their clocks running. A progress notification
+for a request starts its clock again too (``RequestClock.restart``): a tool that reports progress may
+run for as long as it keeps reporting.
 
 A clock also tells whoever asks (``on_end``) when its request is over, so that a question still open
 for a request nobody waits for any more can be ended.
@@ -36,18 +39,18 @@ class RequestDeadlines:
         """The clocks of the requests waiting for an answer, by request id."""
         self._paused = 0  # paused() blocks in force: every clock stopped
 
-    def fresh_deadline(self) -> float:
-        if self._paused or math.isinf(self.timeout):
-            return math.inf
-        return anyio.current_time() + self.timeout
+    def _deadline(self, timeout: float) -> float:
+        return math.inf if self._paused or math.isinf(timeout) else anyio.current_time() + timeout
 
-    def clock(self, request_id: Any, call: object = None, grace: float = 0.0) -> RequestClock:
-        """A cancel scope for one request: ``timeout`` from now (at least ``grace``), stoppable.
+    def clock(
+        self, request_id: Any, call: object = None, grace: float = 0.0, timeout: float | None = None
+    ) -> RequestClock:
+        """A cancel scope for one request: ``timeout`` (default: the client's) from now, at least ``grace``.
 
         ``call`` is the caller's record of the call the request belongs to (see ``_session``).
         (A plain class, not ``@contextmanager``: it is entered once per request, on the hot path.)
         """
-        return RequestClock(self, request_id, call, grace)
+        return RequestClock(self, request_id, call, grace, self.timeout if timeout is None else timeout)
 
     def paused(self) -> _Paused:
         """Stop every request's clock for the duration, including requests started meanwhile."""
@@ -55,17 +58,22 @@ class RequestDeadlines:
 
 
 class RequestClock:
-    __slots__ = ("_deadlines", "_ended", "_pauses", "_request_id", "_scope", "_token", "call", "on_end")
+    __slots__ = (
+        "_deadlines", "_ended", "_pauses", "_request_id", "_scope", "_token", "call", "on_end", "timeout",
+    )  # fmt: skip
 
-    def __init__(self, deadlines: RequestDeadlines, request_id: Any, call: object, grace: float) -> None:
+    def __init__(
+        self, deadlines: RequestDeadlines, request_id: Any, call: object, grace: float, timeout: float
+    ) -> None:
         self._deadlines = deadlines
         self._request_id = request_id
         self._pauses = 0
         self._ended = False
         self.call = call
+        self.timeout = timeout
         self.on_end: list[Callable[[], None]] | None = None
         """Called once when the request is over (answered, failed, timed out or cancelled)."""
-        deadline = deadlines.fresh_deadline()
+        deadline = deadlines._deadline(timeout)
         if grace:
             deadline = max(deadline, anyio.current_time() + grace)
         self._scope = anyio.CancelScope(deadline=deadline)
@@ -89,6 +97,10 @@ class RequestClock:
                 callback()
         return bool(self._scope.__exit__(exc_type, exc, tb))
 
+    @property
+    def deadline(self) -> float:
+        return self._scope.deadline
+
     def pause(self) -> None:
         """Stop this request's clock until as many ``resume()`` calls (nesting is fine)."""
         self._pauses += 1
@@ -101,9 +113,14 @@ class RequestClock:
         if not self._pauses:
             self._refresh()
 
+    def restart(self) -> None:
+        """A fresh ``timeout`` from now (the server showed it is working), unless the clock is stopped."""
+        if not self._pauses:
+            self._refresh()
+
     def _refresh(self) -> None:
         if not self._ended:
-            self._scope.deadline = math.inf if self._pauses else self._deadlines.fresh_deadline()
+            self._scope.deadline = math.inf if self._pauses else self._deadlines._deadline(self.timeout)
 
 
 class _Paused:

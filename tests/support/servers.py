@@ -20,6 +20,7 @@ from pathlib import Path
 
 SERVERS_DIR = Path(__file__).resolve().parent.parent / "servers"
 GUIDE_SERVER = SERVERS_DIR / "guide_server.py"
+FEATURES_SERVER = SERVERS_DIR / "features_server.py"
 QUESTIONS_SERVER = SERVERS_DIR / "questions_server.py"
 
 LOOPBACK = "127.0.0.1"

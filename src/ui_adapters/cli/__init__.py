@@ -107,7 +107,14 @@ def _connection(args: argparse.Namespace) -> Connection:
     if headers and not isinstance(server, str):
         raise UsageError("--header only applies to http(s):// servers; this SERVER runs over stdio")
     roots = tuple(root_for(path) for path in args.root)
-    return Connection(server=server, mode=args.mode, headers=headers, timeout=args.timeout, roots=roots)
+    return Connection(
+        server=server,
+        mode=args.mode,
+        headers=headers,
+        timeout=args.timeout,
+        log_level=args.log_level,
+        roots=roots,
+    )
 
 
 def _complain(err: Console, first: str, *more: str) -> None:
