@@ -2,10 +2,10 @@
 
 A thin façade: ``_options`` checks what it was given and builds the transport (HTTP or stdio) and the
 router of question handlers (``_router``: elicitation, sampling, roots); with the notification routes
-(``_notifications``) they make the session (``_session``). The façade turns results into typed models. The session does the work: negotiation (``_negotiation``),
+(``_notifications``) they make the session (``_session``), which does the work: negotiation,
 sending, deadlines, cancellation, recovery, the multi-round-trip loop (``_input_required``) and the
-legacy push path (``_server_messages``). The three calls that may ask questions, pause or run long
-live in ``_pausable_calls``; ``listen()`` in ``_listen``.
+legacy push path (``_server_messages``). The façade turns results into typed models. The three calls
+that may ask questions, pause or run long live in ``_pausable_calls``; ``listen()`` in ``_listen``.
 """
 
 from __future__ import annotations
