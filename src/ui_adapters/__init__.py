@@ -16,6 +16,10 @@ rich / prompt_toolkit are only loaded when a terminal adapter is actually used.
 * ``always_decline``, ``always_cancel``, ``StopAskingPolicy`` (``ui_adapters.policies``).
 * ``CannedAnswers`` (``ui_adapters.canned``): prepared answers for tests; pytest fixture in
   ``ui_adapters.pytest_plugin``.
+* ``QuestionBroker`` (``ui_adapters.broker``): hands questions to an app's own UI (web, chat) as
+  ``PendingQuestion`` s (``ui_adapters.pending``) and waits for the app's answer.
+* ``BrowserFormAdapter`` (``ui_adapters.browser``): each form question as a page in the system browser,
+  served on loopback.
 """
 
 from __future__ import annotations
@@ -24,16 +28,23 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ui_adapters.broker import QuestionBroker, QuestionNotPendingError
+    from ui_adapters.browser import BrowserFormAdapter
     from ui_adapters.canned import CannedAnswers, CannedQuestion, UnansweredQuestionError
+    from ui_adapters.pending import PendingQuestion
     from ui_adapters.policies import StopAskingPolicy, always_cancel, always_decline, terminal_ask_to_stop
     from ui_adapters.routing import ElicitationRouter, terminal_callback
     from ui_adapters.terminal import TerminalFormAdapter
     from ui_adapters.url import UrlAdapter
 
 __all__ = [
+    "BrowserFormAdapter",
     "CannedAnswers",
     "CannedQuestion",
     "ElicitationRouter",
+    "PendingQuestion",
+    "QuestionBroker",
+    "QuestionNotPendingError",
     "StopAskingPolicy",
     "TerminalFormAdapter",
     "UnansweredQuestionError",
@@ -45,6 +56,10 @@ __all__ = [
 ]
 
 _WHERE = {
+    "BrowserFormAdapter": "ui_adapters.browser",
+    "PendingQuestion": "ui_adapters.pending",
+    "QuestionBroker": "ui_adapters.broker",
+    "QuestionNotPendingError": "ui_adapters.broker",
     "CannedAnswers": "ui_adapters.canned",
     "CannedQuestion": "ui_adapters.canned",
     "UnansweredQuestionError": "ui_adapters.canned",
