@@ -15,13 +15,18 @@ from __future__ import annotations
 import secrets
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import anyio
 
 from mcp_client import ClientRequestContext, InvalidElicitationContentError
 from mcp_client.schema import FormSchema, parse_form_schema
-from mcp_client.types import ElicitRequestFormParams, ElicitRequestParams, ElicitRequestURLParams, ElicitResult
+from mcp_client.types import (
+    ElicitRequestFormParams,
+    ElicitRequestParams,
+    ElicitRequestURLParams,
+    ElicitResult,
+)
 from ui_adapters._form_json import describe_form
 from ui_adapters._text import sanitize
 from ui_adapters._url_safety import inspect_url
@@ -83,7 +88,9 @@ class PendingQuestion:
             params.elicitation_id if isinstance(params, ElicitRequestURLParams) else None
         )
         if isinstance(params, ElicitRequestFormParams):
-            self.form: FormSchema | None = form if form is not None else parse_form_schema(params.requested_schema)
+            self.form: FormSchema | None = (
+                form if form is not None else parse_form_schema(params.requested_schema)
+            )
         else:
             self.form = None
         self.created_at = datetime.now(UTC)
@@ -159,7 +166,7 @@ class PendingQuestion:
         field and the rule; ``TypeError`` for anything that is not an answer.
         """
         if isinstance(result, Mapping):
-            result = ElicitResult(action="accept", content=dict(cast(Mapping[str, Any], result)))
+            result = ElicitResult(action="accept", content=dict(result))
         elif not isinstance(result, ElicitResult):  # pyright: ignore[reportUnnecessaryIsInstance]
             raise TypeError(
                 f"an answer is an ElicitResult or a dict of field values, not {type(result).__name__}"

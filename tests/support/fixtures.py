@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.support.servers import FORMS_SERVER, start_http_server
 from tests.support.servers import guide_stdio_command as _guide_stdio_command
-from tests.support.servers import start_http_server
 
 
 @pytest.fixture(scope="session")
@@ -61,3 +61,10 @@ def guide_http_paged_url() -> Iterator[str]:
 def guide_stdio_command() -> tuple[str, list[str]]:
     """`(command, args)` launching the guide server on stdio (the client spawns one per connection)."""
     return _guide_stdio_command()
+
+
+@pytest.fixture(scope="session")
+def forms_http_url() -> Iterator[str]:
+    """tests/servers/forms_server.py: one `ask(message, schema)` tool that asks any form, both eras."""
+    with start_http_server(script=FORMS_SERVER) as url:
+        yield url

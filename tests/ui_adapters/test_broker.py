@@ -56,7 +56,9 @@ async def next_question(broker: QuestionBroker) -> PendingQuestion:
         ("cancel", "kept /srv/photos (outcome: cancel)"),
     ],
 )
-async def test_answer_decline_cancel_reach_the_tool(guide_http_url: str, mode: str, act: str, expected: str) -> None:
+async def test_answer_decline_cancel_reach_the_tool(
+    guide_http_url: str, mode: str, act: str, expected: str
+) -> None:
     broker = QuestionBroker()
     with anyio.fail_after(BOUND):
         async with Client(guide_http_url, mode=mode, elicitation_callback=broker) as client:
@@ -68,19 +70,24 @@ async def test_answer_decline_cancel_reach_the_tool(guide_http_url: str, mode: s
                 if act == "accept":
                     await broker.answer(question.id, {"confirm": True})
                 elif act == "accept-false":
-                    await broker.answer(question.id, ElicitResult(action="accept", content={"confirm": False}))
+                    await broker.answer(
+                        question.id, ElicitResult(action="accept", content={"confirm": False})
+                    )
                 elif act == "decline":
                     await broker.decline(question.id)
                 else:
                     await broker.cancel(question.id)
     assert call.text == expected
     assert broker.pending() == []
-    assert question.status == {
-        "accept": "answered",
-        "accept-false": "answered",
-        "decline": "declined",
-        "cancel": "cancelled",
-    }[act]
+    assert (
+        question.status
+        == {
+            "accept": "answered",
+            "accept-false": "answered",
+            "decline": "declined",
+            "cancel": "cancelled",
+        }[act]
+    )
 
 
 @pytest.mark.parametrize("mode", ERAS)
@@ -141,7 +148,9 @@ async def test_the_question_describes_itself(guide_http_url: str, mode: str) -> 
 
 
 @pytest.mark.parametrize("mode", ERAS)
-async def test_a_question_nobody_answers_is_cancelled_after_the_timeout(guide_http_url: str, mode: str) -> None:
+async def test_a_question_nobody_answers_is_cancelled_after_the_timeout(
+    guide_http_url: str, mode: str
+) -> None:
     broker = QuestionBroker(timeout=0.5)
     seen: list[PendingQuestion] = []
 
@@ -165,7 +174,9 @@ async def test_a_question_nobody_answers_is_cancelled_after_the_timeout(guide_ht
 
 
 @pytest.mark.parametrize("mode", ERAS)
-async def test_an_invalid_answer_is_refused_and_the_question_stays_open(guide_http_url: str, mode: str) -> None:
+async def test_an_invalid_answer_is_refused_and_the_question_stays_open(
+    guide_http_url: str, mode: str
+) -> None:
     broker = QuestionBroker()
     with anyio.fail_after(BOUND):
         async with Client(guide_http_url, mode=mode, elicitation_callback=broker) as client:
@@ -200,7 +211,9 @@ async def test_defaults_are_filled_in_before_the_answer_is_sent(guide_http_url: 
                 assert question.form is not None
                 assert question.form.field("date").default == "2025-12-26"
                 await broker.answer(question.id, {"accept_alternative": True})
-    assert question.result == ElicitResult(action="accept", content={"accept_alternative": True, "date": "2025-12-26"})
+    assert question.result == ElicitResult(
+        action="accept", content={"accept_alternative": True, "date": "2025-12-26"}
+    )
     assert call.text == "[SUCCESS] Booked for 2025-12-26"
 
 
@@ -248,14 +261,15 @@ async def test_two_questions_of_one_round_are_pending_together(guide_http_url: s
             call = Call(client, "plan_trip", {"destination": "Lisbon"})
             async with anyio.create_task_group() as tg:
                 tg.start_soon(call.run)
-                with anyio.fail_after(10):
-                    while len(broker.pending()) < 2:
-                        await anyio.sleep(0.01)
-                questions = {q.message: q for q in broker.pending()}
+                arrived: list[PendingQuestion] = []
+                async for question in broker:
+                    arrived.append(question)
+                    if len(arrived) == 2:
+                        break
+                assert sorted(broker.pending(), key=id) == sorted(arrived, key=id)
+                questions = {q.message: q for q in arrived}
                 assert sorted(q.context.question_count for q in questions.values()) == [2, 2]
-                await broker.answer(
-                    questions["What is your budget for Lisbon?"].id, {"max_eur": 500}
-                )
+                await broker.answer(questions["What is your budget for Lisbon?"].id, {"max_eur": 500})
                 await broker.answer(
                     questions["When do you want to go to Lisbon?"].id, {"start": "2026-03-01", "nights": 3}
                 )
@@ -355,9 +369,7 @@ async def test_close_cancels_waiting_questions_and_ends_the_loops(guide_http_url
             async with anyio.create_task_group() as tg:
                 tg.start_soon(watch)
                 tg.start_soon(call.run)
-                with anyio.fail_after(10):
-                    while not broker.pending():
-                        await anyio.sleep(0.01)
+                await next_question(broker)
                 broker.close()
                 await loop_ended.wait()
             later = await client.call_tool("delete_folder", {"path": "/srv/later"})
