@@ -1,14 +1,14 @@
-"""Answering one elicitation question, the same way in both eras.
+"""The elicitation handler: answering one ``elicitation/create`` question, the same way in both eras.
 
-The era-specific code hands over the raw ``params`` of an ``elicitation/create`` (pushed by a legacy
-server or returned in ``inputRequests``) and gets back the wire ``ElicitResult``, or an exception:
+The router hands over the raw ``params`` of an ``elicitation/create`` (pushed by a legacy server or
+returned in ``inputRequests``) and gets back the wire ``ElicitResult``, or an exception:
 
 * the schema is outside the spec's subset -> ``InvalidElicitationSchemaError`` (the callback never sees it);
 * the callback raised -> ``ElicitationCallbackError`` (an ``MCPError`` it raised passes through as is);
 * an ``accept`` whose content does not fit -> ``InvalidElicitationContentError`` (nothing is sent).
 
-Schema defaults are filled into an ``accept`` before it is validated (SEP-1034). The request clock is
-paused while the callback runs: a person may take minutes to answer.
+Schema defaults are filled into an ``accept`` before it is validated (SEP-1034). Legacy URL-mode
+questions are remembered in ``UrlCompletions`` so that their completion notification is passed on.
 """
 
 from __future__ import annotations
@@ -22,11 +22,12 @@ from pydantic import ValidationError
 from mcp_client._context import ClientRequestContext
 from mcp_client._errors import (
     ElicitationCallbackError,
+    InvalidElicitationContentError,
     InvalidElicitationSchemaError,
+    MCPClientError,
     MCPError,
 )
-from mcp_client._jsonrpc import INVALID_PARAMS, INVALID_REQUEST
-from mcp_client._timeouts import RequestDeadlines
+from mcp_client._jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST
 from mcp_client.schema import FormSchema, parse_form_schema
 from mcp_client.types import (
     ElicitRequestFormParams,
@@ -43,6 +44,9 @@ ElicitationCompleteCallback = Callable[[str], Awaitable[None] | None]
 
 ALL_MODES = frozenset({"form", "url"})
 
+MAX_AWAITED_COMPLETIONS = 1024
+"""URL elicitation ids remembered while their completion notification is awaited (oldest dropped)."""
+
 
 def declared_modes(callback: object, override: Iterable[str] | None) -> frozenset[str]:
     """The modes to declare: the Client option, else the callback's ``elicitation_modes``, else both."""
@@ -58,6 +62,34 @@ def declared_modes(callback: object, override: Iterable[str] | None) -> frozense
     return chosen
 
 
+def capabilities_for(modes: Iterable[str]) -> dict[str, Any]:
+    """The client capabilities for the elicitation modes a callback handles (none: no elicitation)."""
+    wanted = set(modes)
+    declared: dict[str, Any] = {mode: {} for mode in ("form", "url") if mode in wanted}
+    return {"elicitation": declared} if declared else {}
+
+
+class UrlCompletions:
+    """Legacy URL elicitation ids whose ``notifications/elicitation/complete`` is awaited (a bounded set).
+
+    The spec: a completion for an id we never saw, or saw complete already, is ignored.
+    """
+
+    def __init__(self) -> None:
+        self._awaited: dict[str, None] = {}  # insertion-ordered set
+
+    def expect(self, elicitation_id: object) -> None:
+        if not isinstance(elicitation_id, str):
+            return
+        self._awaited[elicitation_id] = None
+        while len(self._awaited) > MAX_AWAITED_COMPLETIONS:
+            del self._awaited[next(iter(self._awaited))]
+
+    def take(self, elicitation_id: object) -> bool:
+        """True (once) if ``elicitation_id`` was awaited."""
+        return isinstance(elicitation_id, str) and self._awaited.pop(elicitation_id, False) is None
+
+
 def parse_request(raw: object) -> tuple[ElicitRequestParams, FormSchema | None]:
     """The typed params of an ``elicitation/create`` and, for a form, its normalized schema."""
     if not isinstance(raw, dict):
@@ -68,8 +100,7 @@ def parse_request(raw: object) -> tuple[ElicitRequestParams, FormSchema | None]:
         raise InvalidElicitationSchemaError("the server sent an elicitation request without a message")
     if mode == "form":
         schema = parse_form_schema(raw.get("requestedSchema"))  # pyright: ignore[reportUnknownMemberType]
-        params = ElicitRequestFormParams(message=message, requested_schema=dict(schema.raw))
-        return params, schema
+        return ElicitRequestFormParams.from_form(message, schema), schema
     if mode == "url":
         try:
             return ElicitRequestURLParams.model_validate(raw), None
@@ -81,37 +112,57 @@ def parse_request(raw: object) -> tuple[ElicitRequestParams, FormSchema | None]:
     raise InvalidElicitationSchemaError(f"the server sent an elicitation of unknown mode {mode!r}")
 
 
-class ElicitationResponder:
-    """Runs the user's callback for one question and returns the wire answer (see the module docstring)."""
+class ElicitationHandler:
+    """Runs the app's callback for one question and returns the wire answer (see the module docstring)."""
+
+    method = "elicitation/create"
+    kind = "elicitation"
 
     def __init__(
         self,
         callback: ElicitationCallback | None,
         modes: frozenset[str],
-        deadlines: RequestDeadlines,
+        completions: UrlCompletions | None = None,
     ) -> None:
         self.callback = callback
         self.modes = modes
-        self._deadlines = deadlines
+        self.completions = completions if completions is not None else UrlCompletions()
 
-    async def answer(self, raw_params: object, context: ClientRequestContext) -> dict[str, Any]:
+    @property
+    def capability(self) -> dict[str, Any] | None:
+        return capabilities_for(self.modes).get("elicitation")
+
+    def refusal(self, error: MCPClientError) -> tuple[int, str]:
+        """What the server is told: why, without the user's data or local details."""
+        if isinstance(error, ElicitationCallbackError):
+            return INTERNAL_ERROR, "The client's elicitation handler failed"
+        if isinstance(error, InvalidElicitationContentError):
+            return INVALID_PARAMS, (
+                f"The client refused to send an answer that breaks the schema (field {error.field!r}: "
+                f"{error.rule})"
+            )
+        return INVALID_PARAMS, str(error)
+
+    async def answer(self, params: object, context: ClientRequestContext) -> dict[str, Any]:
+        raw = params
+        if context.era == "legacy" and isinstance(raw, dict) and raw.get("mode") == "url":
+            self.completions.expect(raw.get("elicitationId"))  # pyright: ignore[reportUnknownMemberType]
         callback = self.callback
         if callback is None:
             raise MCPError(INVALID_REQUEST, "Elicitation not supported")
-        params, schema = parse_request(raw_params)
-        if params.mode not in self.modes:
-            raise MCPError(INVALID_PARAMS, f"This client does not support {params.mode} elicitation")
+        question, schema = parse_request(raw)
+        if question.mode not in self.modes:
+            raise MCPError(INVALID_PARAMS, f"This client does not support {question.mode} elicitation")
         try:
-            with self._deadlines.paused():
-                result: object = callback(context, params)
-                if inspect.isawaitable(result):
-                    result = await result
+            result: object = callback(context, question)
+            if inspect.isawaitable(result):
+                result = await result
         except MCPError:
             raise
         except Exception as exc:
             raise ElicitationCallbackError(
                 f"the elicitation callback raised {type(exc).__name__}: {exc} "
-                f"(question from {context.server_name}: {params.message!r})"
+                f"(question from {context.server_name}: {question.message!r})"
             ) from exc
         if isinstance(result, dict):
             try:

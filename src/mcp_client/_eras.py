@@ -1,24 +1,49 @@
 """The protocol era, as a strategy object chosen once at connect time.
 
 The rest of the client never asks "which era am I in?": it asks the era to dress a request (params and
-HTTP headers), to say whether cancelling needs a notification, and to absorb a tool listing. Both eras
-share the multi-round-trip loop; a legacy server simply never returns ``input_required``.
+HTTP headers), to shape the cancellation notice (if one is needed), to absorb a tool listing, how to
+ping, and how to recover from a failed request (``recovery``: a plain decision, carried out by the
+session). Both eras share the multi-round-trip loop; a legacy server simply never returns
+``input_required``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from mcp_client import _headers
+from mcp_client import _headers, _jsonrpc, _negotiation
+from mcp_client._errors import MCPClientError, MCPError, SessionExpiredError
+from mcp_client._server_description import SERVER_INFO_META
+from mcp_client._versions import MODERN_VERSIONS
 
 _META_VERSION = "io.modelcontextprotocol/protocolVersion"
 _META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 _META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo"
-SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
 
 _NO_HEADERS: dict[str, str] = {}
 _NAMED_METHODS = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+
+
+@dataclass(frozen=True)
+class RestartSession:
+    """The server forgot our session: run the handshake again, then resend."""
+
+
+@dataclass(frozen=True)
+class Readopt:
+    """The server wants another modern ``version`` (``-32022``): adopt it, then resend."""
+
+    version: str
+
+
+@dataclass(frozen=True)
+class RefreshTools:
+    """The server says our ``x-mcp-header`` knowledge is stale (``-32020``): list tools, then resend."""
+
+
+Recovery = RestartSession | Readopt | RefreshTools
 
 
 class Era(Protocol):
@@ -28,6 +53,11 @@ class Era(Protocol):
     @property
     def protocol_version(self) -> str: ...
 
+    @property
+    def ping_method(self) -> str:
+        """The request that checks the server answers (the 2026-07-28 era has no ``ping``)."""
+        ...
+
     def prepare(
         self, method: str, params: dict[str, Any] | None, *, with_headers: bool = True
     ) -> tuple[dict[str, Any] | None, dict[str, str]]:
@@ -36,11 +66,27 @@ class Era(Protocol):
 
     def notification_headers(self, method: str) -> dict[str, str]: ...
 
-    def needs_cancel_notification(self, cancels_by_closing: bool) -> bool: ...
+    def cancel_notification(
+        self, request_id: Any, reason: str, cancels_by_closing: bool
+    ) -> tuple[dict[str, Any], dict[str, str]] | None:
+        """The ``notifications/cancelled`` message and headers for abandoning a request, if one is due."""
+        ...
 
     def absorb_tools(self, tools: list[Any]) -> list[Any]:
         """Learn what the era needs from a ``tools/list`` page; return the tools the client may use."""
         ...
+
+    def server_info_in(self, result: dict[str, Any]) -> object:
+        """The server's self-description riding on a result, if this era carries one there."""
+        ...
+
+    def recovery(self, error: MCPClientError, method: str) -> Recovery | None:
+        """How to recover from ``error`` on ``method`` in this era, or ``None`` to let it raise."""
+        ...
+
+
+def _cancel_message(request_id: Any, reason: str) -> dict[str, Any]:
+    return _jsonrpc.notification("notifications/cancelled", {"requestId": request_id, "reason": reason})
 
 
 class LegacyEra:
@@ -58,6 +104,10 @@ class LegacyEra:
     def protocol_version(self) -> str:
         return self._version
 
+    @property
+    def ping_method(self) -> str:
+        return "ping"
+
     def prepare(
         self, method: str, params: dict[str, Any] | None, *, with_headers: bool = True
     ) -> tuple[dict[str, Any] | None, dict[str, str]]:
@@ -66,11 +116,19 @@ class LegacyEra:
     def notification_headers(self, method: str) -> dict[str, str]:
         return self._headers
 
-    def needs_cancel_notification(self, cancels_by_closing: bool) -> bool:
-        return True
+    def cancel_notification(
+        self, request_id: Any, reason: str, cancels_by_closing: bool
+    ) -> tuple[dict[str, Any], dict[str, str]] | None:
+        return _cancel_message(request_id, reason), self._headers  # a closed stream cancels nothing here
 
     def absorb_tools(self, tools: list[Any]) -> list[Any]:
         return tools
+
+    def server_info_in(self, result: dict[str, Any]) -> object:
+        return None  # the handshake said it all
+
+    def recovery(self, error: MCPClientError, method: str) -> Recovery | None:
+        return RestartSession() if isinstance(error, SessionExpiredError) else None
 
 
 class ModernEra:
@@ -94,6 +152,10 @@ class ModernEra:
     @property
     def protocol_version(self) -> str:
         return self._version
+
+    @property
+    def ping_method(self) -> str:
+        return "server/discover"
 
     def prepare(
         self, method: str, params: dict[str, Any] | None, *, with_headers: bool = True
@@ -119,8 +181,29 @@ class ModernEra:
     def notification_headers(self, method: str) -> dict[str, str]:
         return {"MCP-Protocol-Version": self.protocol_version, "Mcp-Method": method}
 
-    def needs_cancel_notification(self, cancels_by_closing: bool) -> bool:
-        return not cancels_by_closing
+    def cancel_notification(
+        self, request_id: Any, reason: str, cancels_by_closing: bool
+    ) -> tuple[dict[str, Any], dict[str, str]] | None:
+        if cancels_by_closing:
+            return None  # closing the request's stream was the cancellation
+        message = _cancel_message(request_id, reason)
+        message["params"], _ = self.prepare("notifications/cancelled", message["params"], with_headers=False)
+        return message, self.notification_headers("notifications/cancelled")
+
+    def server_info_in(self, result: dict[str, Any]) -> object:
+        meta = result.get("_meta")
+        return meta.get(SERVER_INFO_META) if isinstance(meta, dict) else None  # pyright: ignore[reportUnknownMemberType]
+
+    def recovery(self, error: MCPClientError, method: str) -> Recovery | None:
+        if not isinstance(error, MCPError):
+            return None
+        if error.code == _jsonrpc.HEADER_MISMATCH and method == "tools/call":
+            return RefreshTools()  # the spec's recovery for stale x-mcp-header knowledge
+        if error.code == _jsonrpc.UNSUPPORTED_PROTOCOL_VERSION:
+            decision = _negotiation.after_probe({"error": error.to_error_dict()}, self._version)
+            if isinstance(decision, _negotiation.ProbeAgain) and decision.version in MODERN_VERSIONS:
+                return Readopt(decision.version)
+        return None
 
     def absorb_tools(self, tools: list[Any]) -> list[Any]:
         kept: list[Any] = []
@@ -137,10 +220,3 @@ class ModernEra:
                 self._param_headers[name] = mapping
             kept.append(tool)
         return kept
-
-
-def capabilities_for(modes: Iterable[str]) -> dict[str, Any]:
-    """The client capabilities for the elicitation modes a callback handles (none: no elicitation)."""
-    wanted = set(modes)
-    declared: dict[str, Any] = {mode: {} for mode in ("form", "url") if mode in wanted}
-    return {"elicitation": declared} if declared else {}

@@ -25,7 +25,7 @@ from httpx_sse._decoders import SSEDecoder, SSELineDecoder
 
 from mcp_client import _jsonrpc
 from mcp_client._errors import MCPConnectionError, ProtocolError, SessionExpiredError
-from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Message, MessageHandler, Spawn
+from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Message, MessageHandler, RequestId, Spawn
 
 logger = logging.getLogger("mcp_client.http")
 
@@ -91,6 +91,18 @@ class StreamableHTTPTransport:
     @property
     def cancels_by_closing(self) -> bool:
         return True
+
+    @property
+    def sends_headers(self) -> bool:
+        return True
+
+    @property
+    def startup_grace(self) -> float:
+        return 0.0  # the server is already running: a slow first answer is a slow server
+
+    @property
+    def may_ignore_unknown_requests(self) -> bool:
+        return False  # every POST gets an HTTP answer, if only an error
 
     @property
     def session_id(self) -> str | None:
@@ -367,7 +379,7 @@ class StreamableHTTPTransport:
                                     "ignoring a response for %r (unknown or repeated)", message.get("id")
                                 )
                         else:
-                            await self._dispatch(message, handlers)
+                            await self._dispatch(message, handlers, request_id)
                 except (httpx.TransportError, SSEError):
                     if reply is None:
                         return None  # dropped: the caller resumes from the cursor if it can
@@ -413,12 +425,15 @@ class StreamableHTTPTransport:
             if event is not None:
                 yield event
 
-    async def _dispatch(self, message: Message, handlers: list[anyio.CancelScope] | None) -> None:
+    async def _dispatch(
+        self, message: Message, handlers: list[anyio.CancelScope] | None, related: RequestId | None
+    ) -> None:
+        """Pass a server message on; one that came on a request's own stream names that request."""
         on_message = self._on_message
         if on_message is None:
             return
         if not _jsonrpc.is_request(message) or self._spawn is None:
-            await on_message(message)
+            await on_message(message, related)
             return
         scope = anyio.CancelScope()
         if handlers is not None:
@@ -426,7 +441,7 @@ class StreamableHTTPTransport:
 
         async def run() -> None:
             with scope:
-                await on_message(message)
+                await on_message(message, related)
 
         self._spawn(run)
 
@@ -483,7 +498,7 @@ class StreamableHTTPTransport:
                         if _jsonrpc.is_response(message):
                             self._deliver_elsewhere(message)
                         else:
-                            await self._dispatch(message, None)
+                            await self._dispatch(message, None, None)
             except (httpx.HTTPError, SSEError, MCPConnectionError, ProtocolError):
                 pass
             failures = 0 if got_event else failures + 1

@@ -7,6 +7,9 @@ the byte-exact ``requestState``; a round with only state is retried after a back
 250 ms). Each retry is a new request with a fresh JSON-RPC id (the caller's ``send`` takes care of it).
 A legacy server never returns ``input_required``, so the loop costs it one dict lookup.
 
+The loop knows no kind of question: each entry's method and params go to ``answer`` (the router, in
+the client), and ``check`` may refuse a round before any of its questions is shown to anyone.
+
 Limits against a server that never stops asking: ``max_rounds`` (``input_required_max_rounds``), at
 most ``MAX_QUESTIONS_PER_ROUND`` questions in one round and ``MAX_REQUEST_STATE_CHARS`` of state.
 """
@@ -28,8 +31,11 @@ _BACKOFF_MAX = 0.25
 Send = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 """Sends the method with these params as a new request; returns the result dict."""
 
-Answer = Callable[[str, dict[str, Any], int, int], Awaitable[dict[str, Any]]]
-"""Answers one question: (key, params of the elicitation/create, index, count) -> wire ElicitResult."""
+Answer = Callable[[str, str, dict[str, Any], int, int], Awaitable[dict[str, Any]]]
+"""Answers one question: (key, method, params, index, count) -> the wire result for that method."""
+
+Check = Callable[[str, str], None]
+"""Called with (key, method) for every question of a round before any is answered; raises to refuse."""
 
 
 def is_input_required(result: dict[str, Any]) -> bool:
@@ -44,6 +50,7 @@ async def run(
     max_rounds: int,
     what: str,
     first: dict[str, Any] | None = None,
+    check: Check | None = None,
 ) -> dict[str, Any]:
     """Send ``params`` and keep answering until the server's result is complete; return that result.
 
@@ -76,7 +83,7 @@ async def run(
         if questions:
             if not isinstance(questions, dict):
                 raise ProtocolError(f"{what}: the server sent inputRequests that is not an object")
-            retry["inputResponses"] = await _answer_all(questions, answer, what)  # pyright: ignore[reportUnknownArgumentType]
+            retry["inputResponses"] = await _answer_all(questions, answer, what, check)  # pyright: ignore[reportUnknownArgumentType]
             backoff = _BACKOFF_START
         else:
             await anyio.sleep(backoff)  # state only: the server is working; poll gently
@@ -87,7 +94,9 @@ async def run(
     return result
 
 
-async def _answer_all(questions: dict[str, Any], answer: Answer, what: str) -> dict[str, Any]:
+async def _answer_all(
+    questions: dict[str, Any], answer: Answer, what: str, check: Check | None
+) -> dict[str, Any]:
     if len(questions) > MAX_QUESTIONS_PER_ROUND:
         raise InputRequiredLimitError(
             f"{what}: the server asked {len(questions)} questions in one round, over the client's limit of "
@@ -95,11 +104,10 @@ async def _answer_all(questions: dict[str, Any], answer: Answer, what: str) -> d
         )
     for key, request in questions.items():
         method = request.get("method") if isinstance(request, dict) else None  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-        if method != "elicitation/create":
-            raise ProtocolError(
-                f"{what}: the server's input request {key!r} is {method!r}; this client only answers "
-                "elicitation/create (it declared no sampling or roots capability)"
-            )
+        if not isinstance(method, str):
+            raise ProtocolError(f"{what}: the server's input request {key!r} has no method")
+        if check is not None:
+            check(key, method)
     answers: dict[str, Any] = {}
     failure: list[BaseException] = []
     count = len(questions)
@@ -108,7 +116,7 @@ async def _answer_all(questions: dict[str, Any], answer: Answer, what: str) -> d
 
         async def one(key: str, request: dict[str, Any], index: int) -> None:
             try:
-                answers[key] = await answer(key, request.get("params") or {}, index, count)
+                answers[key] = await answer(key, request["method"], request.get("params") or {}, index, count)
             except Exception as exc:  # first failure wins; the siblings are cancelled
                 if not failure:
                     failure.append(exc)

@@ -1,9 +1,10 @@
 """Turns a raw ``requested_schema`` into a ``FormSchema``, refusing everything outside the spec's subset.
 
-``mcp_client.schema.parse_form_schema`` is the public entry point; its module docstring states the
-policies applied here (unknown keywords ignored, shape keywords refused, unknown formats refused, bad
-defaults dropped). Every refusal is an ``InvalidElicitationSchemaError`` whose message names the
-property, says what is wrong and what is allowed; nothing else may escape, whatever JSON comes in.
+``parse_form_schema`` is public as ``mcp_client.schema.parse_form_schema``; that module's docstring
+states the policies applied here (unknown keywords ignored, shape keywords refused, unknown formats
+refused, bad defaults dropped). Every refusal is an ``InvalidElicitationSchemaError`` whose message
+names the property, says what is wrong and what is allowed; nothing else may escape, whatever JSON
+comes in. Parsing depends on the model (``_schema_model``), never the other way round.
 """
 
 from __future__ import annotations
@@ -14,9 +15,9 @@ from dataclasses import replace
 from typing import Any, cast
 
 from mcp_client._errors import InvalidElicitationSchemaError
-from mcp_client.schema import FieldKind, FormField, FormSchema, Option
+from mcp_client._schema_model import FieldKind, FormField, FormSchema, Option
 
-__all__ = ["parse_envelope"]
+__all__ = ["parse_form_schema"]
 
 _ALLOWED_TYPES = '"string", "number", "integer", "boolean" or "array" (a multi choice of strings)'
 _FORMATS: dict[str, FieldKind] = {
@@ -66,8 +67,18 @@ _ENVELOPE_SHAPE_KEYWORDS = _SHAPE_KEYWORDS - {"properties", "additionalPropertie
 _Details = dict[str, Any]
 
 
-def parse_envelope(schema: object) -> FormSchema:
-    """The ``FormSchema`` for a raw ``requested_schema`` (see ``parse_form_schema``)."""
+def parse_form_schema(schema: object) -> FormSchema:
+    """Normalize a ``requested_schema``; raise ``InvalidElicitationSchemaError`` if it is outside the spec.
+
+    Accepted (MCP spec, both eras): ``{"type": "object", "properties": {...}, "required": [...]}`` with
+    optional ``$schema``/``title``/``description``, and each property one of: string (``minLength``,
+    ``maxLength``, ``format`` in email/uri/date/date-time), number/integer (``minimum``, ``maximum``),
+    boolean, single choice (``enum``; ``enum`` + ``enumNames``; ``oneOf`` of ``{const, title}``), multi
+    choice (``type: array`` with ``items.enum``, ``items.anyOf`` or ``items.oneOf`` of ``{const, title}``,
+    ``minItems``, ``maxItems``). Every property may carry ``title``, ``description`` and ``default``.
+    Nesting, ``$ref``, ``anyOf`` at property level and unknown types are refused, naming the property.
+    See ``mcp_client.schema`` for the policies on unknown keywords, formats and bad defaults.
+    """
     if not isinstance(schema, Mapping):
         raise _envelope_error(f"must be a JSON object, not {_json_type(schema)}")
     envelope = cast(Mapping[str, Any], schema)

@@ -1,114 +1,111 @@
 """Messages a server sends on its own: requests to answer and notifications to act on.
 
-Legacy servers push ``elicitation/create`` mid-call; the answer goes back as a JSON-RPC response. When
-the answer cannot be given (bad schema, bad content, the callback failed) the server gets a JSON-RPC
-error so its tool stops, and the local error is queued in ``local_failures`` so the call that fails
-next raises it instead of the server's echo. A server's ``notifications/cancelled`` cancels the
-callback still running for that request. The 2026-07-28 era sends no requests; its notifications
-(progress, log) come through here too.
+Legacy servers push questions (``elicitation/create`` ...) mid-call; the router finds their handler
+and the answer goes back as a JSON-RPC response. When the answer cannot be given on our side (bad
+schema, bad content, the callback failed) the server gets a JSON-RPC error so its tool stops, and the
+local error is handed to the question's owners (``Questions.open``) so that the call it belongs to
+raises it instead of the server's echo. A server's ``notifications/cancelled`` cancels the callback
+still running for that request. The 2026-07-28 era sends no requests; its notifications (progress,
+log) come through here too.
 """
 
 from __future__ import annotations
 
-import collections
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from contextlib import AbstractContextManager
+from typing import Any, Protocol
 
 import anyio
 
 from mcp_client import _jsonrpc
 from mcp_client._context import ClientRequestContext
-from mcp_client._elicitation import ElicitationCompleteCallback, ElicitationResponder
-from mcp_client._errors import (
-    ElicitationCallbackError,
-    ElicitationError,
-    InvalidElicitationContentError,
-    MCPError,
-)
+from mcp_client._elicitation import ElicitationCompleteCallback, UrlCompletions
+from mcp_client._errors import MCPClientError, MCPError
+from mcp_client._router import Router
+from mcp_client._transport import RequestId
 
 logger = logging.getLogger("mcp_client.server")
 
 MAX_PENDING_SERVER_REQUESTS = 32
-"""More elicitations than this at once from one server are refused with a JSON-RPC error."""
-
-MAX_AWAITED_COMPLETIONS = 1024
-"""URL elicitation ids remembered while their completion notification is awaited (oldest dropped)."""
+"""More questions than this at once from one server are refused with a JSON-RPC error."""
 
 Reply = Callable[[dict[str, Any]], Awaitable[None]]
 ContextFactory = Callable[[Any], ClientRequestContext]
 
 
+class QuestionOwners(Protocol):
+    """The calls a pushed question belongs to, as the session knows them."""
+
+    def fail(self, error: BaseException) -> None:
+        """A local failure while answering: the owning call raises it instead of the server's echo."""
+        ...
+
+
+Questions = Callable[[RequestId | None], AbstractContextManager[QuestionOwners]]
+"""Opens a pushed question for the duration of its answer, given the request it came with (if known)."""
+
+
 class ServerMessageHandler:
     def __init__(
         self,
-        responder: ElicitationResponder,
+        router: Router,
         reply: Reply,
         context_for: ContextFactory,
+        questions: Questions,
+        completions: UrlCompletions,
         complete_callback: ElicitationCompleteCallback | None,
     ) -> None:
-        self._responder = responder
+        self._router = router
         self._reply = reply
         self._context_for = context_for
+        self._questions = questions
+        self._completions = completions
         self._complete_callback = complete_callback
         self._in_flight: dict[Any, anyio.CancelScope] = {}
-        self.local_failures: collections.deque[BaseException] = collections.deque(maxlen=64)
-        self._awaited: dict[str, None] = {}  # insertion-ordered set of URL elicitation ids
 
-    def expect_completion(self, elicitation_id: object) -> None:
-        """Remember a URL elicitation id, so its completion notification is passed on (once)."""
-        if not isinstance(elicitation_id, str):
-            return
-        self._awaited[elicitation_id] = None
-        while len(self._awaited) > MAX_AWAITED_COMPLETIONS:
-            del self._awaited[next(iter(self._awaited))]
-
-    async def __call__(self, message: dict[str, Any]) -> None:
+    async def __call__(self, message: dict[str, Any], related_request: RequestId | None = None) -> None:
         if _jsonrpc.is_request(message):
-            await self._on_request(message)
+            await self._on_request(message, related_request)
         else:
             await self._on_notification(message)
 
-    async def _on_request(self, message: dict[str, Any]) -> None:
+    async def _on_request(self, message: dict[str, Any], related: RequestId | None) -> None:
         request_id = message["id"]
         method = message["method"]
         if method == "ping":
             await self._reply(_jsonrpc.result_response(request_id, {}))
             return
-        if method != "elicitation/create":
+        handler = self._router.handler(method)
+        if handler is None:
             await self._reply(
                 _jsonrpc.error_response(request_id, _jsonrpc.METHOD_NOT_FOUND, "Method not found")
             )
             return
         if len(self._in_flight) >= MAX_PENDING_SERVER_REQUESTS:
             await self._reply(
-                _jsonrpc.error_response(request_id, _jsonrpc.INVALID_REQUEST, "Too many pending elicitations")
+                _jsonrpc.error_response(
+                    request_id, _jsonrpc.INVALID_REQUEST, "Too many pending requests from this server"
+                )
             )
             return
-        params = message.get("params")
-        if isinstance(params, dict) and params.get("mode") == "url":
-            self.expect_completion(params.get("elicitationId"))
-        with anyio.CancelScope() as scope:
+        with anyio.CancelScope() as scope, self._questions(related) as owners:
             self._in_flight[request_id] = scope
             try:
-                answer = await self._responder.answer(message.get("params"), self._context_for(request_id))
+                answer = await handler.answer(message.get("params"), self._context_for(request_id))
             except MCPError as exc:
                 await self._reply(_jsonrpc.error_response(request_id, exc.code, exc.message, exc.data))
                 return
-            except ElicitationError as exc:
-                self.local_failures.append(exc)
-                code = (
-                    _jsonrpc.INTERNAL_ERROR
-                    if isinstance(exc, ElicitationCallbackError)
-                    else _jsonrpc.INVALID_PARAMS
-                )
-                await self._reply(_jsonrpc.error_response(request_id, code, _public_reason(exc)))
+            except MCPClientError as exc:
+                owners.fail(exc)
+                code, reason = handler.refusal(exc)
+                await self._reply(_jsonrpc.error_response(request_id, code, reason))
                 return
             finally:
                 self._in_flight.pop(request_id, None)
             await self._reply(_jsonrpc.result_response(request_id, answer))
         if scope.cancelled_caught:
-            logger.info("the server cancelled its elicitation request %r", request_id)
+            logger.info("the server cancelled its %s request %r", method, request_id)
 
     async def _on_notification(self, message: dict[str, Any]) -> None:
         method = message["method"]
@@ -121,25 +118,14 @@ class ServerMessageHandler:
         elif method == "notifications/elicitation/complete":
             elicitation_id = params.get("elicitationId")
             # The spec: ignore ids we never saw, and ids already completed.
-            if not isinstance(elicitation_id, str) or self._awaited.pop(elicitation_id, False) is False:
+            if not self._completions.take(elicitation_id):
                 logger.debug("ignoring a completion for unknown elicitation id %r", elicitation_id)
             elif self._complete_callback is not None:
                 try:
-                    result = self._complete_callback(elicitation_id)
+                    result = self._complete_callback(elicitation_id)  # pyright: ignore[reportArgumentType]
                     if result is not None:
                         await result
                 except Exception:
                     logger.exception("the elicitation_complete_callback raised")
         elif method == "notifications/message":
             logger.info("server log: %s", params.get("data"))  # pyright: ignore[reportUnknownMemberType]
-
-
-def _public_reason(exc: ElicitationError) -> str:
-    """What the server is told: why, without the user's data or local details."""
-    if isinstance(exc, ElicitationCallbackError):
-        return "The client's elicitation handler failed"
-    if isinstance(exc, InvalidElicitationContentError):
-        return (
-            f"The client refused to send an answer that breaks the schema (field {exc.field!r}: {exc.rule})"
-        )
-    return str(exc)

@@ -29,6 +29,8 @@ logger = logging.getLogger("mcp_client.stdio")
 
 _STDERR_TAIL_LINES = 40
 _SHUTDOWN_GRACE_SECONDS = 2.0
+_STARTUP_GRACE_SECONDS = 10.0
+"""A subprocess's first answer may wait for its cold start (an interpreter, ``npx``): allow this much."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,22 @@ class StdioTransport:
     @property
     def cancels_by_closing(self) -> bool:
         return False
+
+    @property
+    def sends_headers(self) -> bool:
+        return False  # a pipe has no headers: the era need not build them
+
+    @property
+    def startup_grace(self) -> float:
+        return _STARTUP_GRACE_SECONDS
+
+    @property
+    def may_ignore_unknown_requests(self) -> bool:
+        return True  # a legacy stdio server may say nothing at all to a method it does not know
+
+    @property
+    def session_id(self) -> str | None:
+        return None
 
     @property
     def stderr_tail(self) -> str:

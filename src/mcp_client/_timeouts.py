@@ -1,15 +1,17 @@
 """Request deadlines that stop while a person is answering a question.
 
 ``timeout`` bounds each request, but an elicitation callback may keep a person busy for minutes while a
-legacy server holds the request open. Every pending request runs inside ``RequestDeadlines.scope()``;
-while any callback runs inside ``paused()`` no deadline fires, and when the last callback returns each
-pending request gets a fresh ``timeout``.
+legacy server holds the request open. Every pending request runs inside its own ``RequestClock``
+(``RequestDeadlines.clock()``), registered by request id while it waits; while any callback runs inside
+``paused()`` no deadline fires, and when the last callback returns each pending request gets a fresh
+``timeout``.
 """
 
 from __future__ import annotations
 
 import math
 from types import TracebackType
+from typing import Any
 
 import anyio
 
@@ -17,41 +19,51 @@ import anyio
 class RequestDeadlines:
     def __init__(self, timeout: float | None) -> None:
         self.timeout = math.inf if timeout is None else timeout
-        self._scopes: set[anyio.CancelScope] = set()
+        self.active: dict[Any, RequestClock] = {}
+        """The clocks of the requests waiting for an answer, by request id."""
         self._paused = 0
 
     def _deadline(self) -> float:
         return math.inf if self._paused or math.isinf(self.timeout) else anyio.current_time() + self.timeout
 
-    def scope(self) -> _RequestScope:
-        """A cancel scope whose deadline is ``timeout`` from now, stopped while callbacks run.
+    def clock(self, request_id: Any, call: object = None, grace: float = 0.0) -> RequestClock:
+        """A cancel scope for one request: ``timeout`` from now (at least ``grace``), stoppable.
 
+        ``call`` is the caller's record of the call the request belongs to (see ``_session``).
         (A plain class, not ``@contextmanager``: it is entered once per request, on the hot path.)
         """
-        return _RequestScope(self)
+        return RequestClock(self, request_id, call, grace)
 
     def paused(self) -> _Paused:
         """Stop every request's clock for the duration (nesting and concurrency are fine)."""
         return _Paused(self)
 
 
-class _RequestScope:
-    __slots__ = ("_deadlines", "_scope")
+class RequestClock:
+    __slots__ = ("_deadlines", "_request_id", "_scope", "call")
 
-    def __init__(self, deadlines: RequestDeadlines) -> None:
+    def __init__(self, deadlines: RequestDeadlines, request_id: Any, call: object, grace: float) -> None:
         self._deadlines = deadlines
-        self._scope = anyio.CancelScope(deadline=deadlines._deadline())
+        self._request_id = request_id
+        self.call = call
+        deadline = deadlines._deadline()
+        if grace:
+            deadline = max(deadline, anyio.current_time() + grace)
+        self._scope = anyio.CancelScope(deadline=deadline)
 
     def __enter__(self) -> anyio.CancelScope:
         scope = self._scope.__enter__()
-        self._deadlines._scopes.add(scope)
+        self._deadlines.active[self._request_id] = self
         return scope
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> bool:
-        self._deadlines._scopes.discard(self._scope)
+        self._deadlines.active.pop(self._request_id, None)
         return bool(self._scope.__exit__(exc_type, exc, tb))
+
+    def _set(self, deadline: float) -> None:
+        self._scope.deadline = deadline
 
 
 class _Paused:
@@ -63,8 +75,8 @@ class _Paused:
     def __enter__(self) -> None:
         deadlines = self._deadlines
         deadlines._paused += 1
-        for scope in deadlines._scopes:
-            scope.deadline = math.inf
+        for clock in deadlines.active.values():
+            clock._set(math.inf)
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
@@ -73,5 +85,5 @@ class _Paused:
         deadlines._paused -= 1
         if not deadlines._paused:
             deadline = deadlines._deadline()
-            for scope in deadlines._scopes:
-                scope.deadline = deadline
+            for clock in deadlines.active.values():
+                clock._set(deadline)

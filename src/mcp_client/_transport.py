@@ -2,10 +2,12 @@
 
 A transport moves JSON-RPC messages (plain dicts). The client calls:
 
-* ``open(spawn, on_message)`` once. ``on_message`` is awaited for every message the server sends that
-  is not the response to one of our requests (server requests and notifications); the transport must
-  not wait for it to finish when it may take long, so it runs it through ``spawn`` (which starts it
-  in the client's task group) for server *requests*, and may await it inline for notifications.
+* ``open(spawn, on_message)`` once. ``on_message(message, related_request)`` is awaited for every
+  message the server sends that is not the response to one of our requests (server requests and
+  notifications); the transport must not wait for it to finish when it may take long, so it runs it
+  through ``spawn`` (which starts it in the client's task group) for server *requests*, and may await
+  it inline for notifications. ``related_request`` is the id of our request the message came with,
+  when the transport knows it (an HTTP reply stream belongs to one request), else ``None``.
 * ``request(message, headers)`` sends one request and returns the server's response message (a
   ``result`` or an ``error`` dict, with our id). Server messages that arrive while it waits go to
   ``on_message``. A transport reports protocol-level HTTP failures as JSON-RPC error responses
@@ -17,6 +19,12 @@ A transport moves JSON-RPC messages (plain dicts). The client calls:
 ``label`` names the server (URL or command line) in errors and in ``ClientRequestContext``.
 ``cancels_by_closing`` is true when abandoning ``request`` (closing its stream) tells the server the
 request is cancelled, so a 2026-07-28 client need not send ``notifications/cancelled``.
+
+What the client would otherwise have to guess from the transport's class, the transport says itself:
+``sends_headers`` (are the era's HTTP headers worth building), ``startup_grace`` (seconds a first
+answer may take beyond ``timeout`` while the server starts, as a subprocess does), and
+``may_ignore_unknown_requests`` (a server may stay silent on a method it does not know, as legacy
+stdio servers do; an HTTP server always answers). ``session_id`` is the transport's session, if any.
 """
 
 from __future__ import annotations
@@ -25,10 +33,18 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
 Message = dict[str, Any]
+RequestId = int | str
 
 DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 """The largest single message (JSON body, SSE event, stdio line) a transport accepts by default."""
-MessageHandler = Callable[[Message], Awaitable[None]]
+
+
+class MessageHandler(Protocol):
+    """Receives what the server sends on its own; ``related_request`` as described above."""
+
+    async def __call__(self, message: Message, related_request: RequestId | None = None) -> None: ...
+
+
 Spawn = Callable[[Callable[[], Awaitable[None]]], None]
 
 
@@ -41,6 +57,18 @@ class Transport(Protocol):
 
     @property
     def cancels_by_closing(self) -> bool: ...
+
+    @property
+    def sends_headers(self) -> bool: ...
+
+    @property
+    def startup_grace(self) -> float: ...
+
+    @property
+    def may_ignore_unknown_requests(self) -> bool: ...
+
+    @property
+    def session_id(self) -> str | None: ...
 
     async def open(self, spawn: Spawn, on_message: MessageHandler) -> None: ...
 

@@ -9,8 +9,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
 from pydantic.alias_generators import to_camel
+
+from mcp_client._schema_model import FormSchema
+from mcp_client._schema_parse import parse_form_schema
 
 __all__ = [
     "AudioContent",
@@ -237,12 +240,39 @@ ElicitationAction = Literal["accept", "decline", "cancel"]
 class ElicitRequestFormParams(WireModel):
     """A form question: ``requested_schema`` is a flat JSON Schema object of primitive properties.
 
-    The client has already checked that the schema is inside the spec's subset before a callback sees it.
+    ``form`` is that schema parsed into the normalized model (``mcp_client.schema.FormSchema``): read
+    it instead of the raw JSON. The client parses each question once, before a callback sees it
+    (refusing schemas outside the spec's subset), and hands the parsed form over on these params.
     """
 
     mode: Literal["form"] = "form"
     message: str
     requested_schema: dict[str, Any]
+    _form: FormSchema | None = PrivateAttr(default=None)
+
+    @classmethod
+    def from_form(cls, message: str, form: FormSchema) -> ElicitRequestFormParams:
+        """Params for an already parsed ``form`` (its ``raw`` schema is the ``requested_schema``)."""
+        params = cls(message=message, requested_schema=dict(form.raw))
+        params._form = form
+        return params
+
+    @property
+    def form(self) -> FormSchema:
+        """The question's form, parsed once from ``requested_schema``.
+
+        Params built by the client carry the form it parsed. Params built by hand are parsed on first
+        access, which raises ``InvalidElicitationSchemaError`` if the schema is outside the spec.
+        """
+        if self._form is None:
+            self._form = parse_form_schema(self.requested_schema)
+        return self._form
+
+    def __eq__(self, other: object) -> bool:
+        # The parsed form is derived from requested_schema: whether it was parsed yet does not matter.
+        if not isinstance(other, ElicitRequestFormParams):
+            return NotImplemented
+        return self.model_dump() == other.model_dump()
 
 
 class ElicitRequestURLParams(WireModel):

@@ -20,6 +20,8 @@ rich / prompt_toolkit are only loaded when a terminal adapter is actually used.
   ``PendingQuestion`` s (``ui_adapters.pending``) and waits for the app's answer.
 * ``BrowserFormAdapter`` (``ui_adapters.browser``): each form question as a page in the system browser,
   served on loopback.
+* ``sanitize`` (``ui_adapters.text``): server text made safe to print in a terminal.
+* ``ui_adapters.cli``: the ``mcp-client`` command, built on the names above.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
     from ui_adapters.policies import StopAskingPolicy, always_cancel, always_decline, terminal_ask_to_stop
     from ui_adapters.routing import ElicitationRouter, terminal_callback
     from ui_adapters.terminal import TerminalFormAdapter
+    from ui_adapters.text import sanitize
     from ui_adapters.url import UrlAdapter
 
 __all__ = [
@@ -51,6 +54,7 @@ __all__ = [
     "UrlAdapter",
     "always_cancel",
     "always_decline",
+    "sanitize",
     "terminal_ask_to_stop",
     "terminal_callback",
 ]
@@ -71,6 +75,7 @@ _WHERE = {
     "terminal_ask_to_stop": "ui_adapters.policies",
     "TerminalFormAdapter": "ui_adapters.terminal",
     "UrlAdapter": "ui_adapters.url",
+    "sanitize": "ui_adapters.text",
 }
 
 

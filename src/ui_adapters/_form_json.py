@@ -3,8 +3,8 @@
 ``describe_form`` turns a ``FormSchema`` into lists and dicts that ``json.dumps`` accepts as they are,
 so a web page never has to read raw JSON Schema. Every field has the same keys (``None`` where a
 constraint does not apply to its kind), so a front end can read them without checking first. Server
-text (labels, help, option labels) has terminal and bidi controls removed (``_text.sanitize``) but is
-otherwise as the server wrote it: a front end must still insert it as text, never as HTML.
+text (labels, help, option labels) has terminal and bidi controls removed (``ui_adapters.text``) but
+is otherwise as the server wrote it: a front end must still insert it as text, never as HTML.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_client.schema import AnswerValue, FormField, FormSchema
-from ui_adapters._text import sanitize
+from ui_adapters.text import sanitize
 
 __all__ = ["describe_field", "describe_form"]
 

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeAlias, cast
 
 from mcp_client import ClientRequestContext
-from mcp_client.schema import FormSchema, parse_form_schema
 from mcp_client.types import (
     ElicitRequestFormParams,
     ElicitRequestParams,
@@ -60,7 +59,7 @@ class CannedQuestion:
     def field_names(self) -> tuple[str, ...]:
         """The form's property names in the server's order (empty for URL questions)."""
         if isinstance(self.params, ElicitRequestFormParams):
-            return tuple(_properties(self.params))
+            return tuple(field.name for field in self.params.form.fields)
         return ()
 
 
@@ -200,7 +199,7 @@ class CannedAnswers:
         return None, reasons
 
     def _from_fields(self, params: ElicitRequestFormParams) -> tuple[dict[str, Any] | None, str]:
-        schema = _schema(params)
+        schema = params.form
         names = [f.name for f in schema.fields]
         given = {name: self._fields[name] for name in names if name in self._fields}
         if not given:
@@ -257,7 +256,7 @@ async def _materialize(
                 f"field values were canned for a URL question ({params.message!r}); "
                 "answer URL questions with an action or an ElicitResult"
             )
-        content = _schema(params).fill_defaults(cast(Mapping[str, Any], answer))
+        content = params.form.fill_defaults(cast(Mapping[str, Any], answer))
         return ElicitResult(action="accept", content=content)
     outcome = answer(context, params)
     if inspect.isawaitable(outcome):
@@ -266,7 +265,7 @@ async def _materialize(
 
 
 def _default_content(params: ElicitRequestFormParams) -> tuple[dict[str, Any] | None, str]:
-    schema = _schema(params)
+    schema = params.form
     content: dict[str, Any] = dict(schema.default_content())
     missing = [f.name for f in schema.fields if f.required and f.name not in content]
     if missing:
@@ -274,20 +273,8 @@ def _default_content(params: ElicitRequestFormParams) -> tuple[dict[str, Any] | 
     return content, ""
 
 
-def _schema(params: ElicitRequestFormParams) -> FormSchema:
-    return parse_form_schema(params.requested_schema)
-
-
-def _properties(params: ElicitRequestFormParams) -> dict[str, Any]:
-    properties = params.requested_schema.get("properties")
-    return cast(dict[str, Any], properties) if isinstance(properties, dict) else {}
-
-
 def _describe_fields(params: ElicitRequestFormParams) -> str:
-    required = params.requested_schema.get("required")
-    required_names = set(cast(list[str], required)) if isinstance(required, list) else set[str]()
     parts: list[str] = []
-    for name, spec in _properties(params).items():
-        kind = cast(dict[str, Any], spec).get("type", "?") if isinstance(spec, dict) else "?"
-        parts.append(f"{name} ({kind}{', required' if name in required_names else ''})")
+    for field in params.form.fields:
+        parts.append(f"{field.name} ({field.kind.value}{', required' if field.required else ''})")
     return ", ".join(parts)

@@ -20,7 +20,7 @@ from typing import Any, Literal
 import anyio
 
 from mcp_client import ClientRequestContext, InvalidElicitationContentError
-from mcp_client.schema import FormSchema, parse_form_schema
+from mcp_client.schema import FormSchema
 from mcp_client.types import (
     ElicitRequestFormParams,
     ElicitRequestParams,
@@ -28,8 +28,8 @@ from mcp_client.types import (
     ElicitResult,
 )
 from ui_adapters._form_json import describe_form
-from ui_adapters._text import sanitize
 from ui_adapters._url_safety import inspect_url
+from ui_adapters.text import sanitize
 
 __all__ = ["PendingQuestion", "QuestionStatus"]
 
@@ -74,7 +74,6 @@ class PendingQuestion:
         context: ClientRequestContext,
         params: ElicitRequestParams,
         *,
-        form: FormSchema | None = None,
         timeout: float | None = None,
     ) -> None:
         self.id: str = secrets.token_urlsafe(_ID_BYTES)
@@ -87,12 +86,8 @@ class PendingQuestion:
         self.elicitation_id: str | None = (
             params.elicitation_id if isinstance(params, ElicitRequestURLParams) else None
         )
-        if isinstance(params, ElicitRequestFormParams):
-            self.form: FormSchema | None = (
-                form if form is not None else parse_form_schema(params.requested_schema)
-            )
-        else:
-            self.form = None
+        # The form the client already parsed (never the raw JSON Schema).
+        self.form: FormSchema | None = params.form if isinstance(params, ElicitRequestFormParams) else None
         self.created_at = datetime.now(UTC)
         self.expires_at = self.created_at + timedelta(seconds=timeout) if timeout is not None else None
         self._status: QuestionStatus = "pending"

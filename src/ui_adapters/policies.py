@@ -103,7 +103,7 @@ def terminal_ask_to_stop(*, input: Input | None = None, output: Output | None = 
 
     async def ask(context: ClientRequestContext, params: ElicitRequestParams) -> bool:
         from ui_adapters._terminal_prompt import ask_yes_no
-        from ui_adapters._text import sanitize
+        from ui_adapters.text import sanitize
 
         name = sanitize(context.server_name, max_length=200, single_line=True) or "this server"
         return await ask_yes_no(

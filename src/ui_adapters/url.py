@@ -27,11 +27,11 @@ from prompt_toolkit.output import Output
 from rich.console import Console
 from rich.text import Text
 
-from mcp_client._context import ClientRequestContext
+from mcp_client import ClientRequestContext
 from mcp_client.types import ElicitRequestParams, ElicitRequestURLParams, ElicitResult
 from ui_adapters._terminal_prompt import prompt_line
-from ui_adapters._text import sanitize
 from ui_adapters._url_safety import MAX_URL_LENGTH, UrlInspection, inspect_url, visible_url
+from ui_adapters.text import sanitize
 
 __all__ = ["UrlAdapter", "default_open_browser"]
 

@@ -27,9 +27,9 @@ def cli_env(**extra: str) -> dict[str, str]:
 
 
 def run_cli(*args: str, stdin: str = "", timeout: float = TIMEOUT) -> subprocess.CompletedProcess[str]:
-    """``python -m mcp_client ARGS`` with ``stdin`` piped in (empty: end of input at once)."""
+    """``python -m ui_adapters.cli ARGS`` with ``stdin`` piped in (empty: end of input at once)."""
     return subprocess.run(
-        [sys.executable, "-m", "mcp_client", *args],
+        [sys.executable, "-m", "ui_adapters.cli", *args],
         input=stdin,
         capture_output=True,
         text=True,

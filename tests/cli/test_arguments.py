@@ -8,12 +8,12 @@ from typing import Any
 import pytest
 
 from mcp_client import StdioServerParameters
-from mcp_client._cli._args import ArgumentsError, parse_arguments, usage_line
-from mcp_client._cli._exit import UsageError
-from mcp_client._cli._params import parameters_of
-from mcp_client._cli._servers import parse_header, parse_server
 from mcp_client.types import Tool
 from tests.cli._cli import BISTRO
+from ui_adapters.cli._args import ArgumentsError, parse_arguments, usage_line
+from ui_adapters.cli._exit import UsageError
+from ui_adapters.cli._params import parameters_of
+from ui_adapters.cli._servers import parse_header, parse_server
 
 # The shape pydantic gives MCPServer tools: Optional as anyOf+null, Enum behind $ref, a nested model.
 SCHEMA: dict[str, Any] = {

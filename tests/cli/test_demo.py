@@ -30,7 +30,7 @@ def spawn(*args: str) -> Iterator[pexpect.spawn]:
     env.pop("NO_COLOR", None)
     child = pexpect.spawn(
         sys.executable,
-        ["-m", "mcp_client", *args],
+        ["-m", "ui_adapters.cli", *args],
         cwd=str(ROOT),
         env=env,
         encoding="utf-8",
@@ -101,7 +101,7 @@ def test_demo_with_no_input_at_all_finishes() -> None:
 
 def test_demo_without_the_mcp_package_says_how_to_install_it() -> None:
     script = (
-        "import sys; sys.modules['mcp'] = None; from mcp_client._cli import main; sys.exit(main(['demo']))"
+        "import sys; sys.modules['mcp'] = None; from ui_adapters.cli import main; sys.exit(main(['demo']))"
     )
     done = subprocess.run(
         [sys.executable, "-c", script],

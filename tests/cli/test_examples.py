@@ -74,7 +74,7 @@ def _tools_of(module: str, path: Path | None = None) -> dict[str, dict[str, Any]
 
 
 def test_the_demo_server_is_a_faithful_copy_of_the_examples() -> None:
-    demo = _tools_of("mcp_client._cli._demo_server")
+    demo = _tools_of("ui_adapters.cli._demo_server")
     originals = {**_tools_of("example_bistro", BISTRO), **_tools_of("example_files", FILES)}
     assert sorted(demo) == sorted(originals) == ["book_table", "delete_folder"]
     for name, tool in originals.items():
@@ -83,6 +83,6 @@ def test_the_demo_server_is_a_faithful_copy_of_the_examples() -> None:
 
 
 def test_the_demo_server_runs_over_stdio_too() -> None:
-    done = run_cli("tools", f"{sys.executable} -m mcp_client._cli._demo_server")
+    done = run_cli("tools", f"{sys.executable} -m ui_adapters.cli._demo_server")
     assert done.returncode == 0, done.stderr
     assert "book_table" in done.stdout and "delete_folder" in done.stdout

@@ -56,7 +56,7 @@ def test_the_console_script_is_installed() -> None:
 
 def test_importing_the_library_loads_no_terminal_code() -> None:
     # (rich is left out: httpx loads it for its own CLI whenever click and pygments are installed)
-    modules = "('prompt_toolkit', 'mcp_client._cli', 'ui_adapters')"
+    modules = "('prompt_toolkit', 'ui_adapters.cli', 'ui_adapters')"
     code = f"import sys, mcp_client; print(sorted(m for m in {modules} if m in sys.modules))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=TIMEOUT)
     assert done.stdout == "[]\n", done.stderr

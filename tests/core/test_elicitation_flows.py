@@ -14,13 +14,20 @@ import pytest
 
 from mcp_client import (
     Client,
+    ClientRequestContext,
     InputRequiredRoundsExceededError,
     InvalidElicitationContentError,
     InvalidElicitationSchemaError,
     MCPError,
     UrlElicitationRequiredError,
 )
-from mcp_client.types import ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult
+from mcp_client.schema import FieldKind, FormSchema
+from mcp_client.types import (
+    ElicitRequestFormParams,
+    ElicitRequestParams,
+    ElicitRequestURLParams,
+    ElicitResult,
+)
 from tests.core.helpers import Recorder, accept, reply, server_for, text_of
 
 pytestmark = pytest.mark.anyio
@@ -44,8 +51,6 @@ def server(transport: str, guide_http_url: str, guide_stdio_command: tuple[str, 
 
 async def test_guide_example_books_the_alternative_date(server: Any) -> None:
     """The elicitation guide's client code, unchanged but for its imports."""
-    from mcp_client import ClientRequestContext
-    from mcp_client.types import ElicitRequestParams
 
     seen: list[str] = []
 
@@ -87,6 +92,23 @@ async def test_schema_defaults_are_filled_before_sending(server: Any) -> None:
     async with Client(server, mode="legacy", elicitation_callback=accept(accept_alternative=True)) as client:
         result = await client.call_tool("book_table", {"date": "2025-12-25", "party_size": 4})
     assert text_of(result) == "[SUCCESS] Booked for 2025-12-26"
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_the_callback_gets_the_form_already_parsed(server: Any, era: str) -> None:
+    """The client parses the schema once and hands the normalized form on: no raw JSON Schema to read."""
+    forms: list[FormSchema] = []
+
+    async def callback(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        assert isinstance(params, ElicitRequestFormParams)
+        forms.append(params.form)
+        return ElicitResult(action="accept", content={f.name: True for f in params.form.fields})
+
+    async with Client(server, mode=ERAS[era], elicitation_callback=callback) as client:
+        result = await client.call_tool("delete_folder", {"path": "/srv/photos"})
+    assert text_of(result) == "deleted /srv/photos"
+    [form] = forms
+    assert [(f.name, f.kind, f.required) for f in form.fields] == [("confirm", FieldKind.BOOLEAN, True)]
 
 
 async def test_invalid_content_is_never_sent_and_names_the_field(server: Any) -> None:

@@ -1,7 +1,7 @@
 """Wire-level unit tests on the captured traces: what the client sends and how it reads replies.
 
 The sans-IO parts (era dressing, negotiation decisions, the multi-round-trip loop, JSON-RPC framing)
-are driven with the exact bytes of ../shared/protocol/traces, including cases no real server sends.
+are driven with the exact bytes of tests/fixtures/traces, including cases no real server sends.
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from mcp_client import (
     _jsonrpc,
     _negotiation,
 )
-from mcp_client._eras import LegacyEra, ModernEra, capabilities_for
+from mcp_client._elicitation import capabilities_for
+from mcp_client._eras import LegacyEra, ModernEra
 from tests.support.traces import TRACES as _TRACES
 
 TRACES = _TRACES
@@ -252,7 +253,9 @@ class Replay:
         return self.results.pop(0)
 
 
-async def answer_accept(key: str, params: dict[str, Any], index: int, count: int) -> dict[str, Any]:
+async def answer_accept(
+    key: str, method: str, params: dict[str, Any], index: int, count: int
+) -> dict[str, Any]:
     props = params["requestedSchema"]["properties"]
     content = (
         {"start": "2026-05-01", "nights": 3}
@@ -320,7 +323,7 @@ async def test_the_round_cap_counts_rounds_like_the_capture() -> None:
     replay = Replay(results)
     answered: list[str] = []
 
-    async def answer(key: str, params: dict[str, Any], index: int, count: int) -> dict[str, Any]:
+    async def answer(key: str, method: str, params: dict[str, Any], index: int, count: int) -> dict[str, Any]:
         answered.append(key)
         return {"action": "accept", "content": {"confirm": True}}
 
@@ -330,17 +333,30 @@ async def test_the_round_cap_counts_rounds_like_the_capture() -> None:
 
 
 @pytest.mark.anyio
-async def test_only_elicitation_is_answered() -> None:
+async def test_a_refused_question_stops_the_round_before_any_is_answered() -> None:
+    question = {"method": "elicitation/create", "params": {"message": "?", "requestedSchema": {}}}
     replay = Replay(
         [
             {
                 "resultType": "input_required",
-                "inputRequests": {"s": {"method": "sampling/createMessage", "params": {}}},
+                "inputRequests": {"e": question, "s": {"method": "sampling/createMessage", "params": {}}},
             }
         ]
     )
+    answered: list[str] = []
+
+    async def answer(key: str, method: str, params: dict[str, Any], index: int, count: int) -> dict[str, Any]:
+        answered.append(key)
+        return {"action": "decline"}
+
+    def check(key: str, method: str) -> None:
+        if method != "elicitation/create":
+            raise ProtocolError(f"no answer for {method}")
+
     with pytest.raises(ProtocolError, match="sampling/createMessage"):
-        await _input_required.run(replay, {}, answer_accept, max_rounds=10, what="tools/call")
+        await _input_required.run(replay, {}, answer, max_rounds=10, what="tools/call", check=check)
+    assert answered == []
+    assert len(replay.sent) == 1
 
 
 @pytest.mark.anyio

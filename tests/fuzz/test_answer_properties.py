@@ -1,9 +1,9 @@
 """Properties of the answer the client sends back, beyond tests/test_schema_properties.py.
 
 That file checks the schema model on its own (``parse_form_schema``, ``validate_content``); here the
-checks go one step further out, to what ``ElicitationResponder.answer`` puts on the wire whatever the
+checks go one step further out, to what ``ElicitationHandler.answer`` puts on the wire whatever the
 server asked and whatever the callback returned, to ``parse_request`` on arbitrary ``params``, and to
-the text path the terminal adapters use (``FormField.parse_text``).
+the text path the terminal adapters use (``ui_adapters.terminal._typed_text.parse_typed``).
 """
 
 from __future__ import annotations
@@ -16,12 +16,12 @@ from hypothesis import strategies as st
 
 from mcp_client import _jsonrpc
 from mcp_client._context import ClientRequestContext
-from mcp_client._elicitation import ALL_MODES, ElicitationResponder, parse_request
+from mcp_client._elicitation import ALL_MODES, ElicitationHandler, parse_request
 from mcp_client._errors import ElicitationError, InvalidElicitationSchemaError, MCPError
-from mcp_client._timeouts import RequestDeadlines
 from mcp_client.schema import parse_form_schema
 from mcp_client.types import ElicitRequestURLParams, ElicitResult
 from tests.test_schema_properties import conform_schema, json_values, schemaish
+from ui_adapters.terminal._typed_text import parse_typed
 
 PROPS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 CONTEXT = ClientRequestContext(server="test", server_info=None, protocol_version="2026-07-28", era="modern")
@@ -50,8 +50,8 @@ def _answer(params: Any, returned: Any) -> dict[str, Any]:
             raise returned
         return returned
 
-    responder = ElicitationResponder(callback, ALL_MODES, RequestDeadlines(None))  # type: ignore[arg-type]
-    return anyio.run(responder.answer, params, CONTEXT)
+    handler = ElicitationHandler(callback, ALL_MODES)  # type: ignore[arg-type]
+    return anyio.run(handler.answer, params, CONTEXT)
 
 
 def _check_wire_answer(answer: dict[str, Any], schema: dict[str, Any] | None) -> None:
@@ -158,11 +158,11 @@ def test_filling_defaults_never_overrides_an_answer_and_validation_is_idempotent
 @PROPS
 @given(generated=conform_schema(), text=st.text(max_size=20))
 def test_typed_text_is_either_refused_with_a_reason_or_a_valid_value(generated: Any, text: str) -> None:
-    """The terminal's text path: whatever is typed, ``parse_text`` gives a value that passes ``check``."""
+    """The terminal's text path: whatever is typed, ``parse_typed`` gives a value that passes ``check``."""
     schema, _ = generated
     for form_field in parse_form_schema(schema).fields:
         try:
-            value = form_field.parse_text(text)
+            value = parse_typed(form_field, text)
         except ValueError as exc:
             assert str(exc)  # a reason the person can read
             continue
@@ -185,4 +185,4 @@ def test_a_valid_value_typed_back_as_text_reads_the_same(generated: Any, data: s
         if isinstance(value, str) and (not value.strip() or "," in value):
             continue
         typed = repr(value) if isinstance(value, float) else str(value)
-        assert form_field.parse_text(typed) == value, (form_field, typed)
+        assert parse_typed(form_field, typed) == value, (form_field, typed)

@@ -62,7 +62,7 @@ async def _request(chunks: list[bytes]) -> tuple[str, Any, list[dict[str, Any]]]
             return httpx.Response(405)
         return httpx.Response(200, headers={"content-type": "text/event-stream"}, stream=_Chunks(chunks))
 
-    async def on_message(message: dict[str, Any]) -> None:
+    async def on_message(message: dict[str, Any], related_request: Any = None) -> None:
         seen.append(message)
 
     client = httpx.AsyncClient(transport=httpx.MockTransport(handler))

@@ -132,7 +132,8 @@ def _refusals(hostile: HostileServer, tag: str) -> int:
     return sum(
         1
         for m in hostile.requests(tag)
-        if "method" not in m and m.get("error", {}).get("message") == "Too many pending elicitations"
+        if "method" not in m
+        and m.get("error", {}).get("message") == "Too many pending requests from this server"
     )
 
 

@@ -1,7 +1,7 @@
 """Dual-era test peer built on the official `mcp==2.3.0` MCPServer.
 
 The client's tests talk to this real server instead of mocks. It reproduces the tools the
-captures in /work/shared/protocol/traces were recorded against (same names, texts and resolver
+captures in tests/fixtures/traces were recorded against (same names, texts and resolver
 wire keys such as `server_app:confirm_delete`), so a test can compare what it sees with a trace.
 One HTTP endpoint serves both eras: the official server picks legacy or 2026-07-28 per request
 from the `MCP-Protocol-Version` header.

@@ -1,9 +1,8 @@
-"""Where the captured protocol traces live: ../shared/protocol/traces beside the checkout.
+"""Where the captured protocol traces live: ``tests/fixtures/traces`` inside this repository.
 
-CI clones the repo into a fresh folder with a copy of shared/ beside it, so the path is found
-relative to this file, never as an absolute path.
+They are copies (see the README there), so a fresh clone runs its tests with nothing beside it.
 """
 
 from pathlib import Path
 
-TRACES = Path(__file__).resolve().parents[3] / "shared" / "protocol" / "traces"
+TRACES = Path(__file__).resolve().parents[1] / "fixtures" / "traces"

@@ -27,7 +27,7 @@ canned_answers = pytest_plugin.canned_answers
 CONTEXT = ClientRequestContext(
     server="http://127.0.0.1:8000/mcp", server_info=None, protocol_version="2025-11-25", era="legacy"
 )
-# The guide server's questions, as captured in /work/shared/protocol/traces (L01, M02, L07).
+# The guide server's questions, as captured in tests/fixtures/traces (L01, M02, L07).
 BOOK_TABLE = ElicitRequestFormParams(
     message="No tables for 4 on 2025-12-25. Would you like another date?",
     requested_schema={
@@ -82,7 +82,7 @@ async def test_fields_that_miss_a_required_field_fail_loudly() -> None:
         await answers(CONTEXT, BOOK_TABLE)
     text = str(failure.value)
     assert "No tables for 4 on 2025-12-25. Would you like another date?" in text
-    assert "accept_alternative (boolean, required), date (string)" in text
+    assert "accept_alternative (boolean, required), date (text)" in text
     assert "required field(s) accept_alternative have neither a canned value nor a default" in text
 
 

@@ -1,4 +1,4 @@
-"""ui_adapters._text.sanitize: server text made safe to print (used by the terminal and URL adapters)."""
+"""ui_adapters.text.sanitize: server text made safe to print (used by the terminal and URL adapters)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ui_adapters._text import sanitize
+from ui_adapters.text import sanitize
 
 
 @pytest.mark.parametrize(

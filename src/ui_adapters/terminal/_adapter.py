@@ -16,16 +16,15 @@ from prompt_toolkit.output import Output
 from rich.console import Console
 from rich.text import Text
 
-from mcp_client._context import ClientRequestContext
-from mcp_client._errors import InvalidElicitationSchemaError
-from mcp_client.schema import FieldKind, FormSchema, parse_form_schema
+from mcp_client import ClientRequestContext, InvalidElicitationSchemaError
+from mcp_client.schema import FieldKind, FormSchema
 from mcp_client.types import ElicitRequestFormParams, ElicitRequestParams, ElicitResult
-from ui_adapters._text import sanitize
 from ui_adapters.terminal._flow import Prompter, run_form
 from ui_adapters.terminal._interactive import InteractivePrompter
 from ui_adapters.terminal._lines import LinePrompter
 from ui_adapters.terminal._outcomes import UserCancelled, UserDeclined
 from ui_adapters.terminal._screen import server_line
+from ui_adapters.text import sanitize
 
 __all__ = ["NonInteractivePolicy", "TerminalFormAdapter"]
 
@@ -100,7 +99,7 @@ class TerminalFormAdapter:
         if not isinstance(params, ElicitRequestFormParams):
             return self._refuse(console, context, "it asks to open a URL; this adapter only fills in forms")
         try:
-            schema = parse_form_schema(params.requested_schema)
+            schema = params.form
         except InvalidElicitationSchemaError as error:
             return self._refuse(console, context, f"its form cannot be shown: {error}")
         too_big = self._too_big(schema)

@@ -15,13 +15,12 @@ from typing import Literal, Protocol
 from rich.console import RenderableType
 from rich.text import Text
 
-from mcp_client._context import ClientRequestContext
-from mcp_client._errors import InvalidElicitationContentError
+from mcp_client import ClientRequestContext, InvalidElicitationContentError
 from mcp_client.schema import FormField, FormSchema
 from mcp_client.types import ElicitResult
-from ui_adapters._text import sanitize
 from ui_adapters.terminal._screen import field_intro, question_panel, review_table
 from ui_adapters.terminal._values import AnswerValue
+from ui_adapters.text import sanitize
 
 __all__ = ["Prompter", "ReviewChoice", "run_form"]
 

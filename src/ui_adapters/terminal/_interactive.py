@@ -18,12 +18,12 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from mcp_client.schema import FieldKind, FormField
-from ui_adapters._text import sanitize
 from ui_adapters.terminal._flow import ReviewChoice
 from ui_adapters.terminal._runner import PreRun, run_application
 from ui_adapters.terminal._screen import MAX_LABEL, field_label
 from ui_adapters.terminal._values import AnswerValue, check_text, display, edit_text
 from ui_adapters.terminal._widgets import Picker, text_session
+from ui_adapters.text import sanitize
 
 __all__ = ["InteractivePrompter"]
 

@@ -1,6 +1,6 @@
 """The rich renderables of a terminal form: the question panel, a field's introduction, the review table.
 
-Every piece of server text goes through ``ui_adapters._text.sanitize`` and into a ``rich.text.Text``,
+Every piece of server text goes through ``ui_adapters.text.sanitize`` and into a ``rich.text.Text``,
 which rich never parses as markup, so ``[bold]`` or ``[link=...]`` in a server's message is shown as
 typed and nothing the server sends becomes a style, a hyperlink or a terminal control.
 """
@@ -14,10 +14,10 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from mcp_client._context import ClientRequestContext
+from mcp_client import ClientRequestContext
 from mcp_client.schema import FormField
-from ui_adapters._text import sanitize
 from ui_adapters.terminal._values import AnswerValue, display, edit_text, hint
+from ui_adapters.text import sanitize
 
 __all__ = [
     "MAX_HELP",

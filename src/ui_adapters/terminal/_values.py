@@ -2,17 +2,16 @@
 
 Kept apart from the widgets so that the interactive prompts and the plain line mode accept exactly the
 same input and explain a mistake with the same words. Conversion and constraints (length, format,
-bounds, number of items) belong to ``FormField.parse_text`` / ``FormField.check``.
+bounds, number of items) belong to ``parse_typed`` / ``FormField.check``.
 """
 
 from __future__ import annotations
 
-from mcp_client.schema import FieldKind, FormField
-from ui_adapters._text import sanitize
+from mcp_client.schema import AnswerValue, FieldKind, FormField
+from ui_adapters.terminal._typed_text import parse_typed
+from ui_adapters.text import sanitize
 
 __all__ = ["AnswerValue", "check_text", "display", "edit_text", "hint"]
-
-AnswerValue = str | int | float | bool | list[str]
 
 _MAX_SHOWN = 200
 
@@ -21,11 +20,11 @@ def check_text(field: FormField, text: str) -> tuple[AnswerValue | None, str | N
     """``(value, None)`` if ``text`` is an acceptable answer for ``field``, else ``(None, reason)``.
 
     Blank text means "no answer": fine for an optional field (it is left out), a reason for a required
-    one. Conversion and constraints are ``FormField.parse_text``'s, so every adapter reads typed text
+    one. Conversion is ``parse_typed``'s and constraints ``FormField.check``'s, so both prompters read text
     the same way; the reason is made safe to show (it may quote server text).
     """
     try:
-        value = field.parse_text(text)
+        value = parse_typed(field, text)
     except ValueError as error:
         return None, sanitize(str(error), max_length=_MAX_SHOWN, single_line=True)
     if value is None and field.required:

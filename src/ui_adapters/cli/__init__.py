@@ -1,12 +1,13 @@
-"""The ``mcp-client`` command (also ``python -m mcp_client``): list tools, call one, or run the demo.
+"""The ``mcp-client`` command (also ``python -m ui_adapters.cli``): list tools, call one, or run the demo.
 
     mcp-client demo
     mcp-client tools SERVER
     mcp-client call SERVER TOOL [KEY=VALUE ...] [--mode legacy|auto|2026-07-28] [--header K:V] [--json]
 
-``main`` turns every failure into a message on stderr and a documented exit code (``_exit``). Nothing
-here is imported by ``mcp_client`` itself, and this module imports rich and prompt_toolkit only when a
-command runs, so ``mcp-client --help`` is quick.
+``main`` turns every failure into a message on stderr and a documented exit code (``_exit``). The CLI
+is an application built on both packages: it uses ``mcp_client`` and ``ui_adapters`` through their
+public names only, and ``mcp_client`` never imports it. rich and prompt_toolkit are imported only
+when a command runs, so ``mcp-client --help`` is quick.
 """
 
 from __future__ import annotations
@@ -15,21 +16,21 @@ import shlex
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from mcp_client._cli._exit import (
+from ui_adapters.cli._exit import (
     EXIT_CONNECTION,
     EXIT_INTERRUPTED,
     EXIT_TOOL_ERROR,
     EXIT_USAGE,
     UsageError,
 )
-from mcp_client._cli._parser import PROGRAM, build_parser, parse_command_line
+from ui_adapters.cli._parser import PROGRAM, build_parser, parse_command_line
 
 if TYPE_CHECKING:
     import argparse
 
     from rich.console import Console
 
-    from mcp_client._cli._commands import Connection
+    from ui_adapters.cli._commands import Connection
 
 __all__ = ["EXIT_CONNECTION", "EXIT_TOOL_ERROR", "EXIT_USAGE", "main"]
 
@@ -54,22 +55,22 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
     import anyio
     from rich.text import Text
 
-    from mcp_client._cli._args import ArgumentsError, usage_line
-    from mcp_client._cli._render import print_parameters
-    from mcp_client._errors import MCPClientError
-    from ui_adapters._text import sanitize
+    from mcp_client import MCPClientError
+    from ui_adapters.cli._args import ArgumentsError, usage_line
+    from ui_adapters.cli._render import print_parameters
+    from ui_adapters.text import sanitize
 
     try:
         if args.command == "demo":
-            from mcp_client._cli._demo import run_demo
+            from ui_adapters.cli._demo import run_demo
 
             return run_demo(out, err)
         connection = _connection(args)
         if args.command == "tools":
-            from mcp_client._cli._commands import run_tools
+            from ui_adapters.cli._commands import run_tools
 
             return anyio.run(lambda: run_tools(connection, out, err, as_json=args.json))
-        from mcp_client._cli._commands import run_call
+        from ui_adapters.cli._commands import run_call
 
         return anyio.run(lambda: run_call(connection, args.tool, args.arguments, out, err, as_json=args.json))
     except ArgumentsError as error:
@@ -88,8 +89,8 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 
 def _connection(args: argparse.Namespace) -> Connection:
-    from mcp_client._cli._commands import Connection
-    from mcp_client._cli._servers import parse_header, parse_server
+    from ui_adapters.cli._commands import Connection
+    from ui_adapters.cli._servers import parse_header, parse_server
 
     server = parse_server(args.server)
     headers = dict(parse_header(h) for h in args.header)

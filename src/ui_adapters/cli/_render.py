@@ -3,7 +3,7 @@
 People get readable text: a tool's text content as text, structured content as highlighted JSON,
 other blocks (images, audio, resources) as a one-line summary. Scripts ask for ``--json`` and get the
 raw result, one JSON document on stdout. Everything a server wrote is passed through
-``ui_adapters._text.sanitize`` before it reaches a terminal, and put in ``rich.text.Text`` (never
+``ui_adapters.text.sanitize`` before it reaches a terminal, and put in ``rich.text.Text`` (never
 parsed as markup), so a server cannot move the cursor or restyle the screen; piped output keeps the
 server's text byte for byte.
 """
@@ -20,7 +20,6 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
-from mcp_client._cli._params import Parameter, parameters_of
 from mcp_client.types import (
     AudioContent,
     CallToolResult,
@@ -32,7 +31,8 @@ from mcp_client.types import (
     TextResourceContents,
     Tool,
 )
-from ui_adapters._text import sanitize
+from ui_adapters.cli._params import Parameter, parameters_of
+from ui_adapters.text import sanitize
 
 __all__ = ["print_json", "print_parameters", "print_result", "print_tools"]
 

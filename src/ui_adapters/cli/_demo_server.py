@@ -4,8 +4,8 @@ A copy of ``examples/servers/bistro.py`` and ``examples/servers/files.py`` kept 
 the demo finds it however the package was installed (a wheel has no ``examples/`` folder). It is
 built with the official MCP SDK (the ``examples`` extra) and only ever runs as a subprocess::
 
-    python -m mcp_client._cli._demo_server                     # stdio
-    python -m mcp_client._cli._demo_server --http --port 0     # 127.0.0.1, a free port
+    python -m ui_adapters.cli._demo_server                     # stdio
+    python -m ui_adapters.cli._demo_server --http --port 0     # 127.0.0.1, a free port
 
 In HTTP mode it prints ``MCP_DEMO_SERVER_READY <url>`` on stdout once it accepts connections.
 The library never imports this module.

@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from mcp_client._cli._exit import EXIT_CODES_HELP
+from ui_adapters.cli._exit import EXIT_CODES_HELP
 
 __all__ = ["build_parser", "parse_command_line"]
 

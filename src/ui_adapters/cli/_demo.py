@@ -21,16 +21,16 @@ import anyio
 from rich.console import Console
 from rich.text import Text
 
-from mcp_client._cli._exit import EXIT_CONNECTION, EXIT_OK, EXIT_TOOL_ERROR
-from mcp_client._cli._local_server import LocalServerError, local_server
-from mcp_client._cli._status import StatusAwareCallback, terminal_ui
-from mcp_client._client import Client
+from mcp_client import Client
 from mcp_client.types import CallToolResult, TextContent
-from ui_adapters._text import sanitize
+from ui_adapters.cli._exit import EXIT_CONNECTION, EXIT_OK, EXIT_TOOL_ERROR
+from ui_adapters.cli._local_server import LocalServerError, local_server
+from ui_adapters.cli._status import StatusAwareCallback, terminal_ui
+from ui_adapters.text import sanitize
 
 __all__ = ["run_demo"]
 
-SERVER_MODULE = "mcp_client._cli._demo_server"
+SERVER_MODULE = "ui_adapters.cli._demo_server"
 READY_MARKER = "MCP_DEMO_SERVER_READY"  # the same as _demo_server.READY_MARKER (that module needs mcp)
 FULL_DATE = "2025-12-25"
 PARTY_SIZE = 2

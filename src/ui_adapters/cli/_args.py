@@ -20,9 +20,9 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from mcp_client._cli._exit import UsageError
-from mcp_client._cli._params import Parameter, accepts_extra, parameters_of
 from mcp_client.types import Tool
+from ui_adapters.cli._exit import UsageError
+from ui_adapters.cli._params import Parameter, accepts_extra, parameters_of
 
 __all__ = ["ArgumentsError", "parse_arguments", "suggest", "usage_line"]
 

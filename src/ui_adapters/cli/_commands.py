@@ -1,7 +1,7 @@
 """``mcp-client tools`` and ``mcp-client call``: connect, do one thing, print it, return an exit code.
 
 Errors are raised, not printed: ``UsageError`` (exit 2) and the client's ``MCPClientError`` (exit 3)
-are turned into messages and codes in one place, ``mcp_client._cli.main``.
+are turned into messages and codes in one place, ``ui_adapters.cli.main``.
 """
 
 from __future__ import annotations
@@ -11,14 +11,12 @@ from dataclasses import dataclass, field
 
 from rich.console import Console
 
-from mcp_client._cli._args import parse_arguments, suggest
-from mcp_client._cli._exit import EXIT_OK, EXIT_TOOL_ERROR, UsageError
-from mcp_client._cli._render import print_json, print_result, print_tools
-from mcp_client._cli._status import StatusLine, terminal_ui
-from mcp_client._client import Client
-from mcp_client._elicitation import ElicitationCallback, ElicitationCompleteCallback
-from mcp_client._stdio import StdioServerParameters
+from mcp_client import Client, ElicitationCallback, ElicitationCompleteCallback, StdioServerParameters
 from mcp_client.types import Tool
+from ui_adapters.cli._args import parse_arguments, suggest
+from ui_adapters.cli._exit import EXIT_OK, EXIT_TOOL_ERROR, UsageError
+from ui_adapters.cli._render import print_json, print_result, print_tools
+from ui_adapters.cli._status import StatusLine, terminal_ui
 
 __all__ = ["Connection", "run_call", "run_tools"]
 

@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from rich.text import Text
 
-from mcp_client._context import ClientRequestContext
-from mcp_client._elicitation import ElicitationCallback
+from mcp_client import ClientRequestContext, ElicitationCallback
 from mcp_client.types import ElicitRequestParams, ElicitResult
 
 if TYPE_CHECKING:

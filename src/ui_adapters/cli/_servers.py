@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from mcp_client._cli._exit import UsageError
-from mcp_client._stdio import StdioServerParameters
+from mcp_client import StdioServerParameters
+from ui_adapters.cli._exit import UsageError
 
 __all__ = ["parse_header", "parse_server"]
 

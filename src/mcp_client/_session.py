@@ -1,0 +1,359 @@
+"""The session under a ``Client``: request ids, per-request deadlines, send, cancel, per-call failures.
+
+One ``Session`` owns the transport, the background tasks (a task group), the era settled by the
+``Negotiator`` and the push path (``ServerMessageHandler``). Every request gets a fresh id and its own
+``RequestClock``, registered by id while it waits, so that a question the server pushes mid-request
+can be traced to the call that is waiting for it. A *call* (``Call``: one ``call_tool``, with all its
+multi-round-trip rounds and recoveries) keeps what failed on our side while answering its questions,
+so that the call raises that clearer error, and no other call does.
+
+Recoveries are the era's decision (``Era.recovery``) and the session's work: restart a legacy session
+the server forgot, adopt the modern version the server asks for, refresh the tools' header knowledge.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from types import TracebackType
+from typing import Any, Literal
+
+import anyio
+import anyio.abc
+
+from mcp_client import _input_required, _jsonrpc, _results
+from mcp_client._context import ClientRequestContext
+from mcp_client._elicitation import ElicitationCompleteCallback, UrlCompletions
+from mcp_client._eras import Era, Readopt, RefreshTools, RestartSession
+from mcp_client._errors import (
+    ClientStateError,
+    MCPClientError,
+    MCPError,
+    MCPTimeoutError,
+    ProtocolError,
+    SessionExpiredError,
+    UrlElicitationRequiredError,
+)
+from mcp_client._negotiation import Negotiator
+from mcp_client._router import Router
+from mcp_client._server_description import ServerDescription
+from mcp_client._server_messages import ServerMessageHandler
+from mcp_client._timeouts import RequestDeadlines
+from mcp_client._transport import Message, RequestId, Transport
+from mcp_client._versions import LATEST_LEGACY, LATEST_MODERN
+
+logger = logging.getLogger("mcp_client")
+
+_CANCEL_NOTIFY_SECONDS = 2.0
+
+
+class Call:
+    """One call a user made (with all its rounds): the local failures of the questions it owns.
+
+    A failure is held in a one-item box that several calls may share (a question whose call the
+    transport could not name belongs to every call then in flight); the first of them to fail takes it.
+    """
+
+    __slots__ = ("_failures",)
+
+    def __init__(self) -> None:
+        self._failures: list[list[BaseException]] = []
+
+    def add_failure(self, box: list[BaseException]) -> None:
+        self._failures.append(box)
+
+    def take_failure(self) -> BaseException | None:
+        while self._failures:
+            box = self._failures.pop(0)
+            if box:
+                return box.pop()
+        return None
+
+
+class _PushedQuestion:
+    """A question a legacy server pushed, open while it is answered (see ``Session.question``)."""
+
+    __slots__ = ("_calls", "_paused")
+
+    def __init__(self, session: Session, related: RequestId | None) -> None:
+        active = session.deadlines.active
+        clock = active.get(related) if related is not None else None
+        clocks = [clock] if clock is not None else [] if related is not None else list(active.values())
+        self._calls = [c.call for c in clocks if isinstance(c.call, Call)]
+        self._paused = session.deadlines.paused()
+
+    def __enter__(self) -> _PushedQuestion:
+        self._paused.__enter__()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._paused.__exit__(exc_type, exc, tb)
+
+    def fail(self, error: BaseException) -> None:
+        if not self._calls:
+            logger.warning("answering a server's question failed on our side: %s", error)
+        box = [error]
+        for call in self._calls:
+            call.add_failure(box)
+
+
+class Session:
+    def __init__(
+        self,
+        transport: Transport,
+        router: Router,
+        *,
+        client_info: Mapping[str, Any],
+        timeout: float | None,
+        max_rounds: int,
+        completions: UrlCompletions,
+        complete_callback: ElicitationCompleteCallback | None,
+    ) -> None:
+        self.transport = transport
+        self.label = transport.label
+        self.description = ServerDescription()
+        self.deadlines = RequestDeadlines(timeout)
+        self.era: Era | None = None
+        self._router = router
+        self._timeout = timeout
+        self._max_rounds = max_rounds
+        self._completions = completions
+        self._ids = itertools.count(1)
+        self._cold = transport.startup_grace > 0  # the first answer may wait for the server to start
+        self._with_headers = transport.sends_headers
+        self._state: Literal["new", "open", "closed"] = "new"
+        self._task_group: anyio.abc.TaskGroup | None = None
+        self.negotiator = Negotiator(
+            self, transport, self.description, router.capabilities, client_info, self.deadlines.timeout
+        )
+        self._inbound = ServerMessageHandler(
+            router, self.reply_to_server, self._push_context, self.question, completions, complete_callback
+        )
+
+    # ------------------------------------------------------------------------- lifecycle
+
+    async def open(self, mode: str) -> None:
+        if self._state != "new":
+            raise ClientStateError("a Client can be entered only once; create a new Client to reconnect")
+        self._state = "open"
+        task_group = anyio.create_task_group()
+        await task_group.__aenter__()
+        self._task_group = task_group
+        try:
+            await self.transport.open(self.spawn, self._inbound)
+            await self.negotiator.connect(mode)
+        except BaseException:
+            await self.close()
+            raise
+
+    async def close(self) -> None:
+        if self._state == "closed":
+            return
+        self._state = "closed"
+        try:
+            with anyio.CancelScope(shield=True):
+                await self.transport.aclose()
+        finally:
+            task_group, self._task_group = self._task_group, None
+            if task_group is not None:
+                # Background work is owned here and already guarded; the caller's exception (if any)
+                # propagates as it is, never wrapped in an ExceptionGroup.
+                task_group.cancel_scope.cancel()
+                await task_group.__aexit__(None, None, None)
+
+    def spawn(self, fn: Callable[[], Awaitable[None]]) -> None:
+        """Start background work owned by this session; a failure there is logged, never lost silently."""
+        task_group = self._task_group
+        if task_group is None:
+            return
+
+        async def guarded() -> None:
+            try:
+                await fn()
+            except Exception:
+                logger.exception("background task for %s failed", self.label)
+
+        task_group.start_soon(guarded)
+
+    def require_open(self) -> Era:
+        if self._state != "open" or self.era is None:
+            raise ClientStateError(
+                "the Client is not connected; use it inside `async with Client(...) as client:`"
+                if self._state != "closed"
+                else "the Client is closed; create a new Client to reconnect"
+            )
+        return self.era
+
+    # ------------------------------------------------------------- the negotiator's wire
+
+    def use(self, era: Era) -> None:
+        self.era = era
+
+    async def exchange(
+        self, method: str, params: dict[str, Any] | None, headers: Mapping[str, str], limit: float
+    ) -> Message | None:
+        message = _jsonrpc.request(next(self._ids), method, params)
+        reply: Message | None = None
+        with anyio.move_on_after(limit):
+            reply = await self.transport.request(message, headers)
+            self._cold = False
+        return reply
+
+    async def notify(self, message: Message, headers: Mapping[str, str]) -> None:
+        await self.transport.send(message, headers)
+
+    # -------------------------------------------------------------------------- requests
+
+    async def request(
+        self, method: str, params: dict[str, Any] | None, call: Call | None = None
+    ) -> dict[str, Any]:
+        """Send one request in the current era and return its result; JSON-RPC errors raise ``MCPError``."""
+        era = self.require_open()
+        try:
+            return await self._send(era, method, params, call)
+        except MCPClientError as exc:
+            recovery = era.recovery(exc, method)
+            if recovery is None:
+                raise
+            era = await self._recover(recovery)
+            return await self._send(era, method, params, call)
+
+    async def _recover(self, recovery: RestartSession | Readopt | RefreshTools) -> Era:
+        if isinstance(recovery, RestartSession):
+            logger.info("%s forgot our session; starting a new one", self.label)
+            try:
+                return await self.negotiator.handshake()
+            except MCPClientError as exc:
+                raise SessionExpiredError(
+                    f"{self.label} forgot our session and a new one could not be started: {exc}"
+                ) from exc
+        if isinstance(recovery, Readopt):
+            return self.negotiator.adopt(recovery.version, None)
+        await self.list_tools()
+        return self.require_open()
+
+    async def list_tools(self) -> list[Any]:
+        """Every tool of the server, after the era has learned what it needs from them."""
+        tools = await _results.list_all(self.request, "tools/list", "tools", self.label)
+        return self.require_open().absorb_tools(tools)
+
+    async def _send(
+        self, era: Era, method: str, params: dict[str, Any] | None, call: Call | None
+    ) -> dict[str, Any]:
+        request_id = next(self._ids)
+        wire_params, headers = era.prepare(method, params, with_headers=self._with_headers)
+        message = _jsonrpc.request(request_id, method, wire_params)
+        reply: Message | None = None
+        try:
+            grace = self.negotiator.connect_timeout if self._cold else 0.0
+            with self.deadlines.clock(request_id, call, grace):
+                reply = await self.transport.request(message, headers)
+                self._cold = False
+        except anyio.get_cancelled_exc_class():
+            await self._cancel_on_server(era, request_id, "The client cancelled the request")
+            raise
+        if reply is None:  # pyright: ignore[reportUnnecessaryComparison]  (the deadline fired)
+            await self._cancel_on_server(era, request_id, "The client timed out")
+            raise MCPTimeoutError(
+                f"{method} to {self.label} got no answer within {self._timeout:g}s; "
+                "raise Client(timeout=...) "
+                "if the server is slow (time spent answering elicitations does not count)"
+            )
+        error = reply.get("error")
+        if isinstance(error, dict):
+            raise _jsonrpc.error_from(error)  # pyright: ignore[reportUnknownArgumentType]
+        result = reply["result"]
+        if self.description.info is None:
+            self.description.absorb_info(era.server_info_in(result))
+        return result
+
+    async def _cancel_on_server(self, era: Era, request_id: Any, reason: str) -> None:
+        notice = era.cancel_notification(request_id, reason, self.transport.cancels_by_closing)
+        if notice is None:
+            return
+        with anyio.CancelScope(shield=True), anyio.move_on_after(_CANCEL_NOTIFY_SECONDS):
+            try:
+                await self.transport.send(*notice)
+            except MCPClientError:
+                pass  # the server is gone: nothing left to cancel
+
+    async def reply_to_server(self, message: dict[str, Any]) -> None:
+        era = self.era
+        headers = era.notification_headers("") if era is not None else {}
+        await self.transport.send(message, headers)
+
+    # ---------------------------------------------------- calls that may ask questions
+
+    async def call(self, method: str, params: dict[str, Any], what: str) -> dict[str, Any]:
+        """One request that may need input: the multi-round-trip loop, and legacy local failures."""
+        call = Call()
+
+        async def send(round_params: dict[str, Any]) -> dict[str, Any]:
+            return await self.request(method, round_params, call)
+
+        try:
+            result = await self.request(method, params, call)
+            if _input_required.is_input_required(result):
+                result = await _input_required.run(
+                    send,
+                    params,
+                    self._answer_input,
+                    max_rounds=self._max_rounds,
+                    what=what,
+                    first=result,
+                    check=self._check_input,
+                )
+        except MCPError as exc:
+            if isinstance(exc, UrlElicitationRequiredError):
+                for elicitation in exc.elicitations:
+                    self._completions.expect(elicitation.elicitation_id)
+            failure = call.take_failure()
+            if failure is not None:
+                # Not `from exc`: the local error keeps its own __cause__; the echo becomes __context__.
+                raise failure  # noqa: B904
+            raise
+        if result.get("isError") is True:
+            failure = call.take_failure()
+            if failure is not None:
+                raise failure
+        return result
+
+    def question(self, related: RequestId | None) -> _PushedQuestion:
+        """Open a pushed question: it belongs to the call of ``related``, else to every call in flight.
+
+        Request deadlines stop while it is answered.
+        """
+        return _PushedQuestion(self, related)
+
+    def _check_input(self, key: str, method: str) -> None:
+        if not self._router.answers(method):
+            raise ProtocolError(
+                f"the server's input request {key!r} is {method!r}, which this client does not answer"
+            )
+
+    async def _answer_input(
+        self, key: str, method: str, params: dict[str, Any], index: int, count: int
+    ) -> dict[str, Any]:
+        context = ClientRequestContext(
+            server=self.label,
+            server_info=self.description.info,
+            protocol_version=self.description.protocol_version or LATEST_MODERN,
+            era="modern",
+            input_key=key,
+            question_index=index,
+            question_count=count,
+        )
+        with self.deadlines.paused():
+            return await self._router.answer(method, params, context)
+
+    def _push_context(self, request_id: Any) -> ClientRequestContext:
+        return ClientRequestContext(
+            server=self.label,
+            server_info=self.description.info,
+            protocol_version=self.description.protocol_version or LATEST_LEGACY,
+            era="legacy",
+            request_id=request_id,
+        )
