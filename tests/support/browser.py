@@ -33,7 +33,7 @@ FLAGS = [
     "--disable-component-update",
     "--disable-sync",
     "--lang=en-US",
-    "--window-size=760,1400",
+    "--window-size=720,1000",
 ]
 STEP_TIMEOUT = 20.0  # seconds for one browser step (a page load, a wait for some text)
 

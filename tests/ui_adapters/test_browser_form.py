@@ -174,7 +174,16 @@ def closed_text(driver: Any) -> str:
 
 
 def screenshot(driver: Any, path: Path) -> None:
-    driver.save_screenshot(str(path))
+    """The whole page, top to bottom (the window grows to fit it for the shot)."""
+    driver.execute_script("document.activeElement.blur(); window.scrollTo(0, 0);")
+    size = driver.get_window_size()
+    chrome = driver.execute_script("return window.outerHeight - window.innerHeight;")
+    height = driver.execute_script("return document.documentElement.scrollHeight;")
+    driver.set_window_size(size["width"], height + chrome)
+    try:
+        driver.save_screenshot(str(path))
+    finally:
+        driver.set_window_size(size["width"], size["height"])
 
 
 # ------------------------------------------------------------------------------------------ tests
