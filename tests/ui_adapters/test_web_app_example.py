@@ -1,4 +1,4 @@
-"""examples/clients/web_app.py run as a user runs it: a subprocess on loopback, used over HTTP and in Chromium.
+"""examples/clients/web_app.py run as a user runs it: a subprocess on loopback, used over HTTP and in a browser.
 
 The app's client talks to a real server (the bistro example over stdio by default, or the forms test
 server over HTTP); questions go through ``QuestionBroker`` to the page and the answers come back.
@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -17,12 +18,12 @@ import pytest
 
 from tests.support.browser import STEP_TIMEOUT, Browser
 from tests.support.servers import run_http_server
-from tests.ui_adapters.test_browser_form import HOSTILE_MESSAGE
-from tests.ui_adapters.test_broker import BOUND
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
-WEB_APP = "examples/clients/web_app.py"
+WEB_APP = Path(__file__).resolve().parents[2] / "examples" / "clients" / "web_app.py"
+BOUND = 60  # seconds for a whole conversation
+HOSTILE_MESSAGE = "<script>document.title='pwned'</script><b>Bold?</b> & <img src=x onerror=\"alert(1)\">"
 
 
 def web_app(*args: str) -> Iterator[str]:
