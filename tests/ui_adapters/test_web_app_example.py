@@ -1,4 +1,4 @@
-"""examples/clients/web_app.py run as a user runs it: a subprocess on loopback, used over HTTP and in a browser.
+"""examples/clients/web_app.py as a user runs it: a subprocess on loopback, used over HTTP and in a browser.
 
 The app's client talks to a real server (the bistro example over stdio by default, or the forms test
 server over HTTP); questions go through ``QuestionBroker`` to the page and the answers come back.
