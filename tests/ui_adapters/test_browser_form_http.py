@@ -129,6 +129,7 @@ async def test_only_the_token_path_is_served() -> None:
         tg.cancel_scope.cancel()
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 async def test_the_answer_needs_the_csrf_token_and_this_origin() -> None:
     asked = Asked()
     async with anyio.create_task_group() as tg, httpx.AsyncClient() as http:
@@ -307,3 +308,15 @@ async def test_url_questions_are_declined_and_only_loopback_is_served() -> None:
             BrowserFormAdapter(host=host)
     with pytest.raises(ValueError, match="timeout"):
         BrowserFormAdapter(timeout=0)
+
+
+async def test_terminal_and_bidi_controls_never_reach_the_page() -> None:
+    asked = Asked()
+    schema = {"type": "object", "properties": {"x": {"type": "string", "title": "Na\u202eme\x1b[31m"}}}
+    async with anyio.create_task_group() as tg, httpx.AsyncClient() as http:
+        tg.start_soon(asked.run, schema, "Pay \u202e\u2066moc.evil\u2069 now\x1b]0;title\x07!")
+        page, _ = await asked.page(http)
+        tg.cancel_scope.cancel()
+    assert '<p class="message" id="message">Pay moc.evil now!</p>' in page.text
+    assert '<label for="field-0">Name</label>' in page.text
+    assert not re.search("[\u202a-\u202e\u2066-\u2069\x00-\x08\x1b]", page.text)
