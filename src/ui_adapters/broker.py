@@ -34,7 +34,6 @@ from ui_adapters.pending import PendingQuestion
 
 __all__ = ["QuestionBroker", "QuestionNotPendingError"]
 
-_CANCEL = ElicitResult(action="cancel")
 
 
 class QuestionNotPendingError(ElicitationError, LookupError):
@@ -65,16 +64,19 @@ class QuestionBroker:
         """Publish the question and wait for the app's answer (or the timeout, or the caller going away)."""
         question = PendingQuestion(context, params, timeout=self.timeout)
         if self._closed:
-            question.settle(_CANCEL)
-            return _CANCEL
+            question.settle(ElicitResult(action="cancel"))
+            return ElicitResult(action="cancel")
         self._pending[question.id] = question
         for listener in list(self._listeners):
-            listener.send_nowait(question)
+            try:
+                listener.send_nowait(question)
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+                self._listeners.discard(listener)  # a loop that ended without saying so
         try:
             with anyio.move_on_after(self.timeout if self.timeout is not None else math.inf):
                 await question.wait()
-            question.settle(_CANCEL, "timed-out")  # no-op when it was answered in time
-            return question.result or _CANCEL
+            question.settle(ElicitResult(action="cancel"), "timed-out")  # no-op if answered in time
+            return question.result or ElicitResult(action="cancel")
         finally:
             question.withdraw()  # the call was cancelled or its client closed while we waited
             self._pending.pop(question.id, None)
@@ -111,7 +113,7 @@ class QuestionBroker:
 
     async def cancel(self, id: str) -> None:
         """Cancel question ``id`` (the person dismissed it); ``QuestionNotPendingError`` if not pending."""
-        self.get(id).settle(_CANCEL)
+        self.get(id).settle(ElicitResult(action="cancel"))
 
     async def __aiter__(self) -> AsyncIterator[PendingQuestion]:
         """Every question that is pending when the loop starts, then each new one as it arrives.
@@ -143,7 +145,7 @@ class QuestionBroker:
         """
         self._closed = True
         for question in list(self._pending.values()):
-            question.settle(_CANCEL)
+            question.settle(ElicitResult(action="cancel"))
         for listener in list(self._listeners):
             listener.close()
         self._listeners.clear()
