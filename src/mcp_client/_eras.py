@@ -16,6 +16,7 @@ from typing import Any, Literal, Protocol
 from mcp_client import _headers, _jsonrpc, _negotiation
 from mcp_client._errors import MCPClientError, MCPError, SessionExpiredError
 from mcp_client._server_description import SERVER_INFO_META
+from mcp_client._transport import RequestStreamLost
 from mcp_client._versions import MODERN_VERSIONS
 
 _META_VERSION = "io.modelcontextprotocol/protocolVersion"
@@ -43,7 +44,12 @@ class RefreshTools:
     """The server says our ``x-mcp-header`` knowledge is stale (``-32020``): list tools, then resend."""
 
 
-Recovery = RestartSession | Readopt | RefreshTools
+@dataclass(frozen=True)
+class Resend:
+    """The reply stream was lost before the answer and this era cannot resume it: send it again."""
+
+
+Recovery = RestartSession | Readopt | RefreshTools | Resend
 
 
 class Era(Protocol):
@@ -195,6 +201,8 @@ class ModernEra:
         return meta.get(SERVER_INFO_META) if isinstance(meta, dict) else None  # pyright: ignore[reportUnknownMemberType]
 
     def recovery(self, error: MCPClientError, method: str) -> Recovery | None:
+        if isinstance(error, RequestStreamLost):
+            return Resend()  # no resumption in this era: the request is lost, and sent again (once)
         if not isinstance(error, MCPError):
             return None
         if error.code == _jsonrpc.HEADER_MISMATCH and method == "tools/call":

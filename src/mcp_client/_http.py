@@ -10,22 +10,47 @@ each message.
 HTTP failures come back as JSON-RPC error responses (a JSON-RPC body is passed through with our id; a
 bare 404 without a session is ``-32601``; anything else ``-32603``), because the era negotiation reads
 them as evidence. Network failures raise ``MCPConnectionError`` naming the URL.
+
+In the 2026-07-28 era there is no resumption: a reply stream that ends before the answer raises
+``RequestStreamLost`` and the client re-issues the request with a new id.
+
+Redirects: an MCP endpoint does not move, and every request carries the user's headers, the session id
+and whatever ``Authorization`` the ``auth`` adds. So a redirect to another origin (scheme, host or
+port) is never followed, whatever its status; within the same origin only 307 and 308 (which keep the
+method and body) are followed, at most ``_MAX_REDIRECTS`` times; any other redirect fails the request.
+A redirect's own body is never read.
+
+Bounds: every byte of a body counts against ``max_message_bytes`` as it arrives, before and after
+``Content-Encoding`` is undone (``_content_encoding``, which never inflates more than a piece at a time):
+a JSON body, an acknowledgement or an error body may be that large; an SSE stream may run for ever but
+no single event may be larger (``_sse``).
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Mapping
+import re
+from collections.abc import AsyncGenerator, Iterator, Mapping
+from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
 import httpx
-from httpx_sse import ServerSentEvent, SSEError
-from httpx_sse._decoders import SSEDecoder, SSELineDecoder
 
 from mcp_client import _jsonrpc
-from mcp_client._errors import MCPConnectionError, ProtocolError, SessionExpiredError
-from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Message, MessageHandler, RequestId, Spawn
+from mcp_client._content_encoding import ACCEPT_ENCODING, BodyDecoder, ContentEncodingError
+from mcp_client._errors import MCPClientError, MCPConnectionError, ProtocolError, SessionExpiredError
+from mcp_client._sse import EventTooLarge, ServerSentEvent, SSEDecoder
+from mcp_client._transport import (
+    DEFAULT_MAX_MESSAGE_BYTES,
+    Message,
+    MessageHandler,
+    RequestId,
+    RequestStreamLost,
+    ServerRequestSlots,
+    Spawn,
+)
+from mcp_client._versions import MODERN_VERSIONS
 
 logger = logging.getLogger("mcp_client.http")
 
@@ -37,6 +62,15 @@ _MAX_RESUME_ATTEMPTS = 2
 _DRAIN_SECONDS = 0.5
 _GET_STREAM_WAIT_SECONDS = 2.0
 _MAX_CONCURRENT_SENDS = 16
+_MAX_REDIRECTS = 3
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+_SAME_METHOD_REDIRECTS = frozenset({307, 308})
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+_KEEPALIVE_CONNECTIONS = 20
+_SESSION_ID = re.compile(r"[\x21-\x7e]+")
+"""Visible ASCII only, as the spec requires of ``Mcp-Session-Id`` (anything else cannot be sent back)."""
+_EVENT_ID = re.compile(r"[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?")
+"""An SSE event id that can go back in a ``Last-Event-ID`` header; other ids are not used as cursors."""
 
 
 class _Waiter:
@@ -49,11 +83,33 @@ class _Waiter:
         self.reply: Message | None = None
 
 
+class _EventStream:
+    """The SSE events of one response: Content-Encoding undone and events decoded, both bounded."""
+
+    __slots__ = ("_body", "_events", "_url")
+
+    def __init__(self, response: httpx.Response, url: str, max_bytes: int) -> None:
+        self._url = url
+        self._body = _body_decoder(response, url)
+        self._events = SSEDecoder(max_bytes)
+
+    def feed(self, raw: bytes) -> Iterator[ServerSentEvent]:
+        try:
+            for piece in self._body.decode(raw):
+                yield from self._events.feed(piece)
+        except EventTooLarge as exc:
+            raise ProtocolError(f"{self._url} sent an SSE event larger than {exc.limit} bytes") from None
+        except ContentEncodingError as exc:
+            raise ProtocolError(f"{self._url}: {exc}") from None
+
+
 class StreamableHTTPTransport:
     """A connection to one streamable HTTP endpoint (see the module docstring).
 
     ``headers`` and ``auth`` apply to every request. ``max_message_bytes`` caps one JSON body or one SSE
-    event, so a hostile server cannot make the client buffer without bound.
+    event, so a hostile server cannot make the client buffer without bound. With your own
+    ``http_client`` the redirect policy still holds (it is applied per request); its connection limits
+    are yours: keep room for the answers a client POSTs while its calls' streams stay open.
     """
 
     def __init__(
@@ -81,6 +137,7 @@ class StreamableHTTPTransport:
         self._get_ready = anyio.Event()
         self._waiters: dict[Any, _Waiter] = {}
         self._send_slots = anyio.Semaphore(_MAX_CONCURRENT_SENDS)
+        self._server_requests = ServerRequestSlots()
 
     # ------------------------------------------------------------------ Transport interface
 
@@ -117,29 +174,32 @@ class StreamableHTTPTransport:
                 headers=self._extra_headers,
                 auth=self._auth,
                 timeout=httpx.Timeout(self._timeout, read=None),
-                follow_redirects=True,
+                follow_redirects=False,
+                # Each call holds a connection for its reply stream while its questions are answered
+                # over new ones: a cap would let a hundred waiting calls starve their own answers.
+                # Answers are already bounded (_MAX_CONCURRENT_SENDS); calls are the app's to bound.
+                limits=httpx.Limits(max_connections=None, max_keepalive_connections=_KEEPALIVE_CONNECTIONS),
             )
         else:
             self._client.headers.update(self._extra_headers)
 
     async def request(self, message: Message, headers: Mapping[str, str]) -> Message:
-        client = self._require_client()
         is_initialize = message.get("method") == "initialize"
         if is_initialize:
             self._session_id = None  # a new session; never reuse an id from an earlier one
+            self._stop_get_stream()  # the old session's stream; the new one opens after `initialized`
         request_headers = self._headers(headers)
+        resumable = headers.get("MCP-Protocol-Version") not in MODERN_VERSIONS
         request_id = message["id"]
         try:
-            async with client.stream(
-                "POST", self.url, content=_jsonrpc.encode(message), headers=request_headers
-            ) as response:
+            async with self._exchange("POST", request_headers, _jsonrpc.encode(message)) as response:
                 if is_initialize and response.status_code < 400:
-                    self._session_id = response.headers.get(_SESSION) or None
+                    self._session_id = self._valid_session_id(response)
                 if response.status_code >= 400:
                     return await self._error_reply(response, request_id, is_initialize)
                 content_type = response.headers.get("content-type", "").partition(";")[0].strip().lower()
                 if content_type == "text/event-stream":
-                    return await self._read_sse(response, request_id)
+                    return await self._read_sse(response, request_id, resumable)
                 if content_type == "application/json":
                     return await self._read_json(response, request_id)
                 raise ProtocolError(
@@ -158,15 +218,14 @@ class StreamableHTTPTransport:
         At most ``_MAX_CONCURRENT_SENDS`` run at once: answers to a thousand pushed requests go out in
         turn, instead of queueing a thousand POSTs in httpx's pool, where every one of them times out.
         """
-        client = self._require_client()
         what = message.get("method", "response")
         status = 0
         body = b""
         with anyio.move_on_after(self._timeout) as waiting:
             async with self._send_slots:
                 try:
-                    async with client.stream(
-                        "POST", self.url, content=_jsonrpc.encode(message), headers=self._headers(headers)
+                    async with self._exchange(
+                        "POST", self._headers(headers), _jsonrpc.encode(message)
                     ) as response:
                         status = response.status_code
                         body = await self._read_limited(response)
@@ -187,22 +246,22 @@ class StreamableHTTPTransport:
                 body[:200].decode("utf-8", "replace"),
             )
         elif message.get("method") == "notifications/initialized" and self._session_id is not None:
-            self._start_get_stream()
+            ready = self._start_get_stream()
             # A server may route its first pushes to the GET stream: have it open before any request.
             with anyio.move_on_after(_GET_STREAM_WAIT_SECONDS):
-                await self._get_ready.wait()
+                await ready.wait()
 
     async def aclose(self) -> None:
-        if self._get_scope is not None:
-            self._get_scope.cancel()
+        self._stop_get_stream()
         client = self._client
         if client is None:
             return
         try:
             if self._session_id is not None:
                 with anyio.move_on_after(2.0, shield=True):
-                    await client.delete(self.url, headers=self._headers({}))
-        except httpx.HTTPError:
+                    async with self._exchange("DELETE", self._headers({})):
+                        pass  # the status is all there is to know; the body is never read
+        except (httpx.HTTPError, MCPClientError):
             pass  # the session ends anyway; the server may have gone first
         finally:
             self._session_id = None
@@ -218,14 +277,70 @@ class StreamableHTTPTransport:
             raise MCPConnectionError(f"the HTTP transport to {self.url} is not open")
         return self._client
 
+    @asynccontextmanager
+    async def _exchange(
+        self, method: str, headers: Mapping[str, str], content: bytes | None = None
+    ) -> AsyncGenerator[httpx.Response]:
+        """One exchange with the endpoint, under the redirect policy of the module docstring."""
+        client = self._require_client()
+        url = self.url
+        for _ in range(_MAX_REDIRECTS + 1):
+            async with client.stream(
+                method, url, content=content, headers=headers, follow_redirects=False
+            ) as response:
+                location = response.headers.get("location") if response.status_code in _REDIRECTS else None
+                if location is None:
+                    yield response
+                    return
+                url = self._redirect_target(method, url, response.status_code, location)
+        raise ProtocolError(
+            f"{self.url} redirected {method} more than {_MAX_REDIRECTS} times; an MCP endpoint does not "
+            "move: connect to its final URL directly"
+        )
+
+    def _redirect_target(self, method: str, current: str, status: int, location: str) -> str:
+        shown = location if len(location) <= 200 else location[:200] + "..."
+        if status not in _SAME_METHOD_REDIRECTS:
+            raise ProtocolError(
+                f"{self.url} answered {method} with an HTTP {status} redirect to {shown!r}; the client "
+                "follows only 307 and 308 redirects within the same origin: connect to the new URL "
+                "directly if the endpoint moved"
+            )
+        try:
+            target = httpx.URL(current).join(location)
+        except (httpx.InvalidURL, ValueError):
+            raise ProtocolError(f"{self.url} redirected {method} to an invalid URL {shown!r}") from None
+        home = _origin(httpx.URL(self.url))
+        if _origin(target) != home:
+            raise ProtocolError(
+                f"{self.url} redirected {method} to another origin ({shown!r}); the client never follows "
+                f"a redirect to another origin, so your headers, session id and credentials stay with "
+                f"{_origin_text(home)}. If the endpoint really moved, connect to the new URL directly."
+            )
+        return str(target)
+
     def _headers(self, era_headers: Mapping[str, str]) -> dict[str, str]:
-        headers = {"accept": _ACCEPT, "content-type": "application/json", **era_headers}
+        headers = {
+            "accept": _ACCEPT,
+            "accept-encoding": ACCEPT_ENCODING,
+            "content-type": "application/json",
+            **era_headers,
+        }
         version = era_headers.get("MCP-Protocol-Version")
         if version is not None:
             self._protocol_version = version
         if self._session_id is not None:
             headers[_SESSION] = self._session_id
         return headers
+
+    def _valid_session_id(self, response: httpx.Response) -> str | None:
+        session_id = response.headers.get(_SESSION) or None
+        if session_id is not None and not _SESSION_ID.fullmatch(session_id):
+            raise ProtocolError(
+                f"{self.url} gave a session id (Mcp-Session-Id) with characters other than visible ASCII "
+                f"({session_id[:80]!r}); the spec forbids that, and the client could not send it back"
+            )
+        return session_id
 
     def _connection_error(self, exc: httpx.TransportError) -> MCPConnectionError:
         if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
@@ -259,17 +374,30 @@ class StreamableHTTPTransport:
         )
 
     async def _read_limited(self, response: httpx.Response) -> bytes:
+        """The whole body, refused as soon as it passes ``max_message_bytes``, on the wire or decoded."""
+        decoder = _body_decoder(response, self.url)
         chunks: list[bytes] = []
+        wire = 0
         size = 0
-        async for chunk in response.aiter_bytes():
-            size += len(chunk)
-            if size > self._max_bytes:
-                raise ProtocolError(
-                    f"{self.url} sent a message larger than {self._max_bytes} bytes; "
-                    "raise Client(max_message_bytes=...) if that is expected"
-                )
-            chunks.append(chunk)
+        try:
+            async for raw in response.aiter_raw():
+                wire += len(raw)
+                if wire > self._max_bytes:
+                    raise self._too_large()
+                for piece in decoder.decode(raw):
+                    size += len(piece)
+                    if size > self._max_bytes:
+                        raise self._too_large()
+                    chunks.append(piece)
+        except ContentEncodingError as exc:
+            raise ProtocolError(f"{self.url}: {exc}") from None
         return b"".join(chunks)
+
+    def _too_large(self) -> ProtocolError:
+        return ProtocolError(
+            f"{self.url} sent a message larger than {self._max_bytes} bytes; "
+            "raise Client(max_message_bytes=...) if that is expected"
+        )
 
     async def _read_json(self, response: httpx.Response, request_id: Any) -> Message:
         body = await self._read_limited(response)
@@ -290,25 +418,33 @@ class StreamableHTTPTransport:
             f"{self.url} answered a request with a {reply.get('method')!r} message, not a response"
         )
 
-    async def _read_sse(self, response: httpx.Response, request_id: Any) -> Message:
+    async def _read_sse(self, response: httpx.Response, request_id: Any, resumable: bool) -> Message:
         """Read SSE events until our response, wherever it comes (see ``_read_own_stream``)."""
         waiter = _Waiter()
         self._waiters[request_id] = waiter
         try:
             with anyio.CancelScope() as waiter.scope:
-                return await self._read_own_stream(response, request_id)
+                return await self._read_own_stream(response, request_id, resumable)
             assert waiter.reply is not None  # only a reply on the GET stream cancels the scope
             return waiter.reply
         finally:
             self._waiters.pop(request_id, None)
 
-    async def _read_own_stream(self, response: httpx.Response, request_id: Any) -> Message:
-        """Read our stream until the response; resume with GET + Last-Event-ID if the stream drops."""
+    async def _read_own_stream(self, response: httpx.Response, request_id: Any, resumable: bool) -> Message:
+        """Read our stream until the response; resume with GET + Last-Event-ID if the stream drops.
+
+        Only legacy versions resume; in the 2026-07-28 era a dropped stream is lost and the client
+        re-issues the request (``RequestStreamLost``).
+        """
         cursor: list[str | None] = [None]
         retry_ms = [_DEFAULT_RETRY_MS]
         reply = await self._consume_events(response, request_id, cursor, retry_ms)
         attempts = 0
         while reply is None:
+            if not resumable:
+                raise RequestStreamLost(
+                    f"{self.url} closed the stream for request {request_id!r} before answering it"
+                )
             if cursor[0] is None:
                 raise MCPConnectionError(
                     f"{self.url} closed the stream for request {request_id!r} before answering it, "
@@ -328,15 +464,16 @@ class StreamableHTTPTransport:
         return reply
 
     async def _resume(self, request_id: Any, cursor: list[str | None], retry_ms: list[int]) -> Message | None:
-        client = self._require_client()
         headers = self._get_headers()
         headers["last-event-id"] = cursor[0] or ""
         try:
-            async with client.stream("GET", self.url, headers=headers) as response:
+            async with self._exchange("GET", headers) as response:
                 if response.status_code >= 400:
                     if response.status_code == 404 and self._session_id is not None:
                         self._session_id = None
                         raise SessionExpiredError(f"{self.url} no longer knows our session (HTTP 404)")
+                    return None
+                if not _is_event_stream(response):
                     return None
                 return await self._consume_events(response, request_id, cursor, retry_ms)
         except httpx.TransportError:
@@ -351,36 +488,34 @@ class StreamableHTTPTransport:
         """
         reply: Message | None = None
         handlers: list[anyio.CancelScope] = []
+        events = _EventStream(response, self.url, self._max_bytes)
         try:
             with anyio.CancelScope() as drain:
                 try:
-                    async for event in self._events(response):
-                        if event.retry is not None:
-                            retry_ms[0] = max(0, min(event.retry, 60_000))
-                        if event.id:
-                            cursor[0] = event.id
-                        if not event.data:
-                            continue  # a priming event: a cursor only
-                        if len(event.data) > self._max_bytes:
-                            raise ProtocolError(
-                                f"{self.url} sent an SSE event larger than {self._max_bytes} bytes"
-                            )
-                        message = self._decode(event.data)
-                        if _jsonrpc.is_response(message):
-                            ours = message.get("id") == request_id or (
-                                message.get("id") is None and "error" in message
-                            )
-                            if ours and reply is None:  # the first answer wins; a duplicate is ignored
-                                message["id"] = request_id
-                                reply = message
-                                drain.deadline = anyio.current_time() + _DRAIN_SECONDS
-                            else:
-                                logger.debug(
-                                    "ignoring a response for %r (unknown or repeated)", message.get("id")
+                    async for raw in response.aiter_raw():
+                        for event in events.feed(raw):
+                            if event.retry is not None:
+                                retry_ms[0] = max(0, min(event.retry, 60_000))
+                            if event.id is not None:
+                                _advance(cursor, event.id)
+                            if not event.data:
+                                continue  # a priming event: a cursor only
+                            message = self._decode(event.data)
+                            if _jsonrpc.is_response(message):
+                                ours = message.get("id") == request_id or (
+                                    message.get("id") is None and "error" in message
                                 )
-                        else:
-                            await self._dispatch(message, handlers, request_id)
-                except (httpx.TransportError, SSEError):
+                                if ours and reply is None:  # the first answer wins; a duplicate is ignored
+                                    message["id"] = request_id
+                                    reply = message
+                                    drain.deadline = anyio.current_time() + _DRAIN_SECONDS
+                                else:
+                                    logger.debug(
+                                        "ignoring a response for %r (unknown or repeated)", message.get("id")
+                                    )
+                            else:
+                                await self._dispatch(message, handlers, request_id)
+                except httpx.TransportError:
                     if reply is None:
                         return None  # dropped: the caller resumes from the cursor if it can
                 except ProtocolError:
@@ -400,35 +535,13 @@ class StreamableHTTPTransport:
         except ProtocolError as exc:
             raise ProtocolError(f"{self.url}: {exc}") from None
 
-    async def _events(self, response: httpx.Response) -> AsyncIterator[ServerSentEvent]:
-        """The SSE events of ``response``, refusing any event over ``max_message_bytes`` as it grows.
-
-        httpx-sse's own reader buffers a line, and the data lines of an event, without bound: one endless
-        line from a hostile server would take all the memory. Same parser, with a bound.
-        """
-        content_type = response.headers.get("content-type", "")
-        if "text/event-stream" not in content_type:
-            raise SSEError(f"expected content type text/event-stream, got {content_type!r}")
-        lines = SSELineDecoder()
-        decoder = SSEDecoder()
-        size = 0  # characters of the event being read so far
-        async for text in response.aiter_text():
-            for line in lines.decode(text):
-                size = size + len(line) + 1 if line else 0
-                event = decoder.decode(line)
-                if event is not None:
-                    yield event
-            if size + sum(len(part) for part in lines.buffer) > self._max_bytes:
-                raise ProtocolError(f"{self.url} sent an SSE event larger than {self._max_bytes} bytes")
-        for line in lines.flush():
-            event = decoder.decode(line)
-            if event is not None:
-                yield event
-
     async def _dispatch(
         self, message: Message, handlers: list[anyio.CancelScope] | None, related: RequestId | None
     ) -> None:
-        """Pass a server message on; one that came on a request's own stream names that request."""
+        """Pass a server message on; one that came on a request's own stream names that request.
+
+        A request runs in its own task, once a slot is free (see ``ServerRequestSlots``).
+        """
         on_message = self._on_message
         if on_message is None:
             return
@@ -443,63 +556,79 @@ class StreamableHTTPTransport:
             with scope:
                 await on_message(message, related)
 
-        self._spawn(run)
+        await self._server_requests.spawn(self._spawn, run)
 
     def _get_headers(self) -> dict[str, str]:
-        headers = {"accept": "text/event-stream", "cache-control": "no-store"}
+        headers = {
+            "accept": "text/event-stream",
+            "accept-encoding": ACCEPT_ENCODING,
+            "cache-control": "no-store",
+        }
         if self._protocol_version is not None:
             headers[_VERSION] = self._protocol_version
         if self._session_id is not None:
             headers[_SESSION] = self._session_id
         return headers
 
-    def _start_get_stream(self) -> None:
+    def _start_get_stream(self) -> anyio.Event:
+        """Open the standalone GET stream of the current session, unless it is open; return its readiness."""
         if self._spawn is None or self._get_scope is not None:
-            return
-        self._get_scope = anyio.CancelScope()
-        self._spawn(self._run_get_stream)
+            return self._get_ready
+        scope = self._get_scope = anyio.CancelScope()
+        ready = self._get_ready = anyio.Event()
 
-    async def _run_get_stream(self) -> None:
+        async def run() -> None:
+            with scope:
+                try:
+                    await self._get_stream_loop(ready)
+                finally:
+                    ready.set()
+                    if self._get_scope is scope:
+                        self._get_scope = None  # a later session opens its own
+
+        self._spawn(run)
+        return ready
+
+    def _stop_get_stream(self) -> None:
+        scope, self._get_scope = self._get_scope, None
+        if scope is not None:
+            scope.cancel()
+
+    async def _get_stream_loop(self, ready: anyio.Event) -> None:
         """The standalone GET stream: server messages not tied to a request (legacy only)."""
-        assert self._get_scope is not None
-        with self._get_scope:
-            try:
-                await self._get_stream_loop()
-            finally:
-                self._get_ready.set()
-
-    async def _get_stream_loop(self) -> None:
-        cursor: str | None = None
+        cursor: list[str | None] = [None]
         retry_ms = _DEFAULT_RETRY_MS
         failures = 0
         while failures <= _MAX_RESUME_ATTEMPTS and self._session_id is not None:
             headers = self._get_headers()
-            if cursor is not None:
-                headers["last-event-id"] = cursor
+            if cursor[0] is not None:
+                headers["last-event-id"] = cursor[0]
             got_event = False
             try:
-                async with self._require_client().stream("GET", self.url, headers=headers) as response:
-                    self._get_ready.set()
-                    if response.status_code >= 400:
+                async with self._exchange("GET", headers) as response:
+                    ready.set()
+                    if response.status_code >= 400 or not _is_event_stream(response):
                         return  # 405: the server offers no standalone stream
-                    async for event in self._events(response):
-                        got_event = True
-                        if event.retry is not None:
-                            retry_ms = max(0, min(event.retry, 60_000))
-                        if event.id:
-                            cursor = event.id
-                        if not event.data:
-                            continue
-                        try:
-                            message = _jsonrpc.decode(event.data)
-                        except ProtocolError as exc:
-                            logger.warning("ignoring a malformed message on the GET stream: %s", exc)
-                            continue
-                        if _jsonrpc.is_response(message):
-                            self._deliver_elsewhere(message)
-                        else:
-                            await self._dispatch(message, None, None)
-            except (httpx.HTTPError, SSEError, MCPConnectionError, ProtocolError):
+                    events = _EventStream(response, self.url, self._max_bytes)
+                    async for raw in response.aiter_raw():
+                        for event in events.feed(raw):
+                            got_event = True
+                            if event.retry is not None:
+                                retry_ms = max(0, min(event.retry, 60_000))
+                            if event.id is not None:
+                                _advance(cursor, event.id)
+                            if not event.data:
+                                continue
+                            try:
+                                message = _jsonrpc.decode(event.data)
+                            except ProtocolError as exc:
+                                logger.warning("ignoring a malformed message on the GET stream: %s", exc)
+                                continue
+                            if _jsonrpc.is_response(message):
+                                self._deliver_elsewhere(message)
+                            else:
+                                await self._dispatch(message, None, None)
+            except (httpx.HTTPError, MCPConnectionError, ProtocolError):
                 pass
             failures = 0 if got_event else failures + 1
             await anyio.sleep(retry_ms / 1000)
@@ -512,3 +641,34 @@ class StreamableHTTPTransport:
             return
         waiter.reply = message
         waiter.scope.cancel()
+
+
+def _body_decoder(response: httpx.Response, url: str) -> BodyDecoder:
+    try:
+        return BodyDecoder(response.headers.get("content-encoding"))
+    except ContentEncodingError as exc:
+        raise ProtocolError(f"{url}: {exc}") from None
+
+
+def _is_event_stream(response: httpx.Response) -> bool:
+    return response.headers.get("content-type", "").partition(";")[0].strip().lower() == "text/event-stream"
+
+
+def _advance(cursor: list[str | None], event_id: str) -> None:
+    """Take ``event_id`` as the resume cursor if it can travel in a ``Last-Event-ID`` header."""
+    if not event_id:
+        return
+    if _EVENT_ID.fullmatch(event_id):
+        cursor[0] = event_id
+    else:
+        logger.debug("ignoring an SSE event id that cannot be sent back: %.80r", event_id)
+
+
+def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
+    return url.scheme, url.host, url.port or _DEFAULT_PORTS.get(url.scheme)
+
+
+def _origin_text(origin: tuple[str, str, int | None]) -> str:
+    scheme, host, port = origin
+    host = f"[{host}]" if ":" in host else host
+    return f"{scheme}://{host}:{port}"

@@ -28,7 +28,7 @@ class ServerDescription:
         """Take what an ``initialize`` or ``server/discover`` result says."""
         capabilities = result.get("capabilities")
         if isinstance(capabilities, dict):
-            self.capabilities = ServerCapabilities.model_validate(capabilities)
+            self.capabilities = ServerCapabilities.from_server(capabilities)
         instructions = result.get("instructions")
         if isinstance(instructions, str):
             self.instructions = instructions

@@ -5,8 +5,9 @@ and the answer goes back as a JSON-RPC response. When the answer cannot be given
 schema, bad content, the callback failed) the server gets a JSON-RPC error so its tool stops, and the
 local error is handed to the question's owners (``Questions.open``) so that the call it belongs to
 raises it instead of the server's echo. A server's ``notifications/cancelled`` cancels the callback
-still running for that request. The 2026-07-28 era sends no requests; its notifications (progress,
-log) come through here too.
+still running for that request, or, if the request's task has not started yet (the cancel came right
+behind it), stops it before it starts. The 2026-07-28 era sends no requests; its notifications
+(progress, log) come through here too.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ logger = logging.getLogger("mcp_client.server")
 
 MAX_PENDING_SERVER_REQUESTS = 32
 """More questions than this at once from one server are refused with a JSON-RPC error."""
+
+_MAX_EARLY_CANCELS = 64
 
 Reply = Callable[[dict[str, Any]], Awaitable[None]]
 ContextFactory = Callable[[Any], ClientRequestContext]
@@ -63,6 +66,7 @@ class ServerMessageHandler:
         self._completions = completions
         self._complete_callback = complete_callback
         self._in_flight: dict[Any, anyio.CancelScope] = {}
+        self._cancelled_early: dict[Any, None] = {}  # cancels for requests not started (yet)
 
     async def __call__(self, message: dict[str, Any], related_request: RequestId | None = None) -> None:
         if _jsonrpc.is_request(message):
@@ -82,6 +86,9 @@ class ServerMessageHandler:
                 _jsonrpc.error_response(request_id, _jsonrpc.METHOD_NOT_FOUND, "Method not found")
             )
             return
+        if self._cancelled_early.pop(request_id, False) is None:
+            logger.info("the server cancelled its request %r before it started", request_id)
+            return  # a cancelled request gets no answer
         if len(self._in_flight) >= MAX_PENDING_SERVER_REQUESTS:
             await self._reply(
                 _jsonrpc.error_response(
@@ -112,9 +119,14 @@ class ServerMessageHandler:
         params = message.get("params")
         params = params if isinstance(params, dict) else {}
         if method == "notifications/cancelled":
-            scope = self._in_flight.get(params.get("requestId"))  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+            request_id = params.get("requestId")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+            scope = self._in_flight.get(request_id)
             if scope is not None:
                 scope.cancel()
+            elif _jsonrpc._is_id(request_id):
+                self._cancelled_early[request_id] = None
+                while len(self._cancelled_early) > _MAX_EARLY_CANCELS:
+                    del self._cancelled_early[next(iter(self._cancelled_early))]
         elif method == "notifications/elicitation/complete":
             elicitation_id = params.get("elicitationId")
             # The spec: ignore ids we never saw, and ids already completed.

@@ -25,7 +25,7 @@ import anyio.abc
 from mcp_client import _input_required, _jsonrpc, _results
 from mcp_client._context import ClientRequestContext
 from mcp_client._elicitation import ElicitationCompleteCallback, UrlCompletions
-from mcp_client._eras import Era, Readopt, RefreshTools, RestartSession
+from mcp_client._eras import Era, Readopt, Recovery, Resend, RestartSession
 from mcp_client._errors import (
     ClientStateError,
     MCPClientError,
@@ -221,7 +221,10 @@ class Session:
             era = await self._recover(recovery)
             return await self._send(era, method, params, call)
 
-    async def _recover(self, recovery: RestartSession | Readopt | RefreshTools) -> Era:
+    async def _recover(self, recovery: Recovery) -> Era:
+        if isinstance(recovery, Resend):
+            logger.info("%s dropped a reply stream before answering; sending the request again", self.label)
+            return self.require_open()
         if isinstance(recovery, RestartSession):
             logger.info("%s forgot our session; starting a new one", self.label)
             try:

@@ -2,7 +2,14 @@
 
 stderr is the server's log, not protocol: the transport keeps its last lines so that when the server
 dies, the pending requests fail with ``ServerExitedError`` saying why. On close it follows the spec's
-shutdown order: close stdin, wait, SIGTERM, wait, SIGKILL.
+shutdown order: close stdin, wait, SIGTERM, wait, SIGKILL; then it closes its ends of the pipes itself,
+because a grandchild (``npx``, a shell wrapper) may hold the other ends open long after the server
+exited, and waiting for their end of file would leak them.
+
+A line on stdout may be at most ``max_message_bytes`` long (its newline aside). Server requests run in
+at most ``MAX_SERVER_REQUESTS_IN_FLIGHT`` tasks; past that, a request is dropped unanswered and logged
+(see ``_transport``): a server that floods requests and stops reading our answers costs a bounded
+number of tasks, while its stdout is still read, so neither side waits on the other for ever.
 """
 
 from __future__ import annotations
@@ -12,7 +19,7 @@ import logging
 import os
 import shlex
 import subprocess
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,12 +30,20 @@ from pydantic_core import from_json
 
 from mcp_client import _jsonrpc
 from mcp_client._errors import MCPConnectionError, ProtocolError, ServerExitedError
-from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Message, MessageHandler, Spawn
+from mcp_client._transport import (
+    DEFAULT_MAX_MESSAGE_BYTES,
+    MAX_SERVER_REQUESTS_IN_FLIGHT,
+    Message,
+    MessageHandler,
+    ServerRequestSlots,
+    Spawn,
+)
 
 logger = logging.getLogger("mcp_client.stdio")
 
 _STDERR_TAIL_LINES = 40
 _SHUTDOWN_GRACE_SECONDS = 2.0
+_KILL_WAIT_SECONDS = 5.0
 _STARTUP_GRACE_SECONDS = 10.0
 """A subprocess's first answer may wait for its cold start (an interpreter, ``npx``): allow this much."""
 
@@ -77,6 +92,8 @@ class StdioTransport:
         self._spawn: Spawn | None = None
         self._stdout_scope = anyio.CancelScope()
         self._stderr_scope = anyio.CancelScope()
+        self._server_requests = ServerRequestSlots()
+        self._dropping = False
 
     @property
     def label(self) -> str:
@@ -156,15 +173,11 @@ class StdioTransport:
                 await process.stdin.aclose() if process.stdin else None
             except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
                 pass
-            with anyio.move_on_after(_SHUTDOWN_GRACE_SECONDS):
-                await process.wait()
-            if process.returncode is None:
-                process.terminate()
-                with anyio.move_on_after(_SHUTDOWN_GRACE_SECONDS):
-                    await process.wait()
-            if process.returncode is None:
-                process.kill()
-                await process.wait()
+            if not await _exited(process, _SHUTDOWN_GRACE_SECONDS):
+                _signal(process, process.terminate)
+                if not await _exited(process, _SHUTDOWN_GRACE_SECONDS):
+                    _signal(process, process.kill)
+                    await _exited(process, _KILL_WAIT_SECONDS)
             with anyio.move_on_after(0.5):
                 await self._readers_done.wait()  # the last stderr lines, for errors still to come
             self._stderr_scope.cancel()
@@ -174,6 +187,7 @@ class StdioTransport:
             for stream in (process.stdout, process.stderr):
                 if stream is not None:
                     await stream.aclose()
+            _close_pipes(process)
         self._fail_pending(MCPConnectionError(f"the client closed the connection to {self.label!r}"))
 
     # --------------------------------------------------------------------------- internals
@@ -200,8 +214,10 @@ class StdioTransport:
             try:
                 while True:
                     try:
-                        line = await reader.receive_until(b"\n", self._max_bytes)
+                        line = await reader.receive_until(b"\n", self._max_bytes + 1)
                     except anyio.DelimiterNotFound:
+                        line = None
+                    if line is None or len(line) > self._max_bytes:
                         # Later requests fail with the same reason, at once: the stream cannot be resynced.
                         self._closed_error = ProtocolError(
                             f"{self.label!r} wrote a line longer than {self._max_bytes} bytes on stdout; "
@@ -267,7 +283,17 @@ class StdioTransport:
             return
         if _jsonrpc.is_request(message) and self._spawn is not None:
             on_message = self._on_message
-            self._spawn(lambda: on_message(message))
+            if self._server_requests.try_spawn(self._spawn, lambda: on_message(message)):
+                self._dropping = False
+            elif not self._dropping:  # once per burst: a flood would flood the log too
+                self._dropping = True
+                logger.warning(
+                    "%s: dropping server requests unanswered (from %r): %d are still unfinished; "
+                    "is the server still reading its stdin?",
+                    self.label,
+                    message.get("id"),
+                    MAX_SERVER_REQUESTS_IN_FLIGHT,
+                )
         else:
             await self._on_message(message)
 
@@ -299,8 +325,7 @@ class StdioTransport:
         process = self._process
         returncode = None
         if process is not None:
-            with anyio.move_on_after(1.0):
-                await process.wait()
+            await _exited(process, 1.0)
             returncode = process.returncode
         with anyio.move_on_after(0.5):
             await self._readers_done.wait()  # let the last stderr lines arrive
@@ -328,3 +353,42 @@ async def _discard_rest(stream: anyio.abc.ByteReceiveStream) -> None:
             pass
     except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
         pass
+
+
+async def _exited(process: anyio.abc.Process, seconds: float) -> bool:
+    """Wait up to ``seconds`` for the process to exit; return whether it did.
+
+    Watches ``returncode`` rather than awaiting ``wait()``: on asyncio, ``wait()`` may also wait for
+    the pipes to close, which a grandchild holding them can put off for ever.
+    """
+    delay = 0.001
+    with anyio.move_on_after(seconds):
+        while process.returncode is None:
+            await anyio.sleep(delay)
+            delay = min(delay * 2, 0.05)
+    return process.returncode is not None
+
+
+def _signal(process: anyio.abc.Process, send: Callable[[], None]) -> None:
+    try:
+        send()
+    except ProcessLookupError:
+        pass  # it exited in the meantime
+
+
+def _close_pipes(process: anyio.abc.Process) -> None:
+    """Close our ends of the server's pipes now, whoever else holds the other ends.
+
+    On asyncio, closing anyio's stream wrappers leaves the pipe transports (and their file descriptors)
+    open until end of file, which never comes while a grandchild of ours still holds the pipes. (On
+    trio, closing the streams already closed the descriptors; this finds nothing to do.)
+    """
+    inner = getattr(process, "_process", None)
+    transport = getattr(process, "_transport", None) or getattr(inner, "_transport", None)
+    get_pipe = getattr(transport, "get_pipe_transport", None)
+    if not callable(get_pipe):
+        return
+    for fd in (0, 1, 2):
+        pipe: Any = get_pipe(fd)
+        if pipe is not None and not pipe.is_closing():
+            pipe.close()

@@ -20,6 +20,15 @@ A transport moves JSON-RPC messages (plain dicts). The client calls:
 ``cancels_by_closing`` is true when abandoning ``request`` (closing its stream) tells the server the
 request is cancelled, so a 2026-07-28 client need not send ``notifications/cancelled``.
 
+A transport raises ``RequestStreamLost`` when a request's reply stream ended before the answer and the
+protocol version offers no way to resume it (2026-07-28): the client re-issues the request, once.
+Server requests are handled in at most ``MAX_SERVER_REQUESTS_IN_FLIGHT`` tasks at once
+(``ServerRequestSlots``), so a server that floods requests and never reads our answers costs a bounded
+number of tasks and buffered writes, not one per request. Past the bound, a transport whose answers
+travel apart from what it reads (HTTP) stops reading until a slot frees; one whose reading and writing
+share a pipe with the server (stdio) must keep reading, or both sides could wait on each other for
+ever, so it drops the excess request unanswered (a server that far behind would not read the answer).
+
 What the client would otherwise have to guess from the transport's class, the transport says itself:
 ``sends_headers`` (are the era's HTTP headers worth building), ``startup_grace`` (seconds a first
 answer may take beyond ``timeout`` while the server starts, as a subprocess does), and
@@ -32,11 +41,17 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
+import anyio
+
+from mcp_client._errors import MCPConnectionError
+
 Message = dict[str, Any]
 RequestId = int | str
 
 DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 """The largest single message (JSON body, SSE event, stdio line) a transport accepts by default."""
+MAX_SERVER_REQUESTS_IN_FLIGHT = 64
+"""Server requests handled at once; the elicitation callbacks among them are capped lower (32)."""
 
 
 class MessageHandler(Protocol):
@@ -77,3 +92,44 @@ class Transport(Protocol):
     async def send(self, message: Message, headers: Mapping[str, str]) -> None: ...
 
     async def aclose(self) -> None: ...
+
+
+class RequestStreamLost(MCPConnectionError):
+    """A request's reply stream ended before the answer, and cannot be resumed (see the module docstring)."""
+
+
+class ServerRequestSlots:
+    """At most ``limit`` server requests handled at once; a handler's task frees its slot when done.
+
+    ``spawn`` waits for a free slot (back-pressure); ``try_spawn`` does not, and says whether it started.
+    """
+
+    __slots__ = ("_slots",)
+
+    def __init__(self, limit: int = MAX_SERVER_REQUESTS_IN_FLIGHT) -> None:
+        self._slots = anyio.Semaphore(limit)
+
+    async def spawn(self, spawn: Spawn, handler: Callable[[], Awaitable[None]]) -> None:
+        await self._slots.acquire()
+        self._start(spawn, handler)
+
+    def try_spawn(self, spawn: Spawn, handler: Callable[[], Awaitable[None]]) -> bool:
+        try:
+            self._slots.acquire_nowait()
+        except anyio.WouldBlock:
+            return False
+        self._start(spawn, handler)
+        return True
+
+    def _start(self, spawn: Spawn, handler: Callable[[], Awaitable[None]]) -> None:
+        async def run() -> None:
+            try:
+                await handler()
+            finally:
+                self._slots.release()
+
+        try:
+            spawn(run)
+        except BaseException:
+            self._slots.release()
+            raise

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PrivateAttr
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 from pydantic.alias_generators import to_camel
 
 from mcp_client._schema_model import FormSchema
@@ -80,6 +80,24 @@ class ServerCapabilities(WireModel):
     logging: dict[str, Any] | None = None
     completions: dict[str, Any] | None = None
     experimental: dict[str, Any] | None = None
+
+    @classmethod
+    def from_server(cls, raw: object) -> ServerCapabilities:
+        """What a server declared, never raising: a malformed entry (``"tools": true``) is left out.
+
+        A server's self-description is not worth failing a connection over; what it does is learned
+        from its answers.
+        """
+        if not isinstance(raw, dict):
+            return cls()
+        entries = {key: value for key, value in raw.items() if isinstance(key, str)}  # pyright: ignore[reportUnknownVariableType]
+        for _ in range(2):
+            try:
+                return cls.model_validate(entries)
+            except ValidationError as exc:
+                malformed = {str(error["loc"][0]) for error in exc.errors() if error["loc"]}
+                entries = {key: value for key, value in entries.items() if key not in malformed}  # pyright: ignore[reportUnknownVariableType]
+        return cls()
 
 
 # ---------------------------------------------------------------------------------------------- content

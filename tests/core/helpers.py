@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp_client import ClientRequestContext, StdioServerParameters
+from mcp_client import (
+    ClientRequestContext,
+    StdioServerParameters,
+    StdioTransport,
+    StreamableHTTPTransport,
+    Transport,
+)
 from mcp_client.types import ElicitRequestParams, ElicitResult
 
 
@@ -42,3 +48,23 @@ def server_for(transport: str, http_url: str, stdio_command: tuple[str, list[str
         return http_url
     command, args = stdio_command
     return StdioServerParameters(command, args)
+
+
+class RecordingTransport:
+    """A real transport (HTTP or stdio, as ``server_for`` gives) that also keeps every message the
+    client sends without awaiting a reply: notifications and its answers to the server's requests."""
+
+    def __init__(self, server: Any) -> None:
+        self.inner: Transport = (
+            StdioTransport(server)
+            if isinstance(server, StdioServerParameters)
+            else StreamableHTTPTransport(server)
+        )
+        self.sent: list[dict[str, Any]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    async def send(self, message: dict[str, Any], headers: Mapping[str, str]) -> None:
+        self.sent.append(message)
+        await self.inner.send(message, headers)

@@ -28,7 +28,7 @@ from mcp_client.types import (
     ElicitRequestURLParams,
     ElicitResult,
 )
-from tests.core.helpers import Recorder, accept, reply, server_for, text_of
+from tests.core.helpers import Recorder, RecordingTransport, accept, reply, server_for, text_of
 
 pytestmark = pytest.mark.anyio
 
@@ -88,10 +88,16 @@ async def test_book_table_other_answers(server: Any, make: Callable[[], Recorder
 
 
 async def test_schema_defaults_are_filled_before_sending(server: Any) -> None:
-    """The callback leaves out `date`; the SDK fills the schema's default (SEP-1034)."""
-    async with Client(server, mode="legacy", elicitation_callback=accept(accept_alternative=True)) as client:
+    """The callback leaves out `date`; the client fills the schema's default (SEP-1034) into the answer
+    it sends. (The server would fill it too, so the answer on the wire is what proves it.)"""
+    transport = RecordingTransport(server)
+    async with Client(
+        transport, mode="legacy", elicitation_callback=accept(accept_alternative=True)
+    ) as client:
         result = await client.call_tool("book_table", {"date": "2025-12-25", "party_size": 4})
     assert text_of(result) == "[SUCCESS] Booked for 2025-12-26"
+    answers = [m["result"] for m in transport.sent if "result" in m]
+    assert answers == [{"action": "accept", "content": {"accept_alternative": True, "date": "2025-12-26"}}]
 
 
 @pytest.mark.parametrize("era", ERAS)

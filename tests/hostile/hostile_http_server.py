@@ -24,6 +24,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import functools
+import gzip
 import itertools
 import json
 import random
@@ -62,6 +64,14 @@ class Server:
     sessions: set[str] = field(default_factory=set[str])
     pending: dict[Any, asyncio.Future[Any]] = field(default_factory=dict)
     ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    counters: dict[str, int] = field(default_factory=dict)
+    arrivals: dict[str, asyncio.Event] = field(default_factory=dict)
+
+    def count(self, key: str) -> int:
+        """How many times ``key`` was counted before (0 the first time)."""
+        seen = self.counters.get(key, 0)
+        self.counters[key] = seen + 1
+        return seen
 
     def log(self, entry: dict[str, Any]) -> None:
         with open(self.log_path, "a", encoding="utf-8") as log:
@@ -109,6 +119,11 @@ def _head(status: int, headers: dict[str, str]) -> bytes:
     reason = {
         200: "OK",
         202: "Accepted",
+        301: "Moved Permanently",
+        302: "Found",
+        303: "See Other",
+        307: "Temporary Redirect",
+        308: "Permanent Redirect",
         404: "Not Found",
         405: "Method Not Allowed",
         500: "Internal Server Error",
@@ -623,6 +638,222 @@ async def _flood(server: Server, request: Request, message: dict[str, Any], read
     await sse.end()
 
 
+# --- second round: redirects, compression, chunking, boundaries, streams ---------------------------
+
+
+@tool("redirect")
+async def _redirect(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """Redirect to ``arguments.location`` with ``arguments.status``; a request that carries
+    ``redirected=1`` in its query is answered (so a same-origin redirect can arrive). ``body_mb`` gives
+    the redirect response a body of that many MiB, streamed (it should never be read)."""
+    if "redirected=1" in request.target:
+        await send_body(writer, 200, text_result(message, "arrived after the redirect"))
+        return
+    arguments = args_of(message)
+    status = int(arguments.get("status", 307))
+    location = str(arguments.get("location"))
+    size = int(arguments.get("body_mb", 0)) * 1024 * 1024
+    headers = {"location": location, "content-type": "text/plain", "content-length": str(size)}
+    writer.write(_head(status, headers))
+    await writer.drain()
+    await _endless(writer, b"R" * 65536, None, size)
+
+
+@functools.cache
+def _bomb(layers: int, megabytes: int, sse: bool) -> bytes:
+    payload = (b"data: " if sse else b"") + b"x" * (megabytes * 1024 * 1024)
+    for _ in range(layers):
+        payload = gzip.compress(payload, 9)
+    return payload
+
+
+@tool("gzip_bomb")
+async def _gzip_bomb(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """``layers`` of gzip over ``mb`` MiB of one byte: a few hundred bytes on the wire."""
+    arguments = args_of(message)
+    layers = int(arguments.get("layers", 2))
+    sse = bool(arguments.get("sse", False))
+    body = _bomb(layers, int(arguments.get("mb", 64)), sse)
+    encoding = ", ".join(["gzip"] * layers)
+    content_type = "text/event-stream" if sse else "application/json"
+    await send_body(writer, 200, body, content_type, {"content-encoding": encoding})
+
+
+@tool("bad_gzip")
+async def _bad_gzip(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """A body that says it is gzip and is not (JSON, or SSE with ``sse``)."""
+    sse = bool(args_of(message).get("sse", False))
+    body = f"data: {json.dumps(text_result(message, 'plain'))}\n\n".encode() if sse else b"not gzip at all"
+    content_type = "text/event-stream" if sse else "application/json"
+    await send_body(writer, 200, body, content_type, {"content-encoding": "gzip"})
+
+
+@tool("tiny_chunks")
+async def _tiny_chunks(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """The answer (``n`` characters of text) as one SSE event, one byte per HTTP chunk, written at once."""
+    text = "x" * int(args_of(message).get("n", 30000))
+    event = f"data: {json.dumps(text_result(message, text))}\n\n".encode()
+    writer.write(_head(200, {"content-type": "text/event-stream", "transfer-encoding": "chunked"}))
+    writer.write(b"".join(b"1\r\n" + event[i : i + 1] + b"\r\n" for i in range(len(event))))
+    writer.write(b"0\r\n\r\n")
+    with contextlib.suppress(ConnectionError):
+        await writer.drain()
+
+
+def _sized(message: dict[str, Any], size: int, frame: Callable[[bytes], int]) -> bytes:
+    """A JSON-RPC answer padded so that ``frame(answer)`` is exactly ``size`` bytes."""
+    empty = json.dumps(text_result(message, "")).encode()
+    return json.dumps(text_result(message, "p" * (size - frame(empty)))).encode()
+
+
+@tool("sized_json")
+async def _sized_json(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """A JSON body of exactly ``size`` bytes."""
+    body = _sized(message, int(args_of(message)["size"]), len)
+    await send_body(writer, 200, body)
+
+
+@tool("sized_sse")
+async def _sized_sse(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """One SSE event whose data (the message) is exactly ``size`` bytes; its blank line comes in a
+    chunk of its own, so the event is still open when its data line is complete."""
+    data = _sized(message, int(args_of(message)["size"]), len)
+    sse = await Sse(writer).start()
+    await sse.raw(b"event: message\r\ndata: " + data + b"\r\n")
+    await sse.raw(b"\r\n")
+    await sse.end()
+
+
+@tool("unicode_event_id")
+async def _unicode_event_id(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """A priming event whose id is not ASCII, then the stream ends unanswered."""
+    sse = await Sse(writer).start()
+    await sse.raw("id: évènement-1\nretry: 10\ndata:\n\n".encode())
+    await sse.end()
+
+
+@tool("drop_once")
+async def _drop_once(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """The first call under a tag: a priming event with an id, half an event, then the stream ends.
+    Every later one: the answer, naming how many times it was asked."""
+    attempt = server.count(f"drop_once {request.target}")
+    sse = await Sse(writer).start()
+    if attempt == 0:
+        await sse.raw(b"id: lost-1\ndata:\n\n")
+        await sse.raw(b'data: {"jsonrpc":"2.0","id":')
+    else:
+        await sse.event(text_result(message, f"answered on attempt {attempt + 1}"))
+    await sse.end()
+
+
+@tool("barrier_ask")
+async def _barrier_ask(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """Legacy: hold every call until ``n`` are open (or 10 s pass), then each asks one question and
+    answers with the action it got."""
+    wanted = int(args_of(message).get("n", 110))
+    key = f"barrier {request.target}"
+    event = server.arrivals.setdefault(key, asyncio.Event())
+    if server.count(key) + 1 >= wanted:
+        event.set()
+    sse = await Sse(writer).start()
+    with contextlib.suppress(asyncio.TimeoutError):
+        await asyncio.wait_for(event.wait(), 10)
+    answer = await _ask(server, sse, form_question("Ready?"))
+    await sse.event(text_result(message, f"action={answer.get('result', {}).get('action')}"))
+    await sse.end()
+
+
+@tool("state_verbatim")
+async def _state_verbatim(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """Round 1: a requestState that looks like JSON; round 2: say whether it came back byte for byte."""
+    original = '{"step": 1}'
+    params = message.get("params", {})
+    if "requestState" not in params:
+        value = {"resultType": "input_required", "requestState": original}
+        await send_body(writer, 200, result(message, value))
+        return
+    state = params["requestState"]
+    verdict = "intact" if state == original else f"changed to {state!r}"
+    await send_body(writer, 200, text_result(message, f"state {verdict}"))
+
+
+@tool("ask_then_silent")
+async def _ask_then_silent(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """Ask one question (pushed in legacy, returned in 2026-07-28), then never answer the call."""
+    if request.modern:
+        if "inputResponses" not in message.get("params", {}):
+            value = {"resultType": "input_required", "inputRequests": {"q": form_question("Quick?")}}
+            await send_body(writer, 200, result(message, value))
+            return
+        await _until_closed(server, reader, "ask_then_silent", request.target)
+        return
+    sse = await Sse(writer).start()
+    await _ask(server, sse, form_question("Quick?"))
+    await _until_closed(server, reader, "ask_then_silent", request.target)
+
+
+@tool("ask_then_cancel")
+async def _ask_then_cancel(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """Legacy: push a question, cancel it ``delay`` seconds later with notifications/cancelled, give
+    the client a second to (wrongly) answer it anyway, then answer the call saying whether it did."""
+    request_id = f"srv-{next(server.ids)}"
+    future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    server.pending[request_id] = future
+    sse = await Sse(writer).start()
+    await sse.event({"jsonrpc": "2.0", "id": request_id, **form_question("Still there?")})
+    await asyncio.sleep(float(args_of(message).get("delay", 0)))
+    cancel = {"requestId": request_id, "reason": "the tool changed its mind"}
+    await sse.event({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": cancel})
+    with contextlib.suppress(asyncio.TimeoutError):
+        await asyncio.wait_for(asyncio.shield(future), 1.0)
+    server.pending.pop(request_id, None)
+    await sse.event(text_result(message, f"answered the cancelled question: {future.done()}"))
+    await sse.end()
+
+
+async def _get_stream(server: Server, request: Request, reader: Any, writer: Any) -> None:
+    """A standalone GET stream for a known session, held open until the client hangs up."""
+    session = request.headers.get("mcp-session-id", "")
+    if session not in server.sessions:
+        await send_body(writer, 404, error(None, -32600, "Session not found"))
+        return
+    sse = await Sse(writer).start()
+    await sse.raw(b": open\n\n")
+    server.log({"event": "get-open", "session": session, "tag": request.target})
+    await _until_closed(server, reader, "get-stream", request.target)
+
+
+async def _endless_delete(writer: asyncio.StreamWriter) -> None:
+    """A DELETE answered 200 with a gigabyte of body, streamed (the client should never read it)."""
+    size = 1 << 30
+    writer.write(_head(200, {"content-type": "text/plain", "content-length": str(size)}))
+    await _endless(writer, b"D" * 65536, None, size)
+
+
 # ------------------------------------------------------------------------------------ dispatching
 
 
@@ -630,10 +861,16 @@ async def handle_mcp(
     server: Server, request: Request, reader: asyncio.StreamReader, writer: asyncio.StreamWriter
 ) -> None:
     if request.method == "GET":
+        if "get_stream=1" in request.target:
+            await _get_stream(server, request, reader, writer)
+            return
         await send_body(writer, 405, b"", None, {"allow": "POST, DELETE"})
         return
     if request.method == "DELETE":
         server.sessions.discard(request.headers.get("mcp-session-id", ""))
+        if "huge_delete=1" in request.target:
+            await _endless_delete(writer)
+            return
         await send_body(writer, 200, b"", None)
         return
     message = request.message
@@ -664,18 +901,26 @@ async def handle_mcp(
             writer.write(_head(202, {"content-type": "application/json", "transfer-encoding": "chunked"}))
             await _endless(writer, b"10000\r\n" + b" " * 65536 + b"\r\n", None, 1 << 30)
             return
+        if "bad_gzip_ack=1" in request.target:  # a body that claims gzip and is not
+            await send_body(writer, 202, b"not gzip", "application/json", {"content-encoding": "gzip"})
+            return
         await send_body(writer, 202, b"", None)
         return
+    capabilities: dict[str, Any] = {"tools": {}}
+    if "bad_capabilities=1" in request.target:
+        capabilities = {"tools": True, "prompts": {"listChanged": True}, "logging": "yes"}
     if method == "initialize":
         session_id = f"hostile-session-{next(server.ids)}"
+        if "unicode_session=1" in request.target:
+            session_id = f"sessión-{next(server.ids)}"  # latin-1 on the wire: not visible ASCII
         if "forgetful" not in request.target:  # a forgetful server never knows a session again
             server.sessions.add(session_id)
-        value = {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}}, "serverInfo": _SERVER_INFO}
+        value = {"protocolVersion": "2025-11-25", "capabilities": capabilities, "serverInfo": _SERVER_INFO}
         await send_body(writer, 200, result(message, value), headers={"mcp-session-id": session_id})
     elif method == "server/discover":
         value = {
             "supportedVersions": ["2026-07-28"],
-            "capabilities": {"tools": {}},
+            "capabilities": capabilities,
             "resultType": "complete",
             "_meta": {"io.modelcontextprotocol/serverInfo": _SERVER_INFO},
         }
@@ -684,7 +929,10 @@ async def handle_mcp(
         await send_body(writer, 200, result(message, {}))
     elif method == "tools/list":
         tools = [{"name": name, "inputSchema": {"type": "object"}} for name in TOOLS]
-        await send_body(writer, 200, result(message, {"tools": tools}))
+        page: dict[str, Any] = {"tools": tools}
+        if "repeat_cursor=1" in request.target:  # every page says there is a next one, the same one
+            page = {"tools": tools[:1], "nextCursor": "page-2"}
+        await send_body(writer, 200, result(message, page))
     elif method == "tools/call":
         handler = TOOLS.get(str(message.get("params", {}).get("name")))
         if handler is None:

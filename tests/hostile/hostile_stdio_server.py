@@ -5,16 +5,20 @@ It answers ``initialize`` (legacy) and ``server/discover`` (2026-07-28) like a r
 an answer with both ``result`` and ``error``, a line longer than the client's limit, megabytes of
 stderr, silence, a crash while calls are pending, half a line and then an exit.
 
-    python tests/hostile/hostile_stdio_server.py stdio
+    python tests/hostile/hostile_stdio_server.py stdio [--silent-discover]
 
-Blocking I/O on purpose: a hostile server does not need to be clever, only exact about its bytes.
+``--silent-discover`` makes it a legacy server that says nothing at all to ``server/discover`` (as
+legacy stdio servers may). Blocking I/O on purpose: a hostile server does not need to be clever, only
+exact about its bytes.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
+import time
 from typing import Any
 
 _out = sys.stdout.buffer
@@ -35,6 +39,7 @@ def text_result(request_id: Any, text: str) -> dict[str, Any]:
 
 
 def main() -> None:
+    silent_discover = "--silent-discover" in sys.argv
     hanging: list[Any] = []
     crash_requested: Any = None
     crash_after = 0
@@ -61,6 +66,8 @@ def main() -> None:
             )
             continue
         if method == "server/discover":
+            if silent_discover:
+                continue
             value = {
                 "supportedVersions": ["2026-07-28"],
                 "capabilities": {"tools": {}},
@@ -106,6 +113,26 @@ def main() -> None:
                 + b"x" * (int(args.get("mb", 4)) << 20)
             )
             write(b'"}}\n')
+        elif name == "sized_line":  # an answer line of exactly `size` bytes, newline aside
+            size = int(args["size"])
+            empty = json.dumps(text_result(request_id, "")).encode()
+            write(json.dumps(text_result(request_id, "p" * (size - len(empty)))).encode() + b"\n")
+        elif name == "flood_questions":  # push `n` questions, then stop reading stdin for `hold` s
+            question = {
+                "method": "elicitation/create",
+                "params": {
+                    "mode": "form",
+                    "message": "Flood",
+                    "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}},
+                },
+            }
+            for index in range(int(args.get("n", 5000))):
+                send({"jsonrpc": "2.0", "id": f"flood-{index}", **question})
+            time.sleep(float(args.get("hold", 3)))
+            os._exit(0)
+        elif name == "spawn_grandchild":  # a child that inherits our pipes and outlives us
+            child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+            send(text_result(request_id, str(child.pid)))
         elif name == "stderr_flood":
             for _ in range(int(args.get("mb", 8)) * 16):
                 sys.stderr.write("noise " * 10922 + "\n")  # ~64 KiB lines, some over the tail's cut

@@ -50,6 +50,9 @@ WARNED: list[tuple[str, str, set[str]]] = [
     ("http://bank.example@127.0.0.1:8080/secret", "127.0.0.1", {"userinfo"}),
     ("https://аррӏе.com/", "xn--80ak6aa92e.com", {"punycode"}),  # all-Cyrillic "apple"
     ("https://pаypal.com/", "xn--pypal-4ve.com", {"punycode"}),  # one Cyrillic letter
+    # an international name in a later label warns like one in the first
+    ("https://login.xn--pple-43d.com/", "login.xn--pple-43d.com", {"punycode"}),
+    ("https://login.аpple.com/", "login.xn--pple-43d.com", {"punycode"}),
     ("https://0x7f.1/", "127.0.0.1", {"ip-notation"}),
     ("http://127.1/", "127.0.0.1", {"ip-notation"}),
     ("http://0177.0.0.1/", "127.0.0.1", {"ip-notation"}),

@@ -1,0 +1,141 @@
+"""Elicitation cases that spot mutation testing found unguarded.
+
+* ``requestState`` is opaque: one that looks like JSON must go back byte for byte, not re-serialized.
+* Time in the callback does not count, but the clock runs again when it returns: a server that then
+  never answers still times out.
+* A server may cancel its own pending question (``notifications/cancelled``): the callback is
+  cancelled and the server gets no answer to it, even when the cancel comes right behind the question.
+"""
+
+from __future__ import annotations
+
+import anyio
+import pytest
+
+from mcp_client import Client, ClientRequestContext
+from mcp_client._errors import MCPTimeoutError
+from mcp_client.types import ElicitRequestParams, ElicitResult
+from tests.hostile._leaks import no_leaks
+from tests.hostile.conftest import HostileServer
+
+pytestmark = pytest.mark.anyio
+
+BOUND = 15
+MODES = ["legacy", "2026-07-28"]
+
+
+def _text(result: object) -> str:
+    return result.content[0].text  # type: ignore[attr-defined]
+
+
+async def test_a_request_state_that_looks_like_json_goes_back_byte_for_byte(
+    hostile: HostileServer, tag: str
+) -> None:
+    async with no_leaks(), Client(hostile.url(tag), mode="2026-07-28", timeout=5) as client:
+        with anyio.fail_after(BOUND):
+            assert _text(await client.call_tool("state_verbatim", {})) == "state intact"
+    states = [
+        m["params"].get("requestState") for m in hostile.requests(tag) if m.get("method") == "tools/call"
+    ]
+    assert states == [None, '{"step": 1}']
+
+
+@pytest.mark.parametrize("mode", MODES)
+async def test_after_the_callback_returns_a_silent_server_still_times_out(
+    hostile: HostileServer, tag: str, mode: str
+) -> None:
+    """The callback takes longer than ``timeout`` (which does not count); then the server never answers.
+    The call must fail with a timeout, not wait for ever."""
+    answered: list[str] = []
+
+    async def slow(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        await anyio.sleep(1.5)
+        answered.append(params.message)
+        return ElicitResult(action="accept", content={"ok": True})
+
+    async with (
+        no_leaks(),
+        Client(hostile.url(tag), mode=mode, elicitation_callback=slow, timeout=1) as client,
+    ):
+        with anyio.fail_after(BOUND), pytest.raises(MCPTimeoutError, match="no answer within 1s"):
+            await client.call_tool("ask_then_silent", {})
+    assert answered == ["Quick?"]
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.3], ids=["right-behind", "while-asking"])
+async def test_a_question_the_server_cancels_cancels_the_callback(
+    hostile: HostileServer, tag: str, delay: float
+) -> None:
+    """The callback would answer after 0.6 s; the server cancels the question ``delay`` s after asking,
+    and then watches for an answer for a second: none may come, and the callback must be cancelled."""
+    outcome: list[str] = []
+
+    async def answers_soon(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        try:
+            await anyio.sleep(0.6)
+        except anyio.get_cancelled_exc_class():
+            outcome.append("cancelled")
+            raise
+        outcome.append("answered")
+        return ElicitResult(action="accept", content={"ok": True})
+
+    client = Client(hostile.url(tag), mode="legacy", elicitation_callback=answers_soon, timeout=5)
+    async with no_leaks(), client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("ask_then_cancel", {"delay": delay})
+        assert _text(result) == "answered the cancelled question: False"
+        assert "answered" not in outcome
+        if delay:
+            assert outcome == ["cancelled"]  # it had started: it was cancelled, not left running
+
+
+ITEM_1 = "issue 15 item 1, done with the session split"
+
+
+@pytest.mark.xfail(strict=True, reason=ITEM_1)
+@pytest.mark.parametrize("mode", MODES)
+async def test_a_question_open_on_one_call_does_not_stop_the_clock_of_another(
+    hostile: HostileServer, tag: str, mode: str
+) -> None:
+    """Call A's question stays on screen; call B, to a server that never answers, still times out."""
+    release = anyio.Event()
+
+    async def holds(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        await release.wait()
+        return ElicitResult(action="decline")
+
+    async with Client(hostile.url(tag), mode=mode, elicitation_callback=holds, timeout=1) as client:
+        async with anyio.create_task_group() as group:
+            group.start_soon(client.call_tool, "ask_then_silent", {})
+            try:
+                with anyio.fail_after(4), pytest.raises(MCPTimeoutError):
+                    await client.call_tool("silent", {})
+            finally:
+                group.cancel_scope.cancel()
+                release.set()
+
+
+@pytest.mark.xfail(strict=True, reason=ITEM_1)
+async def test_the_callback_of_a_cancelled_legacy_call_ends_with_it(hostile: HostileServer, tag: str) -> None:
+    """The caller gives up on a call whose pushed question is open; the server never sends
+    notifications/cancelled. The question's callback must end with the call, not run on."""
+    started = anyio.Event()
+    ended = anyio.Event()
+
+    async def waits(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        started.set()
+        try:
+            await anyio.sleep(BOUND * 2)
+        finally:
+            ended.set()
+        return ElicitResult(action="decline")
+
+    async with Client(hostile.url(tag), mode="legacy", elicitation_callback=waits, timeout=5) as client:
+        with anyio.move_on_after(BOUND):
+            async with anyio.create_task_group() as group:
+                group.start_soon(client.call_tool, "ask_then_silent", {})
+                await started.wait()
+                group.cancel_scope.cancel()
+        with anyio.move_on_after(2):
+            await ended.wait()
+        assert ended.is_set()
