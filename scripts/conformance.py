@@ -5,7 +5,8 @@ Why this script exists: the harness (`@modelcontextprotocol/conformance` on npm)
 `--suite all` mode ignores the client's exit code and runs scenarios in parallel (which makes the
 `sse-retry` timing check flaky on two cores), and its scenario servers listen on every interface.
 This script pins the harness versions, installs them under `.cache/conformance/`, keeps the servers on
-loopback, runs every non-auth client scenario sequentially at each wire, and judges each run itself:
+loopback, runs every client scenario sequentially at each wire (the OAuth `auth/...` scenarios at the
+two 0.2.0-alpha.12 wires: 14 at 2025-11-25, 25 at 2026-07-28), and judges each run itself:
 
     a run passes only if the harness exited 0 AND checks.json holds at least one SUCCESS and no FAILURE.
 
@@ -18,6 +19,7 @@ Stdlib only, so CI can run it before anything is installed:
 
     python scripts/conformance.py                          # our client, every wire
     python scripts/conformance.py --spec-version 2026-07-28 --scenarios tools_call,request-metadata
+    python scripts/conformance.py --auth only              # just the OAuth scenarios (--auth skip: none)
     python scripts/conformance.py --client-command "/abs/python /abs/other_client.py"
 
 Needs: `npm` (registry access the first time), and either root with `unshare` + `ip` (private network
@@ -233,15 +235,25 @@ def _harness_for(wire: str) -> Path:
     return OLD_DIR if wire == "0.1.16" else ALPHA_DIR
 
 
-def list_scenarios(wire: str) -> list[str]:
-    """Non-auth client scenarios the harness lists for this wire, in the harness's order."""
+def list_scenarios(wire: str, auth: str = "include") -> list[str]:
+    """Client scenarios the harness lists for this wire, in the harness's order.
+
+    ``auth``: ``include`` (the default), ``skip`` or ``only`` the ``auth/...`` scenarios. They run at the
+    alpha's wires only: harness 0.1.16 carries older copies of the same scenarios.
+    """
     args = ["list", "--client"] if wire == "0.1.16" else ["list", "--client", "--spec-version", wire]
     argv = [str(NODE_BIN / "node"), str(_harness_for(wire) / "dist" / "index.js"), *args]
     proc = subprocess.run(argv, capture_output=True, text=True, timeout=60, env=_node_env())
     if proc.returncode != 0:
         raise SetupError(f"`{' '.join(args)}` failed for wire {wire}:\n{proc.stderr}")
     names = re.findall(r"^\s*-\s+(\S+)", proc.stdout, flags=re.MULTILINE)
-    return [name for name in names if not name.startswith("auth/")]
+    if wire == "0.1.16":
+        names = [name for name in names if not name.startswith("auth/")]
+    if auth == "skip":
+        return [name for name in names if not name.startswith("auth/")]
+    if auth == "only":
+        return [name for name in names if name.startswith("auth/")]
+    return names
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
@@ -283,7 +295,8 @@ def run_scenario(
             _kill_group(proc)  # anything the client left behind in its process group
     outcome.seconds = time.monotonic() - started
 
-    results = sorted(out_dir.glob("*/checks.json"))
+    # The harness names its result folder after the scenario: "auth/x" makes a nested "auth/x-<time>".
+    results = sorted(out_dir.rglob("checks.json"), key=lambda path: path.stat().st_mtime)
     if not results:
         outcome.note = outcome.note or "no checks.json written (see harness.log)"
         outcome.result_dir = out_dir
@@ -330,6 +343,20 @@ def format_line(outcome: Outcome) -> str:
     return f"{line}  {outcome.note}" if outcome.note else line
 
 
+def summary_lines(outcomes: list[Outcome]) -> list[str]:
+    """One line per wire and group (non-auth / auth): passed/run and the seconds the runs took."""
+    lines: list[str] = []
+    for wire in dict.fromkeys(o.wire for o in outcomes):
+        for group in ("non-auth", "auth"):
+            auth = group == "auth"
+            runs = [o for o in outcomes if o.wire == wire and o.scenario.startswith("auth/") == auth]
+            if runs:
+                passed = sum(o.passed for o in runs)
+                seconds = sum(o.seconds for o in runs)
+                lines.append(f"{wire:<11} {group:<9} {passed}/{len(runs)} passed  ({seconds:.0f}s)")
+    return lines
+
+
 def write_markdown(outcomes: list[Outcome], client_command: str, isolation: str, wall: float) -> Path:
     passed = sum(o.passed for o in outcomes)
     lines = [
@@ -347,6 +374,7 @@ def write_markdown(outcomes: list[Outcome], client_command: str, isolation: str,
         counts = " | ".join(str(o.counts.get(k, 0)) for k in ("SUCCESS", "FAILURE", "WARNING", "SKIPPED"))
         verdict = "PASS" if o.passed else "FAIL"
         lines.append(f"| {o.wire} | {o.scenario} | {verdict} | {counts} | {o.seconds:.1f} | {o.note} |")
+    lines += ["", "```", *summary_lines(outcomes), "```"]
     lines += ["", f"conformance: {passed} passed, {len(outcomes) - passed} failed", ""]
     failing = [o for o in outcomes if not o.passed]
     if failing:
@@ -381,6 +409,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--spec-version", action="append", help=f"wires to run, from {', '.join(WIRES)}")
     parser.add_argument("--isolation", choices=("auto", "netns", "preload"), default="auto")
+    parser.add_argument(
+        "--auth",
+        choices=("include", "skip", "only"),
+        default="include",
+        help="the OAuth scenarios: run them with the rest (default), skip them, or run only them",
+    )
     parser.add_argument("--client-timeout", type=int, default=DEFAULT_CLIENT_TIMEOUT_S, help="seconds")
     parser.add_argument("--scenario-timeout", type=float, default=DEFAULT_SCENARIO_TIMEOUT_S, help="seconds")
     parser.add_argument("--overall-timeout", type=float, default=DEFAULT_OVERALL_TIMEOUT_S, help="seconds")
@@ -404,14 +438,17 @@ def main(argv: list[str] | None = None) -> int:
         ensure_installed()
         isolation = choose_isolation(args.isolation)
         plan = [
-            (wire, name) for wire in wires for name in list_scenarios(wire) if not wanted or name in wanted
+            (wire, name)
+            for wire in wires
+            for name in list_scenarios(wire, args.auth)
+            if not wanted or name in wanted
         ]
     except (SetupError, OSError, subprocess.TimeoutExpired) as exc:
         print(f"conformance: setup failed: {exc}", file=sys.stderr)
         return 2
     missing = wanted - {name for _, name in plan}
     if missing:
-        print(f"conformance: no non-auth scenario {sorted(missing)} at the selected wires", file=sys.stderr)
+        print(f"conformance: no scenario {sorted(missing)} at the selected wires", file=sys.stderr)
         return 2
     if args.list:
         for wire, name in plan:
@@ -447,6 +484,8 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.monotonic() - started
     passed = sum(o.passed for o in outcomes)
     report = write_markdown(outcomes, client_command, isolation, wall)
+    for line in summary_lines(outcomes):
+        print(f"conformance: {line}")
     print(f"conformance: {passed} passed, {len(outcomes) - passed} failed  ({wall:.0f}s; table in {report})")
     return 0 if passed == len(outcomes) else 1
 

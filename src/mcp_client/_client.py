@@ -59,9 +59,10 @@ class Client:
     ``elicitation_modes`` if given, else the callback's ``elicitation_modes`` attribute, else both.
     ``elicitation_complete_callback(elicitation_id)`` hears legacy URL-mode completions.
 
-    ``timeout`` bounds each request, not counting time spent in the elicitation callback.
-    ``input_required_max_rounds`` caps the multi-round-trip loop. ``headers`` and ``auth`` (an
-    ``httpx.Auth``) apply to every HTTP request.
+    ``timeout`` bounds each request, not counting time spent in the elicitation callback or in the
+    browser step of an OAuth login. ``input_required_max_rounds`` caps the multi-round-trip loop.
+    ``headers`` and ``auth`` (an ``httpx.Auth``, such as ``mcp_client.auth.OAuth``) apply to every HTTP
+    request.
     """
 
     def __init__(

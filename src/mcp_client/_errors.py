@@ -13,6 +13,7 @@ The tree, so that a caller can pick the right ``except`` in ten seconds::
     │   └── UrlElicitationRequiredError  legacy -32042: open these URLs first (.elicitations)
     ├── InputRequiredRoundsExceededError the server kept asking for input past the round cap
     ├── InputRequiredLimitError          the server's input requests broke a size or count limit
+    ├── OAuthError                       an OAuth login, refresh or token request failed (mcp_client.auth)
     ├── ElicitationError                 a question or an answer could not be used
     │   ├── InvalidElicitationSchemaError    the server's requested_schema is outside the spec's subset
     │   ├── InvalidElicitationContentError   the callback's answer does not fit the schema
@@ -41,6 +42,7 @@ __all__ = [
     "MCPConnectionError",
     "MCPError",
     "MCPTimeoutError",
+    "OAuthError",
     "ProtocolError",
     "ServerExitedError",
     "SessionExpiredError",
@@ -138,6 +140,18 @@ class InputRequiredRoundsExceededError(MCPClientError):
 
 class InputRequiredLimitError(MCPClientError):
     """An ``InputRequiredResult`` broke one of the client's safety limits (state size, question count)."""
+
+
+class OAuthError(MCPClientError):
+    """Authorization with an OAuth server failed: discovery, registration, the login, or a token request.
+
+    ``error`` is the OAuth error code when the authorization server sent one (``"invalid_grant"``,
+    ``"access_denied"``...), else ``None``. Messages never contain a token, code, verifier or secret.
+    """
+
+    def __init__(self, message: str, *, error: str | None = None) -> None:
+        super().__init__(message)
+        self.error = error
 
 
 class ElicitationError(MCPClientError):

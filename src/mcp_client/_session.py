@@ -195,9 +195,11 @@ class Session:
     async def exchange(
         self, method: str, params: dict[str, Any] | None, headers: Mapping[str, str], limit: float
     ) -> Message | None:
-        message = _jsonrpc.request(next(self._ids), method, params)
+        request_id = next(self._ids)
+        message = _jsonrpc.request(request_id, method, params)
         reply: Message | None = None
-        with anyio.move_on_after(limit):
+        # A request clock, not a plain move_on_after: it stops while a person logs in (OAuth on a 401).
+        with self.deadlines.clock(request_id, grace=limit):
             reply = await self.transport.request(message, headers)
             self._cold = False
         return reply

@@ -1,19 +1,26 @@
 """Request deadlines that stop while a person is answering a question.
 
 ``timeout`` bounds each request, but an elicitation callback may keep a person busy for minutes while a
-legacy server holds the request open. Every pending request runs inside its own ``RequestClock``
-(``RequestDeadlines.clock()``), registered by request id while it waits; while any callback runs inside
-``paused()`` no deadline fires, and when the last callback returns each pending request gets a fresh
-``timeout``.
+legacy server holds the request open, and an OAuth login may send the person to a browser in the middle
+of a request. Every pending request runs inside its own ``RequestClock`` (``RequestDeadlines.clock()``),
+registered by request id while it waits; while any callback runs inside ``paused()`` no deadline fires,
+and when the last callback returns each pending request gets a fresh ``timeout``.
+
+Code far below the client (an ``httpx.Auth`` running inside the HTTP transport) cannot be handed the
+deadlines: it finds them in a context variable that each ``RequestClock`` sets for the task sending
+the request, and stops the clocks with ``waiting_on_a_person()``.
 """
 
 from __future__ import annotations
 
 import math
+from contextvars import ContextVar, Token
 from types import TracebackType
 from typing import Any
 
 import anyio
+
+_current: ContextVar[RequestDeadlines | None] = ContextVar("mcp_client_request_deadlines", default=None)
 
 
 class RequestDeadlines:
@@ -40,7 +47,7 @@ class RequestDeadlines:
 
 
 class RequestClock:
-    __slots__ = ("_deadlines", "_request_id", "_scope", "call")
+    __slots__ = ("_deadlines", "_request_id", "_scope", "_token", "call")
 
     def __init__(self, deadlines: RequestDeadlines, request_id: Any, call: object, grace: float) -> None:
         self._deadlines = deadlines
@@ -50,15 +57,19 @@ class RequestClock:
         if grace:
             deadline = max(deadline, anyio.current_time() + grace)
         self._scope = anyio.CancelScope(deadline=deadline)
+        self._token: Token[RequestDeadlines | None] | None = None
 
     def __enter__(self) -> anyio.CancelScope:
         scope = self._scope.__enter__()
         self._deadlines.active[self._request_id] = self
+        self._token = _current.set(self._deadlines)
         return scope
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> bool:
+        if self._token is not None:
+            _current.reset(self._token)
         self._deadlines.active.pop(self._request_id, None)
         return bool(self._scope.__exit__(exc_type, exc, tb))
 
@@ -87,3 +98,25 @@ class _Paused:
             deadline = deadlines._deadline()
             for clock in deadlines.active.values():
                 clock._set(deadline)
+
+
+class _NoClock:
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        return None
+
+
+def waiting_on_a_person() -> _Paused | _NoClock:
+    """Stop the clocks of the client whose request this task is sending, for the duration.
+
+    For code that runs inside a request but waits on a person (the browser step of an OAuth login);
+    a no-op outside any ``Client`` request (an ``httpx.Auth`` used with a plain ``httpx`` client).
+    """
+    deadlines = _current.get()
+    return _NoClock() if deadlines is None else deadlines.paused()

@@ -20,6 +20,9 @@ rich / prompt_toolkit are only loaded when a terminal adapter is actually used.
   ``PendingQuestion`` s (``ui_adapters.pending``) and waits for the app's answer.
 * ``BrowserFormAdapter`` (``ui_adapters.browser``): each form question as a page in the system browser,
   served on loopback.
+* ``BrowserLogin``, ``browser_login`` (``ui_adapters.login``): the browser step of an OAuth login
+  (``mcp_client.auth.OAuth(authorize=...)``): the link shown, the browser opened on consent, the
+  loopback redirect caught, or the address pasted back on a headless machine.
 * ``sanitize`` (``ui_adapters.text``): server text made safe to print in a terminal.
 * ``ui_adapters.cli``: the ``mcp-client`` command, built on the names above.
 """
@@ -33,6 +36,7 @@ if TYPE_CHECKING:
     from ui_adapters.broker import QuestionBroker, QuestionNotPendingError
     from ui_adapters.browser import BrowserFormAdapter
     from ui_adapters.canned import CannedAnswers, CannedQuestion, UnansweredQuestionError
+    from ui_adapters.login import BrowserLogin, browser_login
     from ui_adapters.pending import PendingQuestion
     from ui_adapters.policies import StopAskingPolicy, always_cancel, always_decline, terminal_ask_to_stop
     from ui_adapters.routing import ElicitationRouter, terminal_callback
@@ -42,6 +46,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "BrowserFormAdapter",
+    "BrowserLogin",
     "CannedAnswers",
     "CannedQuestion",
     "ElicitationRouter",
@@ -54,6 +59,7 @@ __all__ = [
     "UrlAdapter",
     "always_cancel",
     "always_decline",
+    "browser_login",
     "sanitize",
     "terminal_ask_to_stop",
     "terminal_callback",
@@ -64,6 +70,8 @@ _WHERE = {
     "PendingQuestion": "ui_adapters.pending",
     "QuestionBroker": "ui_adapters.broker",
     "QuestionNotPendingError": "ui_adapters.broker",
+    "BrowserLogin": "ui_adapters.login",
+    "browser_login": "ui_adapters.login",
     "CannedAnswers": "ui_adapters.canned",
     "CannedQuestion": "ui_adapters.canned",
     "UnansweredQuestionError": "ui_adapters.canned",

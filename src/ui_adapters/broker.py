@@ -35,7 +35,6 @@ from ui_adapters.pending import PendingQuestion
 __all__ = ["QuestionBroker", "QuestionNotPendingError"]
 
 
-
 class QuestionNotPendingError(ElicitationError, LookupError):
     """No pending question has this id: it never existed, or it was answered, timed out or withdrawn."""
 

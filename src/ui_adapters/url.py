@@ -33,7 +33,7 @@ from ui_adapters._terminal_prompt import prompt_line
 from ui_adapters._url_safety import MAX_URL_LENGTH, UrlInspection, inspect_url, visible_url
 from ui_adapters.text import sanitize
 
-__all__ = ["UrlAdapter", "default_open_browser"]
+__all__ = ["UrlAdapter", "browser_available", "default_open_browser", "print_link"]
 
 _MAX_MESSAGE: Final = 4000
 _MAX_NAME: Final = 200
@@ -52,6 +52,13 @@ class _Pending:
     event: anyio.Event
 
 
+def browser_available() -> bool:
+    """False where no graphical browser can open: Linux without a display (SSH) and without ``$BROWSER``."""
+    return not sys.platform.startswith("linux") or any(
+        os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER")
+    )
+
+
 def default_open_browser(url: str) -> bool:
     """Open ``url`` in a new tab of the system browser; ``False`` when there is no graphical browser.
 
@@ -59,11 +66,27 @@ def default_open_browser(url: str) -> bool:
     the very terminal the client runs in; on such a machine (an SSH session, say) the link is printed
     instead. Setting ``$BROWSER`` overrides the guess.
     """
-    if sys.platform.startswith("linux") and not any(
-        os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER")
-    ):
+    if not browser_available():
         return False
     return webbrowser.open(url, new=2)
+
+
+def print_link(console: Console, url: str, inspection: UrlInspection) -> None:
+    """Show a link the way every adapter here does: the full link, then its real host highlighted, then
+    the warnings; a refused link only with its hidden characters spelled out."""
+    if inspection.refusal is not None:
+        shown = visible_url(url, max_length=_MAX_SHOWN_URL)
+        console.print(Text.assemble(("Link (hidden characters spelled out): ", "dim"), shown), soft_wrap=True)
+        return
+    # The full link on one logical line (soft wrap: no inserted breaks, so it copies intact), then the
+    # host alone, highlighted: the one thing to check before saying yes.
+    console.print(Text.assemble(("Link: ", "dim"), url), soft_wrap=True)
+    site = Text.assemble(("Site: ", "dim"), (f" {inspection.host} ", "bold black on yellow"))
+    if inspection.unicode_host is not None:
+        site.append(f"  (displayed as {inspection.unicode_host})", style="dim")
+    console.print(site, soft_wrap=True)
+    for warning in inspection.warnings:
+        console.print(Text.assemble(("⚠ ", "bold yellow"), (warning.message, "yellow")))
 
 
 class UrlAdapter:
@@ -188,21 +211,7 @@ class UrlAdapter:
         console.rule(Text(f"{name} asks you to open a web page"), align="left", style="cyan")
         console.print(Text(sanitize(params.message, max_length=_MAX_MESSAGE) or "(no message)"))
         console.print()
-        if inspection.refusal is not None:
-            shown = visible_url(params.url, max_length=_MAX_SHOWN_URL)
-            console.print(
-                Text.assemble(("Link (hidden characters spelled out): ", "dim"), shown), soft_wrap=True
-            )
-            return
-        # The full link on one logical line (soft wrap: no inserted breaks, so it copies intact), then the
-        # host alone, highlighted: the one thing to check before saying yes.
-        console.print(Text.assemble(("Link: ", "dim"), params.url), soft_wrap=True)
-        site = Text.assemble(("Site: ", "dim"), (f" {inspection.host} ", "bold black on yellow"))
-        if inspection.unicode_host is not None:
-            site.append(f"  (displayed as {inspection.unicode_host})", style="dim")
-        console.print(site, soft_wrap=True)
-        for warning in inspection.warnings:
-            console.print(Text.assemble(("⚠ ", "bold yellow"), (warning.message, "yellow")))
+        print_link(console, params.url, inspection)
 
     async def _consent(self) -> bool:
         """Ask yes/no, default No; raise KeyboardInterrupt / EOFError when the user backs out."""

@@ -12,6 +12,14 @@ check the harness makes is a check on the SDK: the era is chosen by `Client(mode
 are filled by the SDK (the callback accepts with empty content), `x-mcp-header` tools are filtered by
 `list_tools()`, and headers, envelopes and retries are the SDK's own.
 
+Auth scenarios (`auth/...`) connect with `auth=OAuth(...)` from `mcp_client.auth`: discovery, scope
+choice, registration, PKCE, `iss` checks, refresh and retries are the SDK's. The only thing this file
+adds is the "browser": an `authorize` callback that fetches the authorization URL without following
+redirects and hands the `Location` back (the harness's authorization endpoint approves at once). It
+offers a Client ID Metadata Document URL (used only where the server advertises support) and the
+pre-registered credentials the harness passes in `MCP_CONFORMANCE_CONTEXT`. A scenario that expects
+the client to refuse (`iss-wrong-issuer`, `resource-mismatch`...) ends with an `OAuthError`: exit 1.
+
 Mode per wire: a handshake version (2025-11-25) runs `mode="legacy"`, the stateful lifecycle the
 harness asks for there; 2026-07-28 runs `mode="auto"`, so the SDK's own negotiation meets the
 scenario servers (request-metadata answers the first request with -32022 and expects a retry at a
@@ -28,12 +36,16 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
+import httpx
 
-from mcp_client import Client, ClientRequestContext
+from mcp_client import Client, ClientRequestContext, OAuthError
+from mcp_client.auth import ClientCredentials, OAuth
 from mcp_client.types import CallToolResult, ElicitRequestParams, ElicitResult, Implementation, Tool
 
 _HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
 _DEADLINE_S = 25.0  # under the harness's 30 s, so a hang is reported as our failure, with a traceback
+_CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json"
+_REDIRECT_URI = "http://127.0.0.1:8976/callback"  # never listened on: the fake browser returns the Location
 
 Scenario = Callable[[Client, dict[str, Any]], Awaitable[None]]
 _SCENARIOS: dict[str, Scenario] = {}
@@ -151,6 +163,40 @@ async def _schema_preservation(client: Client, context: dict[str, Any]) -> None:
     await client.call_tool("json_schema_echo", {"schema": focal.input_schema})
 
 
+@_scenario("auth")
+async def _auth(client: Client, context: dict[str, Any]) -> None:
+    """Every auth scenario: list the tools and call the harness's `test-tool` (step-up needs the call)."""
+    tools = (await client.list_tools()).tools
+    _log("tools:", [tool.name for tool in tools])
+    for tool in tools:
+        if tool.name == "test-tool":
+            _log("call:", _text(await client.call_tool(tool.name, {})))
+
+
+async def fetch_redirect(authorization_url: str) -> str:
+    """The conformance "browser": open the authorization URL and return where it redirects to."""
+    async with httpx.AsyncClient(follow_redirects=False, timeout=10) as browser:
+        response = await browser.get(authorization_url)
+    location = response.headers.get("location")
+    if response.status_code not in (301, 302, 303, 307, 308) or not location:
+        raise AssertionError(f"the authorization endpoint answered {response.status_code}, not a redirect")
+    return location
+
+
+def _oauth(context: dict[str, Any]) -> OAuth | ClientCredentials:
+    if os.environ.get("MCP_CONFORMANCE_SCENARIO", "").startswith("auth/client-credentials"):
+        # The client_credentials extension (not in the required set; run with the harness's --force).
+        return ClientCredentials(context["client_id"], context["client_secret"])
+    return OAuth(
+        "mcp-client-conformance",
+        client_id=context.get("client_id"),
+        client_secret=context.get("client_secret"),
+        client_metadata_url=_CLIENT_METADATA_URL,
+        redirect_uri=_REDIRECT_URI,
+        authorize=fetch_redirect,
+    )
+
+
 # ------------------------------------------------------------------------------------------------ main
 
 
@@ -165,7 +211,8 @@ def _mode() -> str:
 
 
 async def _run(url: str, scenario_name: str, context: dict[str, Any]) -> None:
-    scenario = _SCENARIOS.get(scenario_name, _list_tools)
+    is_auth = scenario_name.startswith("auth/")
+    scenario = _SCENARIOS["auth"] if is_auth else _SCENARIOS.get(scenario_name, _list_tools)
     mode = _mode()
     _log(f"scenario={scenario_name} mode={mode} url={url}")
     with anyio.fail_after(_DEADLINE_S):
@@ -174,6 +221,7 @@ async def _run(url: str, scenario_name: str, context: dict[str, Any]) -> None:
             mode=mode,
             elicitation_callback=accept_with_defaults,
             client_info=Implementation(name="mcp-client-conformance", version="0.1.0"),
+            auth=_oauth(context) if is_auth else None,
         ) as client:
             _log("connected: protocol", client.protocol_version)
             await scenario(client, context)
@@ -185,7 +233,11 @@ def main() -> int:
         print("usage: client.py <server-url>  (MCP_CONFORMANCE_SCENARIO names the scenario)", file=sys.stderr)
         return 2
     context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
-    anyio.run(_run, sys.argv[-1], os.environ.get("MCP_CONFORMANCE_SCENARIO", ""), context)
+    try:
+        anyio.run(_run, sys.argv[-1], os.environ.get("MCP_CONFORMANCE_SCENARIO", ""), context)
+    except OAuthError as exc:
+        _log(f"OAuthError: {exc}")
+        return 1
     return 0
 
 

@@ -3,6 +3,8 @@
     mcp-client demo
     mcp-client tools SERVER
     mcp-client call SERVER TOOL [KEY=VALUE ...] [--mode legacy|auto|2026-07-28] [--header K:V] [--json]
+    mcp-client login SERVER [--scope S ...]
+    mcp-client logout SERVER
 
 ``main`` turns every failure into a message on stderr and a documented exit code (``_exit``). The CLI
 is an application built on both packages: it uses ``mcp_client`` and ``ui_adapters`` through their
@@ -65,6 +67,12 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
             from ui_adapters.cli._demo import run_demo
 
             return run_demo(out, err)
+        if args.command in ("login", "logout"):
+            from ui_adapters.cli._login import run_login, run_logout
+
+            if args.command == "login":
+                return anyio.run(lambda: run_login(args.server, out, err, scopes=args.scope))
+            return anyio.run(lambda: run_logout(args.server, out, err))
         connection = _connection(args)
         if args.command == "tools":
             from ui_adapters.cli._commands import run_tools

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+import httpx
 from rich.console import Console
 
 from mcp_client import Client, ElicitationCallback, ElicitationCompleteCallback, StdioServerParameters
@@ -38,6 +39,7 @@ class Connection:
         self,
         callback: ElicitationCallback | None = None,
         complete: ElicitationCompleteCallback | None = None,
+        status: StatusLine | None = None,
     ) -> Client:
         return Client(
             self.server,
@@ -46,14 +48,23 @@ class Connection:
             elicitation_complete_callback=complete,
             headers=dict(self.headers) or None,
             timeout=self.timeout,
+            auth=self._auth(status),
         )
+
+    def _auth(self, status: StatusLine | None) -> httpx.Auth | None:
+        """OAuth for http(s) servers (a 401 starts the login), unless the user sends Authorization."""
+        if not isinstance(self.server, str) or any(k.lower() == "authorization" for k in self.headers):
+            return None
+        from ui_adapters.cli._login import cli_oauth
+
+        return cli_oauth(self.server, status)
 
 
 async def run_tools(connection: Connection, out: Console, err: Console, *, as_json: bool) -> int:
     """List the server's tools with their parameters (``--json``: the raw tool list)."""
     status = StatusLine(err)
     with status.show(f"Connecting to {connection.label}…"):
-        async with connection.client() as client:
+        async with connection.client(status=status) as client:
             status.update("Listing tools…")
             tools = (await client.list_tools()).tools
     if as_json:
@@ -72,7 +83,7 @@ async def run_call(
     """
     ui = terminal_ui(err)
     with ui.status.show(f"Connecting to {connection.label}…"):
-        async with connection.client(ui, ui.elicitation_complete_callback) as client:
+        async with connection.client(ui, ui.elicitation_complete_callback, ui.status) as client:
             ui.status.update("Listing tools…")
             tool = _find_tool((await client.list_tools()).tools, tool_name, connection.label)
             arguments = parse_arguments(tool, words)

@@ -33,7 +33,8 @@ exit codes:
   0    success
   1    the tool reported an error (isError)
   2    usage error (bad option, unknown tool, wrong or missing argument)
-  3    connection or protocol error (server unreachable or exited, JSON-RPC error, timeout)
+  3    connection, protocol or login error (server unreachable or exited, JSON-RPC error, timeout,
+       OAuth login refused or cancelled)
   130  interrupted (Ctrl-C)
 """
 

@@ -23,6 +23,10 @@ are shown as forms in the terminal; links are shown with their real host and ope
 
 SERVER is an http(s):// URL (streamable HTTP), the path of a Python file (run over stdio with this
 Python), or a quoted command line (run over stdio), e.g. "npx -y @modelcontextprotocol/server-everything".
+
+A server that needs a login (OAuth) gets one when it first asks: the login page opens in your browser
+after you agree (or, with no browser, you paste back the address it ends on), and the tokens are kept
+for next time. `login` and `logout` do that, and undo it, explicitly.
 """
 
 _EXAMPLES = """\
@@ -33,6 +37,8 @@ examples:
   mcp-client call "python my_server.py" search query="mcp client" limit=5 tags='["a", "b"]'
   mcp-client call --json http://127.0.0.1:8000/mcp add a=1 b=2 | jq .structuredContent
   mcp-client call examples/servers/files.py delete_folder path=/tmp/old-drafts < answers.txt
+  mcp-client login https://mcp.example.com/mcp
+  mcp-client logout https://mcp.example.com/mcp
 """
 
 
@@ -100,6 +106,34 @@ def build_parser() -> argparse.ArgumentParser:
     call.add_argument("server", metavar="SERVER", help="URL, Python file or quoted command line")
     call.add_argument("tool", metavar="TOOL", help="the tool's name (see `mcp-client tools SERVER`)")
     call.add_argument("arguments", nargs="*", metavar="KEY=VALUE", help="the tool's arguments")
+
+    login = commands.add_parser(
+        "login",
+        help="log in to a server that needs authorization (OAuth), keeping the tokens",
+        description=(
+            "Log in to SERVER now: its login page is shown, opened in your browser if you agree, and "
+            "the tokens are kept in your data folder (file readable by you only) for tools and call. "
+            "Without a browser (SSH), open the link on any device and paste back the address it ends on."
+        ),
+        epilog=EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    login.add_argument("server", metavar="SERVER", help="the server's http(s):// URL")
+    login.add_argument(
+        "--scope",
+        action="append",
+        default=[],
+        metavar="SCOPE",
+        help="ask for this scope (repeatable); default: what the server asks for",
+    )
+    logout = commands.add_parser(
+        "logout",
+        help="log out of a server: revoke and forget its tokens",
+        description="Revoke SERVER's tokens (where its authorization server allows) and forget them.",
+        epilog=EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    logout.add_argument("server", metavar="SERVER", help="the server's http(s):// URL")
 
     commands.add_parser(
         "demo",

@@ -1,0 +1,100 @@
+"""``ClientCredentials``: machine-to-machine authorization (``client_credentials`` grant) as an httpx.Auth.
+
+No person and no browser: on a 401 the flow discovers the authorization server (as ``OAuth`` does),
+asks its token endpoint for a token with the client's own credentials, and retries the request once.
+A token close to expiry is replaced before the request. Tokens live in memory only.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncGenerator, Generator, Sequence
+
+import httpx
+
+from mcp_client._errors import OAuthError
+from mcp_client.auth import _flow, _scopes, _urls
+from mcp_client.auth._challenge import Challenge, bearer_challenge
+from mcp_client.auth._discovery import Discovery
+from mcp_client.auth._loopback import no_browser_step
+from mcp_client.auth._oauth import REFRESH_MARGIN_SECONDS, server_key
+from mcp_client.auth._records import StoredTokens
+from mcp_client.auth._runner import StepRunner
+from mcp_client.auth._storage import InMemoryTokenStorage
+
+__all__ = ["ClientCredentials"]
+
+
+class ClientCredentials(httpx.Auth):
+    """``Client(url, auth=ClientCredentials(client_id, client_secret))`` for a service, not a person.
+
+    ``scopes`` are requested as given; ``None`` asks for what the server's challenge or metadata names.
+    The client authenticates with HTTP Basic unless the server supports only ``client_secret_post``.
+    Failures end in ``OAuthError``; the secret never appears in a message or a repr.
+    """
+
+    requires_request_body = False
+    requires_response_body = False
+
+    def __init__(
+        self,
+        client_id: str,
+        client_secret: str,
+        scopes: Sequence[str] | str | None = None,
+        *,
+        timeout: float = 30.0,
+    ) -> None:
+        if not client_id:
+            raise ValueError("client_id must not be empty")
+        self._client_id = client_id
+        self._client_secret = client_secret
+        selected = _scopes.join(scopes)
+        self._scopes = tuple(selected.split()) if selected else (() if scopes is not None else None)
+        self._timeout = timeout
+        self._tokens: dict[str, StoredTokens] = {}
+        self._discovery: dict[str, Discovery] = {}
+        self.clock = time.time
+
+    def __repr__(self) -> str:
+        return f"ClientCredentials(client_id={self._client_id!r}, client_secret=<hidden>)"
+
+    def sync_auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        raise OAuthError("ClientCredentials works with httpx.AsyncClient only (mcp_client.Client uses one)")
+        yield request  # pragma: no cover
+
+    async def async_auth_flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
+        key = server_key(request.url)
+        tokens = self._tokens.get(key)
+        if tokens is not None and tokens.expires_within(REFRESH_MARGIN_SECONDS, self.clock()):
+            await self._fetch_token(key, None, known=self._discovery.get(key))
+        fetched = False
+        while True:
+            tokens = self._tokens.get(key)
+            if tokens is not None and _urls.same_origin(str(request.url), key):
+                request.headers["Authorization"] = f"Bearer {tokens.access_token}"
+            response = yield request
+            if response.status_code != 401 or not _urls.same_origin(str(response.url), str(request.url)):
+                return
+            if fetched:
+                raise OAuthError(
+                    f"{key} rejected the token it had just been issued (401 Unauthorized); giving up"
+                )
+            challenge = bearer_challenge(tuple(response.headers.get_list("www-authenticate")))
+            await self._fetch_token(key, challenge, known=None)
+            fetched = True
+
+    async def _fetch_token(self, key: str, challenge: Challenge | None, *, known: Discovery | None) -> None:
+        request = _flow.ClientCredentialsRequest(
+            server_url=key,
+            client_id=self._client_id,
+            client_secret=self._client_secret,
+            scopes=self._scopes,
+            clock=self.clock,
+            challenge=challenge,
+            known=known,
+        )
+        async with httpx.AsyncClient(timeout=self._timeout, follow_redirects=False) as http:
+            runner = StepRunner(http, InMemoryTokenStorage(), key, no_browser_step)
+            tokens, discovery = await runner.run(_flow.client_credentials(request))
+        self._tokens[key] = tokens
+        self._discovery[key] = discovery
