@@ -20,6 +20,7 @@ from mcp_client._errors import (
     InputRequiredRoundsExceededError,
     InvalidElicitationContentError,
     InvalidElicitationSchemaError,
+    InvalidToolResultError,
     MCPClientError,
     MCPConnectionError,
     MCPError,
@@ -28,10 +29,14 @@ from mcp_client._errors import (
     ProtocolError,
     ServerExitedError,
     SessionExpiredError,
+    SubscriptionLostError,
+    UnsupportedInEraError,
     UnsupportedProtocolVersionError,
     UrlElicitationRequiredError,
 )
 from mcp_client._http import StreamableHTTPTransport
+from mcp_client._listen import Listening
+from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback, Subscription
 from mcp_client._stdio import StdioServerParameters, StdioTransport
 from mcp_client._transport import Transport
 from mcp_client._versions import LEGACY_VERSIONS, MODERN_VERSIONS
@@ -52,18 +57,26 @@ __all__ = [
     "InputRequiredRoundsExceededError",
     "InvalidElicitationContentError",
     "InvalidElicitationSchemaError",
+    "InvalidToolResultError",
+    "Listening",
+    "LoggingCallback",
     "MCPClientError",
     "MCPConnectionError",
     "MCPError",
     "MCPTimeoutError",
+    "MessageHandler",
     "OAuthError",
+    "ProgressCallback",
     "ProtocolError",
     "ServerExitedError",
     "SessionExpiredError",
     "StdioServerParameters",
     "StdioTransport",
     "StreamableHTTPTransport",
+    "Subscription",
+    "SubscriptionLostError",
     "Transport",
+    "UnsupportedInEraError",
     "UnsupportedProtocolVersionError",
     "UrlElicitationRequiredError",
     "__version__",

@@ -22,6 +22,7 @@ from mcp_client._versions import MODERN_VERSIONS
 _META_VERSION = "io.modelcontextprotocol/protocolVersion"
 _META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
 _META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo"
+_META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"
 
 _NO_HEADERS: dict[str, str] = {}
 _NAMED_METHODS = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
@@ -82,6 +83,15 @@ class Era(Protocol):
         """Learn what the era needs from a ``tools/list`` page; return the tools the client may use."""
         ...
 
+    @property
+    def resumable(self) -> bool:
+        """Whether a paused call can be resumed from ``input_responses`` / ``request_state``."""
+        ...
+
+    def log_level_request(self, level: str) -> tuple[str, dict[str, Any]] | None:
+        """Ask for server log messages at ``level`` and up: the request to send, if the era needs one."""
+        ...
+
     def server_info_in(self, result: dict[str, Any]) -> object:
         """The server's self-description riding on a result, if this era carries one there."""
         ...
@@ -130,6 +140,13 @@ class LegacyEra:
     def absorb_tools(self, tools: list[Any]) -> list[Any]:
         return tools
 
+    @property
+    def resumable(self) -> bool:
+        return False  # the server holds a legacy call open while it asks: there is nothing to resume
+
+    def log_level_request(self, level: str) -> tuple[str, dict[str, Any]] | None:
+        return "logging/setLevel", {"level": level}
+
     def server_info_in(self, result: dict[str, Any]) -> object:
         return None  # the handshake said it all
 
@@ -138,18 +155,32 @@ class LegacyEra:
 
 
 class ModernEra:
-    """2026-07-28 and later: the ``_meta`` envelope on every request, and routing headers on HTTP."""
+    """2026-07-28 and later: the ``_meta`` envelope on every request, and routing headers on HTTP.
+
+    The envelope also carries the log level the app asked for (``io.modelcontextprotocol/logLevel``):
+    in this era a server sends log messages only for requests that ask for them. A request's own
+    ``_meta`` may set its log level; it can never change the version, client info or capabilities.
+    """
 
     def __init__(
-        self, protocol_version: str, capabilities: Mapping[str, Any], client_info: Mapping[str, Any]
+        self,
+        protocol_version: str,
+        capabilities: Mapping[str, Any],
+        client_info: Mapping[str, Any],
+        log_level: str | None = None,
     ) -> None:
         self._version = protocol_version
-        self._envelope = {
+        self._required = {
             _META_VERSION: protocol_version,
             _META_CLIENT_INFO: dict(client_info),
             _META_CAPABILITIES: dict(capabilities),
         }
+        self._envelope = self._required
+        self._set_log_level(log_level)
         self._param_headers: dict[str, _headers.HeaderMap] = {}
+
+    def _set_log_level(self, level: str | None) -> None:
+        self._envelope = self._required if level is None else {**self._required, _META_LOG_LEVEL: level}
 
     @property
     def name(self) -> Literal["modern"]:
@@ -168,7 +199,9 @@ class ModernEra:
     ) -> tuple[dict[str, Any] | None, dict[str, str]]:
         params = dict(params) if params else {}
         meta = params.get("_meta")
-        params["_meta"] = {**meta, **self._envelope} if isinstance(meta, dict) else self._envelope
+        params["_meta"] = (
+            {**self._envelope, **meta, **self._required} if isinstance(meta, dict) else self._envelope
+        )
         if not with_headers:
             return params, _NO_HEADERS
         headers = {"MCP-Protocol-Version": self.protocol_version, "Mcp-Method": method}
@@ -202,6 +235,8 @@ class ModernEra:
 
     def recovery(self, error: MCPClientError, method: str) -> Recovery | None:
         if isinstance(error, RequestStreamLost):
+            if method == "subscriptions/listen":
+                return None  # notices were lost with it: the subscriber must hear so, and refetch
             return Resend()  # no resumption in this era: the request is lost, and sent again (once)
         if not isinstance(error, MCPError):
             return None
@@ -228,3 +263,11 @@ class ModernEra:
                 self._param_headers[name] = mapping
             kept.append(tool)
         return kept
+
+    @property
+    def resumable(self) -> bool:
+        return True
+
+    def log_level_request(self, level: str) -> tuple[str, dict[str, Any]] | None:
+        self._set_log_level(level)  # no request: every later request carries it
+        return None

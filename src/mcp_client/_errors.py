@@ -5,10 +5,12 @@ The tree, so that a caller can pick the right ``except`` in ten seconds::
     MCPClientError                       anything raised by mcp_client
     ├── MCPConnectionError               could not reach the server, or lost it
     │   ├── ServerExitedError            a stdio server process exited (carries its stderr tail)
-    │   └── SessionExpiredError          the server forgot our session and a new one could not be made
-    ├── MCPTimeoutError                  a request got no answer within ``timeout``
+    │   ├── SessionExpiredError          the server forgot our session and a new one could not be made
+    │   └── SubscriptionLostError        a ``listen()`` stream dropped without the server closing it
+    ├── MCPTimeoutError                  a request got no answer within ``timeout`` (progress restarts it)
     ├── ProtocolError                    the server broke the protocol (malformed or impossible message)
-    │   └── UnsupportedProtocolVersionError  no protocol version both sides speak
+    │   ├── UnsupportedProtocolVersionError  no protocol version both sides speak
+    │   └── InvalidToolResultError       a tool's structuredContent breaks its outputSchema (.path .rule)
     ├── MCPError                         the server answered with a JSON-RPC error (.code .message .data)
     │   └── UrlElicitationRequiredError  legacy -32042: open these URLs first (.elicitations)
     ├── InputRequiredRoundsExceededError the server kept asking for input past the round cap
@@ -18,7 +20,8 @@ The tree, so that a caller can pick the right ``except`` in ten seconds::
     │   ├── InvalidElicitationSchemaError    the server's requested_schema is outside the spec's subset
     │   ├── InvalidElicitationContentError   the callback's answer does not fit the schema
     │   └── ElicitationCallbackError     the elicitation callback itself raised
-    └── ClientStateError                 the Client was used outside ``async with`` or after closing
+    ├── ClientStateError                 the Client was used outside ``async with`` or after closing
+    └── UnsupportedInEraError            the negotiated protocol era has no such thing (says what to use)
 
 Messages say what happened, which server, field or request it concerns, and what to do about it.
 """
@@ -38,6 +41,7 @@ __all__ = [
     "InputRequiredRoundsExceededError",
     "InvalidElicitationContentError",
     "InvalidElicitationSchemaError",
+    "InvalidToolResultError",
     "MCPClientError",
     "MCPConnectionError",
     "MCPError",
@@ -46,6 +50,8 @@ __all__ = [
     "ProtocolError",
     "ServerExitedError",
     "SessionExpiredError",
+    "SubscriptionLostError",
+    "UnsupportedInEraError",
     "UnsupportedProtocolVersionError",
     "UrlElicitationRequiredError",
 ]
@@ -75,15 +81,36 @@ class SessionExpiredError(MCPConnectionError):
     """The server no longer knows our legacy session and starting a new one failed."""
 
 
-class MCPTimeoutError(MCPClientError):
-    """A request got no answer within the client's ``timeout``.
+class SubscriptionLostError(MCPConnectionError):
+    """A ``listen()`` stream ended without the server's graceful close: listen again and refetch."""
 
-    Time spent inside the elicitation callback is not counted.
+
+class MCPTimeoutError(MCPClientError):
+    """A request got no answer within the client's ``timeout`` (or the call's ``read_timeout_seconds``).
+
+    Time spent inside the elicitation callback is not counted, and each progress notification for the
+    call starts its clock again.
     """
 
 
 class ProtocolError(MCPClientError):
     """The server sent something the protocol does not allow (bad JSON, a malformed JSON-RPC message, ...)."""
+
+
+class InvalidToolResultError(ProtocolError):
+    """A tool's ``structuredContent`` does not fit the ``outputSchema`` it declared (or is missing).
+
+    ``tool`` names the tool, ``path`` the place in the structured content (``"$"`` is the whole of it,
+    ``"$.items[2]"`` one element) and ``rule`` the JSON Schema keyword it broke (``"type"``,
+    ``"required"``...; ``"structuredContent"`` when there was none, ``"outputSchema"`` when the
+    schema itself is not valid JSON Schema).
+    """
+
+    def __init__(self, message: str, *, tool: str, path: str, rule: str) -> None:
+        super().__init__(message)
+        self.tool = tool
+        self.path = path
+        self.rule = rule
 
 
 class UnsupportedProtocolVersionError(ProtocolError):
@@ -187,3 +214,11 @@ class ElicitationCallbackError(ElicitationError):
 
 class ClientStateError(MCPClientError):
     """The ``Client`` was used before ``async with`` entered it, or after it was closed."""
+
+
+class UnsupportedInEraError(MCPClientError):
+    """The protocol era this connection negotiated has no such feature; the message says what to use.
+
+    For example ``resources/subscribe`` is gone in 2026-07-28 (use ``listen()``), and a legacy call
+    cannot be resumed from ``request_state`` (the server holds a legacy call open while it asks).
+    """

@@ -7,7 +7,7 @@ local error is handed to the question's owners (``Questions.open``) so that the 
 raises it instead of the server's echo. A server's ``notifications/cancelled`` cancels the callback
 still running for that request, or, if the request's task has not started yet (the cancel came right
 behind it), stops it before it starts. The 2026-07-28 era sends no requests; its notifications
-(progress, log) come through here too.
+(progress, log, change notices) come through here too, and go on to ``_notifications``.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from mcp_client import _jsonrpc
 from mcp_client._context import ClientRequestContext
 from mcp_client._elicitation import ElicitationCompleteCallback, UrlCompletions
 from mcp_client._errors import MCPClientError, MCPError
+from mcp_client._notifications import Notifications
 from mcp_client._router import Router
 from mcp_client._transport import RequestId
 
@@ -58,8 +59,10 @@ class ServerMessageHandler:
         questions: Questions,
         completions: UrlCompletions,
         complete_callback: ElicitationCompleteCallback | None,
+        notifications: Notifications,
     ) -> None:
         self._router = router
+        self._notifications = notifications
         self._reply = reply
         self._context_for = context_for
         self._questions = questions
@@ -139,5 +142,5 @@ class ServerMessageHandler:
                         await result
                 except Exception:
                     logger.exception("the elicitation_complete_callback raised")
-        elif method == "notifications/message":
-            logger.info("server log: %s", params.get("data"))  # pyright: ignore[reportUnknownMemberType]
+        else:
+            await self._notifications.dispatch(method, params)  # progress, logs, change notices, others

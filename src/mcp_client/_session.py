@@ -9,6 +9,11 @@ so that the call raises that clearer error, and no other call does.
 
 Recoveries are the era's decision (``Era.recovery``) and the session's work: restart a legacy session
 the server forgot, adopt the modern version the server asks for, refresh the tools' header knowledge.
+
+A call may bring ``CallOptions``: its own timeout, a progress callback (a ``progressToken`` goes out in
+``_meta`` and each progress report restarts the call's clock), extra ``_meta``, answers and state to
+resume a paused call with, and whether to hand back an ``input_required`` result instead of running
+the loop. A call without options pays for none of it.
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from __future__ import annotations
 import itertools
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from contextlib import ExitStack
+from dataclasses import dataclass
 from types import TracebackType
 from typing import Any, Literal
 
@@ -33,9 +40,12 @@ from mcp_client._errors import (
     MCPTimeoutError,
     ProtocolError,
     SessionExpiredError,
+    UnsupportedInEraError,
     UrlElicitationRequiredError,
 )
 from mcp_client._negotiation import Negotiator
+from mcp_client._notifications import Notifications, ProgressCallback, ProgressRoute
+from mcp_client._output_schema import OutputSchemas
 from mcp_client._router import Router
 from mcp_client._server_description import ServerDescription
 from mcp_client._server_messages import ServerMessageHandler
@@ -48,17 +58,32 @@ logger = logging.getLogger("mcp_client")
 _CANCEL_NOTIFY_SECONDS = 2.0
 
 
+@dataclass(frozen=True, slots=True)
+class CallOptions:
+    """What one ``call_tool`` / ``get_prompt`` / ``read_resource`` asks beyond its name and arguments."""
+
+    timeout: float | None = None
+    progress_callback: ProgressCallback | None = None
+    meta: Mapping[str, Any] | None = None
+    input_responses: Mapping[str, Any] | None = None
+    request_state: str | None = None
+    allow_input_required: bool = False
+
+
 class Call:
     """One call a user made (with all its rounds): the local failures of the questions it owns.
 
     A failure is held in a one-item box that several calls may share (a question whose call the
     transport could not name belongs to every call then in flight); the first of them to fail takes it.
+    ``timeout`` (if not the client's) and ``progress`` (its progress token) apply to each of its requests.
     """
 
-    __slots__ = ("_failures",)
+    __slots__ = ("_failures", "progress", "timeout")
 
-    def __init__(self) -> None:
+    def __init__(self, timeout: float | None = None, progress: ProgressRoute | None = None) -> None:
         self._failures: list[list[BaseException]] = []
+        self.timeout = timeout
+        self.progress = progress
 
     def add_failure(self, box: list[BaseException]) -> None:
         self._failures.append(box)
@@ -111,8 +136,14 @@ class Session:
         max_rounds: int,
         completions: UrlCompletions,
         complete_callback: ElicitationCompleteCallback | None,
+        notifications: Notifications,
+        log_level: str | None = None,
     ) -> None:
         self.transport = transport
+        self.notifications = notifications
+        self.output_schemas = OutputSchemas(transport.label)
+        self._log_level = log_level
+        self._level_request: tuple[str, dict[str, Any]] | None = None
         self.label = transport.label
         self.description = ServerDescription()
         self.deadlines = RequestDeadlines(timeout)
@@ -130,7 +161,13 @@ class Session:
             self, transport, self.description, router.capabilities, client_info, self.deadlines.timeout
         )
         self._inbound = ServerMessageHandler(
-            router, self.reply_to_server, self._push_context, self.question, completions, complete_callback
+            router,
+            self.reply_to_server,
+            self._push_context,
+            self.question,
+            completions,
+            complete_callback,
+            notifications,
         )
 
     # ------------------------------------------------------------------------- lifecycle
@@ -145,6 +182,7 @@ class Session:
         try:
             await self.transport.open(self.spawn, self._inbound)
             await self.negotiator.connect(mode)
+            await self._ask_log_level()
         except BaseException:
             await self.close()
             raise
@@ -191,6 +229,30 @@ class Session:
 
     def use(self, era: Era) -> None:
         self.era = era
+        if self._log_level is not None:
+            # Modern: the envelope carries it from now on. Legacy: a request, sent once connected.
+            self._level_request = era.log_level_request(self._log_level)
+
+    async def _ask_log_level(self) -> None:
+        """Send the legacy ``logging/setLevel`` the app asked for, if the server has logging."""
+        pending, self._level_request = self._level_request, None
+        if pending is None:
+            return
+        if self.description.capabilities.logging is None:
+            logger.info("%s declares no logging capability; not sending %s", self.label, pending[0])
+            return
+        try:
+            await self.request(*pending)
+        except MCPError as exc:
+            logger.warning("%s refused %s: %s", self.label, pending[0], exc)
+
+    async def set_log_level(self, level: str) -> None:
+        """Ask for log messages at ``level`` and up, now and after any reconnection."""
+        era = self.require_open()
+        self._log_level = level
+        pending = era.log_level_request(level)
+        if pending is not None:
+            await self.request(*pending)
 
     async def exchange(
         self, method: str, params: dict[str, Any] | None, headers: Mapping[str, str], limit: float
@@ -210,18 +272,23 @@ class Session:
     # -------------------------------------------------------------------------- requests
 
     async def request(
-        self, method: str, params: dict[str, Any] | None, call: Call | None = None
+        self,
+        method: str,
+        params: dict[str, Any] | None,
+        call: Call | None = None,
+        *,
+        request_id: RequestId | None = None,
     ) -> dict[str, Any]:
         """Send one request in the current era and return its result; JSON-RPC errors raise ``MCPError``."""
         era = self.require_open()
         try:
-            return await self._send(era, method, params, call)
+            return await self._send(era, method, params, call, request_id)
         except MCPClientError as exc:
             recovery = era.recovery(exc, method)
             if recovery is None:
                 raise
             era = await self._recover(recovery)
-            return await self._send(era, method, params, call)
+            return await self._send(era, method, params, call, request_id)
 
     async def _recover(self, recovery: Recovery) -> Era:
         if isinstance(recovery, Resend):
@@ -230,11 +297,13 @@ class Session:
         if isinstance(recovery, RestartSession):
             logger.info("%s forgot our session; starting a new one", self.label)
             try:
-                return await self.negotiator.handshake()
+                era = await self.negotiator.handshake()
             except MCPClientError as exc:
                 raise SessionExpiredError(
                     f"{self.label} forgot our session and a new one could not be started: {exc}"
                 ) from exc
+            await self._ask_log_level()
+            return era
         if isinstance(recovery, Readopt):
             return self.negotiator.adopt(recovery.version, None)
         await self.list_tools()
@@ -243,18 +312,43 @@ class Session:
     async def list_tools(self) -> list[Any]:
         """Every tool of the server, after the era has learned what it needs from them."""
         tools = await _results.list_all(self.request, "tools/list", "tools", self.label)
+        self.output_schemas.absorb(tools)
         return self.require_open().absorb_tools(tools)
 
+    async def check_tool_result(self, name: str, result: dict[str, Any]) -> None:
+        """Check a tool's structured result against its output schema (listing the tools once if needed)."""
+        schemas = self.output_schemas
+        if not schemas.known:
+            try:
+                await self.list_tools()
+            except MCPClientError as exc:
+                # Not again on every call: until the server says its tools changed, nothing is checked.
+                logger.warning(
+                    "%s: could not list tools to check results (%s); not checking them", self.label, exc
+                )
+                schemas.absorb([])
+                return
+        schemas.check(name, result)
+
     async def _send(
-        self, era: Era, method: str, params: dict[str, Any] | None, call: Call | None
+        self,
+        era: Era,
+        method: str,
+        params: dict[str, Any] | None,
+        call: Call | None,
+        request_id: RequestId | None = None,
     ) -> dict[str, Any]:
-        request_id = next(self._ids)
+        if request_id is None:
+            request_id = next(self._ids)
         wire_params, headers = era.prepare(method, params, with_headers=self._with_headers)
         message = _jsonrpc.request(request_id, method, wire_params)
         reply: Message | None = None
         try:
             grace = self.negotiator.connect_timeout if self._cold else 0.0
-            with self.deadlines.clock(request_id, call, grace):
+            clock = self.deadlines.clock(request_id, call, grace, call.timeout if call is not None else None)
+            if call is not None and call.progress is not None:
+                call.progress.clock = clock  # its progress reports restart this request's clock
+            with clock:
                 reply = await self.transport.request(message, headers)
                 self._cold = False
         except anyio.get_cancelled_exc_class():
@@ -263,9 +357,10 @@ class Session:
         if reply is None:  # pyright: ignore[reportUnnecessaryComparison]  (the deadline fired)
             await self._cancel_on_server(era, request_id, "The client timed out")
             raise MCPTimeoutError(
-                f"{method} to {self.label} got no answer within {self._timeout:g}s; "
-                "raise Client(timeout=...) "
-                "if the server is slow (time spent answering elicitations does not count)"
+                f"{method} to {self.label} got no answer within {clock.timeout:g}s; "
+                "raise Client(timeout=...) or the call's read_timeout_seconds "
+                "if the server is slow (time spent answering elicitations does not count, "
+                "and each progress report starts the clock again)"
             )
         error = reply.get("error")
         if isinstance(error, dict):
@@ -292,16 +387,55 @@ class Session:
 
     # ---------------------------------------------------- calls that may ask questions
 
-    async def call(self, method: str, params: dict[str, Any], what: str) -> dict[str, Any]:
+    async def call(
+        self, method: str, params: dict[str, Any], what: str, options: CallOptions | None = None
+    ) -> dict[str, Any]:
         """One request that may need input: the multi-round-trip loop, and legacy local failures."""
-        call = Call()
+        if options is None:
+            return await self._call(method, params, what, Call(), False)
+        with ExitStack() as stack:
+            route = None
+            if options.progress_callback is not None:
+                route = stack.enter_context(self.notifications.progress.open(options.progress_callback))
+            params = self._dress(params, options, route, what)
+            call = Call(options.timeout, route)
+            return await self._call(method, params, what, call, options.allow_input_required)
 
+    def _dress(
+        self, params: dict[str, Any], options: CallOptions, route: ProgressRoute | None, what: str
+    ) -> dict[str, Any]:
+        """The call's params with its ``_meta``, progress token and resumption fields."""
+        params = dict(params)
+        meta = dict(options.meta) if options.meta else {}
+        if route is not None:
+            meta["progressToken"] = route.token  # ours wins: the callback must hear this call's progress
+        if meta:
+            params["_meta"] = meta
+        if options.input_responses is not None or options.request_state is not None:
+            if not self.require_open().resumable:
+                version = self.description.protocol_version
+                raise UnsupportedInEraError(
+                    f"{what}: there is nothing to resume in the legacy era ({version}): the server "
+                    "holds the call open while it asks, and the elicitation callback answers; "
+                    "input_responses and request_state work only with a 2026-07-28 server"
+                )
+            if options.input_responses is not None:
+                params["inputResponses"] = {
+                    key: _wire_answer(answer) for key, answer in options.input_responses.items()
+                }
+            if options.request_state is not None:
+                params["requestState"] = options.request_state
+        return params
+
+    async def _call(
+        self, method: str, params: dict[str, Any], what: str, call: Call, allow_input_required: bool
+    ) -> dict[str, Any]:
         async def send(round_params: dict[str, Any]) -> dict[str, Any]:
             return await self.request(method, round_params, call)
 
         try:
             result = await self.request(method, params, call)
-            if _input_required.is_input_required(result):
+            if _input_required.is_input_required(result) and not allow_input_required:
                 result = await _input_required.run(
                     send,
                     params,
@@ -362,3 +496,13 @@ class Session:
             era="legacy",
             request_id=request_id,
         )
+
+
+def _wire_answer(answer: object) -> object:
+    """An answer to a server's question as it goes on the wire (a model is dumped, a mapping copied)."""
+    dump = getattr(answer, "model_dump_wire", None)
+    if callable(dump):
+        return dump()
+    if isinstance(answer, Mapping):
+        return dict(answer)  # pyright: ignore[reportUnknownArgumentType]
+    return answer

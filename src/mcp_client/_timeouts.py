@@ -1,10 +1,13 @@
-"""Request deadlines that stop while a person is answering a question.
+"""Request deadlines that stop while a person is answering a question and restart on progress.
 
-``timeout`` bounds each request, but an elicitation callback may keep a person busy for minutes while a
-legacy server holds the request open, and an OAuth login may send the person to a browser in the middle
-of a request. Every pending request runs inside its own ``RequestClock`` (``RequestDeadlines.clock()``),
-registered by request id while it waits; while any callback runs inside ``paused()`` no deadline fires,
-and when the last callback returns each pending request gets a fresh ``timeout``.
+``timeout`` bounds each request (a call may choose its own, ``read_timeout_seconds``), but an
+elicitation callback may keep a person busy for minutes while a legacy server holds the request open,
+and an OAuth login may send the person to a browser in the middle of a request. Every pending request
+runs inside its own ``RequestClock`` (``RequestDeadlines.clock()``), registered by request id while it
+waits; while any callback runs inside ``paused()`` no deadline fires, and when the last callback
+returns each pending request gets a fresh timeout of its own length. A progress notification for a
+request starts its clock again too (``RequestClock.restart``): a tool that reports progress may run for
+as long as it keeps reporting.
 
 Code far below the client (an ``httpx.Auth`` running inside the HTTP transport) cannot be handed the
 deadlines: it finds them in a context variable that each ``RequestClock`` sets for the task sending
@@ -30,16 +33,18 @@ class RequestDeadlines:
         """The clocks of the requests waiting for an answer, by request id."""
         self._paused = 0
 
-    def _deadline(self) -> float:
-        return math.inf if self._paused or math.isinf(self.timeout) else anyio.current_time() + self.timeout
+    def _deadline(self, timeout: float) -> float:
+        return math.inf if self._paused or math.isinf(timeout) else anyio.current_time() + timeout
 
-    def clock(self, request_id: Any, call: object = None, grace: float = 0.0) -> RequestClock:
-        """A cancel scope for one request: ``timeout`` from now (at least ``grace``), stoppable.
+    def clock(
+        self, request_id: Any, call: object = None, grace: float = 0.0, timeout: float | None = None
+    ) -> RequestClock:
+        """A cancel scope for one request: ``timeout`` (default: the client's) from now, at least ``grace``.
 
         ``call`` is the caller's record of the call the request belongs to (see ``_session``).
         (A plain class, not ``@contextmanager``: it is entered once per request, on the hot path.)
         """
-        return RequestClock(self, request_id, call, grace)
+        return RequestClock(self, request_id, call, grace, self.timeout if timeout is None else timeout)
 
     def paused(self) -> _Paused:
         """Stop every request's clock for the duration (nesting and concurrency are fine)."""
@@ -47,13 +52,16 @@ class RequestDeadlines:
 
 
 class RequestClock:
-    __slots__ = ("_deadlines", "_request_id", "_scope", "_token", "call")
+    __slots__ = ("_deadlines", "_request_id", "_scope", "_token", "call", "timeout")
 
-    def __init__(self, deadlines: RequestDeadlines, request_id: Any, call: object, grace: float) -> None:
+    def __init__(
+        self, deadlines: RequestDeadlines, request_id: Any, call: object, grace: float, timeout: float
+    ) -> None:
         self._deadlines = deadlines
         self._request_id = request_id
         self.call = call
-        deadline = deadlines._deadline()
+        self.timeout = timeout
+        deadline = deadlines._deadline(timeout)
         if grace:
             deadline = max(deadline, anyio.current_time() + grace)
         self._scope = anyio.CancelScope(deadline=deadline)
@@ -72,6 +80,15 @@ class RequestClock:
             _current.reset(self._token)
         self._deadlines.active.pop(self._request_id, None)
         return bool(self._scope.__exit__(exc_type, exc, tb))
+
+    def restart(self) -> None:
+        """A fresh ``timeout`` from now (the server showed it is working), unless the clocks are paused."""
+        if not self._deadlines._paused:
+            self._scope.deadline = self._deadlines._deadline(self.timeout)
+
+    @property
+    def deadline(self) -> float:
+        return self._scope.deadline
 
     def _set(self, deadline: float) -> None:
         self._scope.deadline = deadline
@@ -95,9 +112,8 @@ class _Paused:
         deadlines = self._deadlines
         deadlines._paused -= 1
         if not deadlines._paused:
-            deadline = deadlines._deadline()
             for clock in deadlines.active.values():
-                clock._set(deadline)
+                clock._set(deadlines._deadline(clock.timeout))
 
 
 class _NoClock:

@@ -19,7 +19,10 @@ __all__ = [
     "AudioContent",
     "BlobResourceContents",
     "CallToolResult",
+    "CompleteResult",
+    "Completion",
     "ContentBlock",
+    "ElicitRequest",
     "ElicitRequestFormParams",
     "ElicitRequestParams",
     "ElicitRequestURLParams",
@@ -29,20 +32,40 @@ __all__ = [
     "GetPromptResult",
     "ImageContent",
     "Implementation",
+    "InputRequest",
+    "InputRequiredResult",
     "ListPromptsResult",
+    "ListResourceTemplatesResult",
     "ListResourcesResult",
     "ListToolsResult",
+    "LoggingLevel",
+    "LoggingMessageNotification",
+    "LoggingMessageNotificationParams",
+    "OtherInputRequest",
+    "ProgressNotification",
+    "ProgressNotificationParams",
     "Prompt",
     "PromptArgument",
+    "PromptListChangedNotification",
     "PromptMessage",
+    "PromptReference",
     "ReadResourceResult",
     "Resource",
     "ResourceContents",
     "ResourceLink",
+    "ResourceListChangedNotification",
+    "ResourceTemplate",
+    "ResourceTemplateReference",
+    "ResourceUpdatedNotification",
+    "ResourceUpdatedNotificationParams",
     "ServerCapabilities",
+    "ServerNotification",
+    "SubscriptionFilter",
     "TextContent",
     "TextResourceContents",
     "Tool",
+    "ToolListChangedNotification",
+    "UnknownNotification",
 ]
 
 
@@ -249,6 +272,55 @@ class ReadResourceResult(WireModel):
     meta: dict[str, Any] | None = Field(default=None, alias="_meta")
 
 
+class ResourceTemplate(WireModel):
+    """A family of resources: ``uri_template`` is an RFC 6570 template such as ``notes://{topic}``."""
+
+    uri_template: str
+    name: str
+    title: str | None = None
+    description: str | None = None
+    mime_type: str | None = None
+    annotations: dict[str, Any] | None = None
+    meta: dict[str, Any] | None = Field(default=None, alias="_meta")
+
+
+class ListResourceTemplatesResult(WireModel):
+    """Every resource template of the server: ``list_resource_templates()`` followed the cursors."""
+
+    resource_templates: list[ResourceTemplate]
+
+
+# ------------------------------------------------------------------------------------------- completion
+
+
+class PromptReference(WireModel):
+    """What ``complete()`` completes an argument of: a prompt, by name."""
+
+    type: Literal["ref/prompt"] = "ref/prompt"
+    name: str
+    title: str | None = None
+
+
+class ResourceTemplateReference(WireModel):
+    """What ``complete()`` completes an argument of: a resource template, by its URI template."""
+
+    type: Literal["ref/resource"] = "ref/resource"
+    uri: str
+
+
+class Completion(WireModel):
+    """Suggested values (at most 100); ``total`` and ``has_more`` say whether the server has more."""
+
+    values: list[str]
+    total: int | None = None
+    has_more: bool | None = None
+
+
+class CompleteResult(WireModel):
+    completion: Completion
+    meta: dict[str, Any] | None = Field(default=None, alias="_meta")
+
+
 # ------------------------------------------------------------------------------------------ elicitation
 
 
@@ -315,3 +387,139 @@ class ElicitResult(WireModel):
 
     action: ElicitationAction
     content: dict[str, str | int | float | bool | list[str] | None] | None = None
+
+
+# ---------------------------------------------------------------------------- pausing and resuming (MRTR)
+
+
+class ElicitRequest(WireModel):
+    """An elicitation question inside an ``InputRequiredResult`` (the 2026-07-28 era)."""
+
+    method: Literal["elicitation/create"] = "elicitation/create"
+    params: ElicitRequestParams
+
+
+class OtherInputRequest(WireModel):
+    """A question of a kind this version of the models does not type (kept as the server sent it)."""
+
+    method: str
+    params: dict[str, Any] | None = None
+
+
+InputRequest = Annotated[ElicitRequest | OtherInputRequest, Field(union_mode="left_to_right")]
+"""One question of an ``InputRequiredResult``, keyed by the server in ``input_requests``."""
+
+
+class InputRequiredResult(WireModel):
+    """A paused call (2026-07-28): the server needs answers before it can finish.
+
+    ``call_tool``/``get_prompt``/``read_resource(..., allow_input_required=True)`` return it instead of
+    answering the questions themselves. It round-trips through JSON (``model_dump_json()`` /
+    ``model_validate_json()``), so it can be stored and the call resumed later, from another ``Client``
+    or process: pass the answers as ``input_responses`` (keyed like ``input_requests``) and
+    ``request_state`` unchanged.
+    """
+
+    result_type: Literal["input_required"] = "input_required"
+    input_requests: dict[str, InputRequest] | None = None
+    request_state: str | None = None
+    meta: dict[str, Any] | None = Field(default=None, alias="_meta")
+
+
+# ------------------------------------------------------------------------------ what a server tells us
+
+
+LoggingLevel = Literal["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"]
+"""The syslog severities of MCP logging, lowest first."""
+
+
+class LoggingMessageNotificationParams(WireModel):
+    """One log message of the server: what ``logging_callback`` receives."""
+
+    level: LoggingLevel
+    logger: str | None = None
+    data: Any = None
+    meta: dict[str, Any] | None = Field(default=None, alias="_meta")
+
+
+class ProgressNotificationParams(WireModel):
+    """Progress of one call: ``progress`` grows; ``total`` and ``message`` are optional."""
+
+    progress_token: str | int
+    progress: float
+    total: float | None = None
+    message: str | None = None
+    meta: dict[str, Any] | None = Field(default=None, alias="_meta")
+
+
+class ResourceUpdatedNotificationParams(WireModel):
+    """``uri`` changed (it may be a sub-resource of the one subscribed to): read it again if it matters."""
+
+    uri: str
+    meta: dict[str, Any] | None = Field(default=None, alias="_meta")
+
+
+class SubscriptionFilter(WireModel):
+    """What a ``listen()`` subscription asked for, or what the server agreed to send."""
+
+    tools_list_changed: bool | None = None
+    prompts_list_changed: bool | None = None
+    resources_list_changed: bool | None = None
+    resource_subscriptions: list[str] | None = None
+
+
+class LoggingMessageNotification(WireModel):
+    method: Literal["notifications/message"] = "notifications/message"
+    params: LoggingMessageNotificationParams
+
+
+class ProgressNotification(WireModel):
+    method: Literal["notifications/progress"] = "notifications/progress"
+    params: ProgressNotificationParams
+
+
+class ToolListChangedNotification(WireModel):
+    """The server's tools changed: list them again if you show them."""
+
+    method: Literal["notifications/tools/list_changed"] = "notifications/tools/list_changed"
+    params: dict[str, Any] | None = None
+
+
+class PromptListChangedNotification(WireModel):
+    """The server's prompts changed."""
+
+    method: Literal["notifications/prompts/list_changed"] = "notifications/prompts/list_changed"
+    params: dict[str, Any] | None = None
+
+
+class ResourceListChangedNotification(WireModel):
+    """The server's resources changed."""
+
+    method: Literal["notifications/resources/list_changed"] = "notifications/resources/list_changed"
+    params: dict[str, Any] | None = None
+
+
+class ResourceUpdatedNotification(WireModel):
+    """A subscribed resource changed: ``params.uri`` says which."""
+
+    method: Literal["notifications/resources/updated"] = "notifications/resources/updated"
+    params: ResourceUpdatedNotificationParams
+
+
+class UnknownNotification(WireModel):
+    """A notification this client has no model for, kept as the server sent it."""
+
+    method: str
+    params: dict[str, Any] | None = None
+
+
+ServerNotification = (
+    ToolListChangedNotification
+    | PromptListChangedNotification
+    | ResourceListChangedNotification
+    | ResourceUpdatedNotification
+    | LoggingMessageNotification
+    | ProgressNotification
+    | UnknownNotification
+)
+"""What ``message_handler`` and ``listen()`` hand to the app: a typed model where one exists."""

@@ -933,6 +933,8 @@ async def handle_mcp(
         if "repeat_cursor=1" in request.target:  # every page says there is a next one, the same one
             page = {"tools": tools[:1], "nextCursor": "page-2"}
         await send_body(writer, 200, result(message, page))
+    elif method == "subscriptions/listen" and "listen=" in request.target:
+        await _listen(request, message, writer)
     elif method == "tools/call":
         handler = TOOLS.get(str(message.get("params", {}).get("name")))
         if handler is None:
@@ -941,6 +943,24 @@ async def handle_mcp(
             await handler(server, request, message, reader, writer)
     else:
         await send_body(writer, 404, error(message["id"], -32601, "Method not found"))
+
+
+async def _listen(request: Request, message: dict[str, Any], writer: asyncio.StreamWriter) -> None:
+    """A ``subscriptions/listen`` stream: the ack, one tools notice, then ``listen=close`` ends it with
+    the result (a graceful close) and ``listen=drop`` resets the connection (a lost stream)."""
+    meta = {"io.modelcontextprotocol/subscriptionId": message["id"]}
+    filter_ = message.get("params", {}).get("notifications", {})
+    sse = await Sse(writer).start()
+    ack = {"notifications": filter_, "_meta": meta}
+    await sse.event({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": ack})
+    notice = {"jsonrpc": "2.0", "method": "notifications/tools/list_changed", "params": {"_meta": meta}}
+    await sse.event(notice)
+    await asyncio.sleep(0.1)
+    if "listen=drop" in request.target:
+        reset(writer)
+        return
+    await sse.event(result(message, {"_meta": meta}))
+    await sse.end()
 
 
 async def handle_connection(

@@ -7,6 +7,9 @@ into the project's own venv). In the handshake era the tool calls ``ctx.elicit``
 the tool's text answer is a JSON object echoing exactly what the client answered, so a test can compare it
 with what its callback returned.
 
+Beside it: ``echo``, and for progress, logs and output schemas ``count`` (progress reports), ``chatty``
+(logs at four levels) and ``forecast`` (structured output).
+
 Usage: ``python fastmcp_server.py http`` (prints ``LISTENING <port>`` once bound to 127.0.0.1) or
 ``python fastmcp_server.py stdio``.
 """
@@ -18,6 +21,7 @@ import socket
 import sys
 from typing import Any
 
+import anyio
 import mcp_types
 import uvicorn
 from fastmcp import Context, FastMCP
@@ -83,6 +87,36 @@ async def ask_profile(ctx: Context, greeting: str = "Hello") -> str | mcp_types.
 def echo(text: str) -> str:
     """Return ``text`` unchanged (a tool that never elicits)."""
     return text
+
+
+@mcp.tool
+async def count(ctx: Context, steps: int = 3, interval: float = 0.05) -> str:
+    """Report progress ``steps`` times, ``interval`` seconds apart (``step i of n``)."""
+    for step in range(1, steps + 1):
+        await anyio.sleep(interval)
+        await ctx.report_progress(step, steps, f"step {step} of {steps}")
+    return f"counted to {steps}"
+
+
+@mcp.tool
+async def chatty(ctx: Context) -> str:
+    """Log one message at each of debug, info, warning and error."""
+    await ctx.debug("a debug message")
+    await ctx.info("an info message")
+    await ctx.warning("a warning message")
+    await ctx.error("an error message")
+    return "logged"
+
+
+class Forecast(BaseModel):
+    city: str
+    temperature: float
+
+
+@mcp.tool
+def forecast(city: str) -> Forecast:
+    """Structured output with an output schema."""
+    return Forecast(city=city, temperature=12.5)
 
 
 def _serve_http() -> None:

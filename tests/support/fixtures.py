@@ -11,7 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support.servers import FORMS_SERVER, start_http_server
+from tests.support.servers import FEATURES_SERVER, FORMS_SERVER, start_http_server, stdio_command
 from tests.support.servers import guide_stdio_command as _guide_stdio_command
 
 
@@ -61,6 +61,19 @@ def guide_http_paged_url() -> Iterator[str]:
 def guide_stdio_command() -> tuple[str, list[str]]:
     """`(command, args)` launching the guide server on stdio (the client spawns one per connection)."""
     return _guide_stdio_command()
+
+
+@pytest.fixture(scope="session")
+def features_http_url() -> Iterator[str]:
+    """The features server (progress, logs, templates, completions, notices, output schemas) over HTTP."""
+    with start_http_server(script=FEATURES_SERVER) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def features_stdio_command() -> tuple[str, list[str]]:
+    """`(command, args)` launching the features server on stdio."""
+    return stdio_command(FEATURES_SERVER)
 
 
 @pytest.fixture(scope="session")

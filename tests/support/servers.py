@@ -20,6 +20,7 @@ from pathlib import Path
 
 SERVERS_DIR = Path(__file__).resolve().parent.parent / "servers"
 GUIDE_SERVER = SERVERS_DIR / "guide_server.py"
+FEATURES_SERVER = SERVERS_DIR / "features_server.py"
 FORMS_SERVER = SERVERS_DIR / "forms_server.py"
 
 LOOPBACK = "127.0.0.1"

@@ -104,7 +104,9 @@ def _connection(args: argparse.Namespace) -> Connection:
     headers = dict(parse_header(h) for h in args.header)
     if headers and not isinstance(server, str):
         raise UsageError("--header only applies to http(s):// servers; this SERVER runs over stdio")
-    return Connection(server=server, mode=args.mode, headers=headers, timeout=args.timeout)
+    return Connection(
+        server=server, mode=args.mode, headers=headers, timeout=args.timeout, log_level=args.log_level
+    )
 
 
 def _complain(err: Console, first: str, *more: str) -> None:

@@ -13,11 +13,11 @@ import httpx
 from rich.console import Console
 
 from mcp_client import Client, ElicitationCallback, ElicitationCompleteCallback, StdioServerParameters
-from mcp_client.types import Tool
+from mcp_client.types import LoggingLevel, Tool
 from ui_adapters.cli._args import parse_arguments, suggest
 from ui_adapters.cli._exit import EXIT_OK, EXIT_TOOL_ERROR, UsageError
 from ui_adapters.cli._render import print_json, print_result, print_tools
-from ui_adapters.cli._status import StatusLine, terminal_ui
+from ui_adapters.cli._status import ServerLogPrinter, StatusLine, terminal_ui
 
 __all__ = ["Connection", "run_call", "run_tools"]
 
@@ -30,6 +30,7 @@ class Connection:
     mode: str = "auto"
     headers: Mapping[str, str] = field(default_factory=dict[str, str])
     timeout: float | None = 30.0
+    log_level: LoggingLevel = "info"
 
     @property
     def label(self) -> str:
@@ -41,6 +42,7 @@ class Connection:
         complete: ElicitationCompleteCallback | None = None,
         status: StatusLine | None = None,
     ) -> Client:
+        """A client for this connection; with a ``status``, the server's log lines are printed there."""
         return Client(
             self.server,
             mode=self.mode,
@@ -49,6 +51,8 @@ class Connection:
             headers=dict(self.headers) or None,
             timeout=self.timeout,
             auth=self._auth(status),
+            logging_callback=ServerLogPrinter(status) if status is not None else None,
+            log_level=self.log_level if status is not None else None,
         )
 
     def _auth(self, status: StatusLine | None) -> httpx.Auth | None:
@@ -88,7 +92,9 @@ async def run_call(
             tool = _find_tool((await client.list_tools()).tools, tool_name, connection.label)
             arguments = parse_arguments(tool, words)
             ui.status.update(f"Calling {tool.name}…")
-            result = await client.call_tool(tool.name, arguments)
+            # A progress callback makes the server report progress (a bar instead of the spinner), and
+            # each report restarts --timeout: a long tool that keeps reporting is never cut off.
+            result = await client.call_tool(tool.name, arguments, progress_callback=ui.status.progress)
     if as_json:
         print_json(out, result.model_dump_wire())
     else:

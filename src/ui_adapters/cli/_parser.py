@@ -16,6 +16,7 @@ __all__ = ["build_parser", "parse_command_line"]
 
 PROGRAM = "mcp-client"
 MODES = ("legacy", "auto", "2026-07-28")
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
 _DESCRIPTION = """\
 Talk to an MCP server from the terminal. Questions the server asks during a call (elicitations)
@@ -75,8 +76,17 @@ def build_parser() -> argparse.ArgumentParser:
         type=_positive_seconds,
         default=30.0,
         metavar="SECONDS",
-        help="seconds to wait for each answer from the server, not counting time spent answering "
-        "its questions (default: 30)",
+        help="seconds to wait for each answer from the server; each progress report from the server "
+        "starts the wait again, and time spent answering its questions does not count (default: 30)",
+    )
+    options.add_argument(
+        "--log-level",
+        choices=LOG_LEVELS,
+        default="info",
+        metavar="LEVEL",
+        help="print the server's log messages at LEVEL and above on stderr: "
+        + ", ".join(LOG_LEVELS)
+        + " (default: info)",
     )
     options.add_argument("--json", action="store_true", help="print the raw result as JSON (for scripts)")
 

@@ -1,38 +1,60 @@
-"""A status line with a spinner while a call runs, out of the way whenever a question is on screen.
+"""The activity line of a call (a spinner, or a progress bar once the server reports progress) and the
+server's log lines, all on stderr and out of the way whenever a question is on screen.
 
-The spinner is redrawn by rich from a thread of its own; a form drawn at the same time would be
-garbled. ``StatusAwareCallback`` wraps the elicitation callback: it pauses the status line before the
-question is shown and resumes it once the question is answered. The status goes to stderr, and only
-when stderr is a terminal, so piped output and logs never see it.
+The line is redrawn by rich from a thread of its own; a form drawn at the same time would be garbled.
+``StatusAwareCallback`` wraps the elicitation callback: it pauses the line before the question is shown
+and resumes it once the question is answered. Log lines that arrive meanwhile are held and printed
+when the question is gone. The line goes to stderr, and only when stderr is a terminal, so piped output
+and logs never see it; log lines go to stderr either way. Everything a server wrote is sanitized.
 """
 
 from __future__ import annotations
 
 import inspect
+import json
 import sys
 from collections.abc import Generator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.text import Text
 
 from mcp_client import ClientRequestContext, ElicitationCallback
-from mcp_client.types import ElicitRequestParams, ElicitResult
+from mcp_client.types import ElicitRequestParams, ElicitResult, LoggingMessageNotificationParams
+from ui_adapters.text import sanitize
 
 if TYPE_CHECKING:
-    from rich.console import Console
-    from rich.status import Status
+    from rich.console import Console, RenderableType
+    from rich.live import Live
 
-__all__ = ["StatusAwareCallback", "StatusLine", "terminal_ui"]
+__all__ = ["ServerLogPrinter", "StatusAwareCallback", "StatusLine", "terminal_ui"]
+
+_BAR_WIDTH = 30
+_MAX_MESSAGE = 120
+_MAX_LOG = 2000
+_LEVEL_STYLES = {
+    "debug": "dim",
+    "info": "cyan",
+    "notice": "cyan",
+    "warning": "yellow",
+    "error": "red",
+    "critical": "bold red",
+    "alert": "bold red",
+    "emergency": "bold red",
+}
 
 
 class StatusLine:
-    """A rich status (spinner and text) on ``console`` that can be paused and resumed."""
+    """What is happening now, on ``console``: a spinner and a text, or a progress bar. Can be paused."""
 
     def __init__(self, console: Console) -> None:
         self._console = console
-        self._status: Status | None = None
+        self._live: Live | None = None
         self._paused = 0
+        self._text = ""
+        self._progress: tuple[float, float | None, str | None] | None = None
+        self._held: list[Text] = []
+        self._spinner: Any = None
 
     @contextmanager
     def show(self, text: str) -> Generator[None, None, None]:
@@ -40,31 +62,114 @@ class StatusLine:
         if not self._console.is_terminal:
             yield
             return
-        status = self._console.status(Text(text), spinner="dots")
-        self._status = status
+        from rich.live import Live
+        from rich.spinner import Spinner
+
+        self._text, self._progress = text, None
+        self._spinner = Spinner("dots")
+        live = Live(
+            console=self._console,
+            transient=True,
+            refresh_per_second=12.5,
+            get_renderable=self._render,
+            redirect_stdout=False,
+            redirect_stderr=False,
+        )
+        self._live = live
         if not self._paused:
-            status.start()
+            live.start()
         try:
             yield
         finally:
-            self._status = None
-            status.stop()
+            self._live = None
+            live.stop()
+            self._flush()
 
     def update(self, text: str) -> None:
-        """Change the text (no-op when nothing is shown)."""
-        if self._status is not None:
-            self._status.update(Text(text))
+        """Change the text (a new step: any progress shown so far is cleared)."""
+        self._text, self._progress = text, None
+
+    def progress(self, progress: float, total: float | None, message: str | None) -> None:
+        """The server's progress for the call: a bar when it gave a total, else a count by the spinner.
+
+        Usable as a ``progress_callback``.
+        """
+        self._progress = (progress, total, message)
+
+    def print_line(self, line: Text) -> None:
+        """Print a line above the status (held while a question is on screen)."""
+        if self._paused:
+            self._held.append(line)
+        else:
+            self._console.print(line, soft_wrap=True)
 
     def pause(self) -> None:
         """Take the status off the screen until the matching ``resume``; pauses nest."""
         self._paused += 1
-        if self._paused == 1 and self._status is not None:
-            self._status.stop()
+        if self._paused == 1 and self._live is not None:
+            self._live.stop()
 
     def resume(self) -> None:
         self._paused -= 1
-        if self._paused == 0 and self._status is not None:
-            self._status.start()
+        if self._paused == 0:
+            self._flush()
+            if self._live is not None:
+                self._live.start()
+
+    def _flush(self) -> None:
+        held, self._held = self._held, []
+        for line in held:
+            self._console.print(line, soft_wrap=True)
+
+    def _render(self) -> RenderableType:
+        from rich.table import Table
+
+        row = Table.grid(padding=(0, 1))
+        text = Text(self._text)
+        progress = self._progress
+        if progress is None:
+            row.add_row(self._spinner, text)
+            return row
+        done, total, message = progress
+        shown = sanitize(message, max_length=_MAX_MESSAGE, single_line=True) if message else ""
+        note = Text(shown, style="dim")
+        if total is None or not total > 0:
+            text.append(f" {done:g}")
+            row.add_row(self._spinner, text, note)
+            return row
+        from rich.progress_bar import ProgressBar
+
+        share = max(0.0, min(done / total, 1.0))
+        row.add_row(
+            text,
+            ProgressBar(total=total, completed=min(done, total), width=_BAR_WIDTH),
+            Text(f"{share:>4.0%}"),
+            note,
+        )
+        return row
+
+
+class ServerLogPrinter:
+    """A ``logging_callback`` printing each server log message on stderr, with its level, sanitized."""
+
+    def __init__(self, status: StatusLine) -> None:
+        self._status = status
+
+    def __call__(self, params: LoggingMessageNotificationParams) -> None:
+        data = params.data if isinstance(params.data, str) else _compact_json(params.data)
+        line = Text("server ", style="dim")
+        line.append(params.level, style=_LEVEL_STYLES.get(params.level, ""))
+        if params.logger:
+            line.append(" " + sanitize(params.logger, max_length=80, single_line=True), style="dim")
+        line.append(": " + sanitize(data, max_length=_MAX_LOG))
+        self._status.print_line(line)
+
+
+def _compact_json(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    except ValueError:
+        return repr(value)
 
 
 class StatusAwareCallback:
