@@ -17,7 +17,8 @@ rich / prompt_toolkit are only loaded when a terminal adapter is actually used.
 * ``CannedAnswers`` (``ui_adapters.canned``): prepared answers for tests; pytest fixture in
   ``ui_adapters.pytest_plugin``.
 * ``QuestionBroker`` (``ui_adapters.broker``): hands questions to an app's own UI (web, chat) as
-  ``PendingQuestion`` s (``ui_adapters.pending``) and waits for the app's answer.
+  ``PendingQuestion`` s (``ui_adapters.pending``) and waits for the app's answer, or (2026-07-28)
+  releases the call as a ``PausedCall`` (``ui_adapters.paused``) to resume later.
 * ``BrowserFormAdapter`` (``ui_adapters.browser``): each form question as a page in the system browser,
   served on loopback.
 * ``BrowserLogin``, ``browser_login`` (``ui_adapters.login``): the browser step of an OAuth login
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
     from ui_adapters.browser import BrowserFormAdapter
     from ui_adapters.canned import CannedAnswers, CannedQuestion, UnansweredQuestionError
     from ui_adapters.login import BrowserLogin, browser_login
+    from ui_adapters.paused import PausedCall, PausedCallNotReadyError
     from ui_adapters.pending import PendingQuestion
     from ui_adapters.policies import StopAskingPolicy, always_cancel, always_decline, terminal_ask_to_stop
     from ui_adapters.routing import ElicitationRouter, terminal_callback
@@ -50,6 +52,8 @@ __all__ = [
     "CannedAnswers",
     "CannedQuestion",
     "ElicitationRouter",
+    "PausedCall",
+    "PausedCallNotReadyError",
     "PendingQuestion",
     "QuestionBroker",
     "QuestionNotPendingError",
@@ -67,6 +71,8 @@ __all__ = [
 
 _WHERE = {
     "BrowserFormAdapter": "ui_adapters.browser",
+    "PausedCall": "ui_adapters.paused",
+    "PausedCallNotReadyError": "ui_adapters.paused",
     "PendingQuestion": "ui_adapters.pending",
     "QuestionBroker": "ui_adapters.broker",
     "QuestionNotPendingError": "ui_adapters.broker",

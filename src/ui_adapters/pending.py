@@ -50,12 +50,15 @@ class PendingQuestion:
     normalized ``FormSchema``: fields, kinds, labels, constraints, defaults, options), a URL question has
     ``url`` (and ``elicitation_id``). ``created_at`` and ``expires_at`` (``None`` without a timeout) are
     aware UTC datetimes. ``context`` and ``params`` are what the elicitation callback received.
+    ``call_id`` names the ``PausedCall`` of a question whose call was released (2026-07-28), else it is
+    ``None`` (the call waits). ``question_id`` and ``created_at`` restore a stored question.
     """
 
     __slots__ = (
         "_done",
         "_result",
         "_status",
+        "call_id",
         "context",
         "created_at",
         "elicitation_id",
@@ -75,8 +78,13 @@ class PendingQuestion:
         params: ElicitRequestParams,
         *,
         timeout: float | None = None,
+        call_id: str | None = None,
+        question_id: str | None = None,
+        created_at: datetime | None = None,
     ) -> None:
-        self.id: str = secrets.token_urlsafe(_ID_BYTES)
+        self.id: str = question_id or secrets.token_urlsafe(_ID_BYTES)
+        self.call_id = call_id
+        """The ``PausedCall`` this question belongs to, or ``None`` while its call waits for it."""
         self.context = context
         self.params = params
         self.server: str = context.server
@@ -88,7 +96,7 @@ class PendingQuestion:
         )
         # The form the client already parsed (never the raw JSON Schema).
         self.form: FormSchema | None = params.form if isinstance(params, ElicitRequestFormParams) else None
-        self.created_at = datetime.now(UTC)
+        self.created_at = created_at or datetime.now(UTC)
         self.expires_at = self.created_at + timedelta(seconds=timeout) if timeout is not None else None
         self._status: QuestionStatus = "pending"
         self._result: ElicitResult | None = None
@@ -120,8 +128,9 @@ class PendingQuestion:
 
         Keys: ``id``, ``server``, ``server_name``, ``mode``, ``message``, ``status``, ``created_at`` and
         ``expires_at`` (ISO 8601 UTC or ``None``), ``question_index`` / ``question_count`` (the place of
-        this question in a 2026-07-28 round), ``form`` (``None`` for a URL question, else
-        ``{"confirmation", "fields"}``, each field with ``name``, ``kind`` (a ``FieldKind`` value),
+        this question in a 2026-07-28 round), ``call_id`` (its ``PausedCall``, or ``None``), ``form``
+        (``None`` for a URL question, else ``{"confirmation", "fields"}``, each field with ``name``,
+        ``kind`` (a ``FieldKind`` value),
         ``label``, ``help``, ``required``, ``default``, ``min_length``, ``max_length``, ``minimum``,
         ``maximum``, ``min_items``, ``max_items`` and ``options`` (``[{"value", "label"}]``)), and for a
         URL question ``url``, ``url_host`` (the host a browser would really contact), ``url_warnings``
@@ -142,6 +151,7 @@ class PendingQuestion:
             "expires_at": _iso(self.expires_at) if self.expires_at is not None else None,
             "question_index": self.context.question_index,
             "question_count": self.context.question_count,
+            "call_id": self.call_id,
             "form": describe_form(self.form) if self.form is not None else None,
             "url": self.url,
         }

@@ -121,6 +121,7 @@ async def test_the_question_describes_itself(guide_http_url: str, mode: str) -> 
         "expires_at": description["expires_at"],
         "question_index": 1,
         "question_count": 1,
+        "call_id": None,
         "url": None,
         "form": {
             "confirmation": False,
