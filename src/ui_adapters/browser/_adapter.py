@@ -13,13 +13,13 @@ import inspect
 import ipaddress
 import logging
 import math
+import socket
 import sys
 import webbrowser
 from collections.abc import Callable
 
 import anyio
 import anyio.abc
-from anyio.abc import SocketAttribute
 
 from mcp_client import ClientRequestContext
 from mcp_client.types import ElicitRequestFormParams, ElicitRequestParams, ElicitResult
@@ -73,9 +73,9 @@ class BrowserFormAdapter:
             return ElicitResult(action="decline")
         question = PendingQuestion(context, params, timeout=self.timeout)
         assert question.form is not None
-        listener = await anyio.create_tcp_listener(local_host=self._bind_host, local_port=0)
+        listener = _listen(self._bind_host)
         try:
-            port = listener.extra(SocketAttribute.local_port)
+            port = int(listener.getsockname()[1])
             site = QuestionSite(question, question.form, authority=f"{self._url_host}:{port}")
             async with anyio.create_task_group() as tg:
                 background = anyio.CancelScope()
@@ -91,23 +91,33 @@ class BrowserFormAdapter:
                     tg.cancel_scope.deadline = anyio.current_time() + _FLUSH_SECONDS
         finally:
             question.withdraw()
-            with anyio.CancelScope(shield=True):
-                await listener.aclose()
+            listener.close()
         return question.result or ElicitResult(action="cancel")
 
     async def _run_site(
         self,
         site: QuestionSite,
-        listener: anyio.abc.Listener[anyio.abc.SocketStream],
+        listener: socket.socket,
         handlers: anyio.abc.TaskGroup,
         scope: anyio.CancelScope,
     ) -> None:
         """Accept connections (each served in ``handlers``) and watch for the tab closing, until ``scope``
-        is cancelled."""
+        is cancelled.
+
+        The accept loop waits for the socket to be readable and accepts by itself: cancelling a pending
+        ``loop.sock_accept`` races with a connection arriving in the same loop iteration on Python 3.11
+        (``InvalidStateError`` in the event loop), and a browser does open spare connections.
+        """
         with scope:
             async with anyio.create_task_group() as tg:
                 tg.start_soon(self._watch_tab, site)
-                await listener.serve(site.handle, handlers)
+                while True:
+                    await anyio.wait_readable(listener)
+                    try:
+                        connection, _address = listener.accept()
+                    except (BlockingIOError, InterruptedError):
+                        continue
+                    handlers.start_soon(site.handle, await anyio.abc.SocketStream.from_socket(connection))
 
     async def _watch_tab(self, site: QuestionSite) -> None:
         """Cancel the question when every copy of its page has been closed for ``closed_tab_grace``."""
@@ -138,6 +148,20 @@ class BrowserFormAdapter:
                 file=sys.stderr,
                 flush=True,
             )
+
+
+def _listen(address: str) -> socket.socket:
+    """A non-blocking TCP socket listening on ``address`` (a loopback IP), on a port the system picks."""
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listener.bind((address, 0))
+        listener.listen(16)
+        listener.setblocking(False)
+    except BaseException:
+        listener.close()
+        raise
+    return listener
 
 
 def _loopback(host: str) -> tuple[str, str]:
