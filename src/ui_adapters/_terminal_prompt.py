@@ -24,7 +24,7 @@ YES_NO_HINT = "y yes · Enter/n/Ctrl-N no · Esc/Ctrl-C cancel"
 _STYLE = Style.from_dict({"hint": "#888888"})
 
 
-def _keys() -> KeyBindings:
+def _keys(*, decline: bool) -> KeyBindings:
     keys = KeyBindings()
 
     @keys.add("escape", eager=True)
@@ -32,37 +32,46 @@ def _keys() -> KeyBindings:
         if event.app.future is not None and not event.app.future.done():
             event.app.exit(exception=KeyboardInterrupt())
 
-    @keys.add("c-n")
-    def _decline(event: KeyPressEvent) -> None:  # pyright: ignore[reportUnusedFunction]
-        if event.app.future is not None and not event.app.future.done():
-            event.app.exit(result="n")
+    if decline:
+
+        @keys.add("c-n")
+        def _decline(event: KeyPressEvent) -> None:  # pyright: ignore[reportUnusedFunction]
+            if event.app.future is not None and not event.app.future.done():
+                event.app.exit(result="n")
 
     return keys
 
 
 async def prompt_line(
-    question: str, *, hint: str | None = None, input: Input | None = None, output: Output | None = None
+    question: str,
+    *,
+    hint: str | None = None,
+    input: Input | None = None,
+    output: Output | None = None,
+    default: str = "",
+    decline_key: bool = False,
 ) -> str:
     """The line the user typed after ``question`` (plain text, shown as is: sanitize it first).
 
-    ``hint`` is shown on the line above the question. Esc raises ``KeyboardInterrupt`` (cancel) and
-    Ctrl-N returns ``"n"`` (no / decline), the same keys as in a form.
+    ``hint`` is shown on the line above the question; ``default`` is already typed in, for the user to
+    edit. Esc raises ``KeyboardInterrupt`` (cancel), as in a form; with ``decline_key``, Ctrl-N returns
+    ``"n"`` (no / decline), also as in a form.
     """
     message: StyleAndTextTuples = [("", question)]
     if hint:
         message.insert(0, ("class:hint", hint + "\n"))
     session: PromptSession[str] = PromptSession(
-        message, input=input, output=output, key_bindings=_keys(), style=_STYLE
+        message, input=input, output=output, key_bindings=_keys(decline=decline_key), style=_STYLE
     )
     if sniffio.current_async_library() == "asyncio":
-        return await session.prompt_async()
-    return await anyio.to_thread.run_sync(session.prompt)
+        return await session.prompt_async(default=default)
+    return await anyio.to_thread.run_sync(lambda: session.prompt(default=default))
 
 
 async def ask_yes_no(question: str, *, input: Input | None = None, output: Output | None = None) -> bool:
     """True only for "y" or "yes"; anything else, Enter alone, Ctrl-C and end of input mean No."""
     try:
-        answer = await prompt_line(question, hint=YES_NO_HINT, input=input, output=output)
+        answer = await prompt_line(question, hint=YES_NO_HINT, input=input, output=output, decline_key=True)
     except (KeyboardInterrupt, EOFError):
         return False
     return answer.strip().lower() in _YES

@@ -327,7 +327,9 @@ class UrlAdapter:
             tg.cancel_scope.cancel()
 
     async def _prompt(self, question: str, *, hint: str | None = None) -> str:
-        return await prompt_line(question, hint=hint, input=self._input, output=self._output)
+        return await prompt_line(
+            question, hint=hint, input=self._input, output=self._output, decline_key=True
+        )
 
     def _terminal(self) -> anyio.Lock:
         """One question at a time: two prompts at once would garble the terminal."""

@@ -3,6 +3,7 @@
     mcp-client demo
     mcp-client tools SERVER
     mcp-client call SERVER TOOL [KEY=VALUE ...] [--mode legacy|auto|2026-07-28] [--header K:V] [--json]
+                    [--root PATH ...]
     mcp-client login SERVER [--scope S ...]
     mcp-client logout SERVER
 
@@ -113,7 +114,12 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
         _complain(err, str(error))
         return EXIT_USAGE
     except MCPClientError as error:
-        advice = advice_for(error, server=_server_of(args), mode=getattr(args, "mode", "auto"))
+        advice = advice_for(
+            error,
+            server=_server_of(args),
+            mode=getattr(args, "mode", "auto"),
+            roots_given=bool(getattr(args, "root", None)),
+        )
         _complain(err, message_for(error), *advice)
         return EXIT_CONNECTION
 
@@ -129,14 +135,21 @@ def _server_of(args: argparse.Namespace) -> object:
 
 def _connection(args: argparse.Namespace) -> Connection:
     from ui_adapters.cli._commands import Connection
+    from ui_adapters.cli._server_questions import root_for
     from ui_adapters.cli._servers import parse_header, parse_server
 
     server = parse_server(args.server)
     headers = dict(parse_header(h) for h in args.header)
     if headers and not isinstance(server, str):
         raise UsageError("--header only applies to http(s):// servers; this SERVER runs over stdio")
+    roots = tuple(root_for(path) for path in args.root)
     return Connection(
-        server=server, mode=args.mode, headers=headers, timeout=args.timeout, log_level=args.log_level
+        server=server,
+        mode=args.mode,
+        headers=headers,
+        timeout=args.timeout,
+        log_level=args.log_level,
+        roots=roots,
     )
 
 

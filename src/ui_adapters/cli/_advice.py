@@ -11,6 +11,7 @@ import re
 from urllib.parse import urlsplit
 
 from mcp_client import (
+    CapabilityNotDeclaredError,
     MCPClientError,
     MCPError,
     MCPTimeoutError,
@@ -35,11 +36,16 @@ def message_for(error: MCPClientError) -> str:
     return _HTTP_STATUS_AS_JSONRPC.sub(r"\1", message)
 
 
-def advice_for(error: MCPClientError, *, server: object, mode: str) -> list[str]:
+def advice_for(error: MCPClientError, *, server: object, mode: str, roots_given: bool = False) -> list[str]:
     """Lines of advice for failures with a known cause (empty when there is nothing useful to add)."""
+    from ui_adapters.cli._server_questions import ROOTS_HINT
+
     message = str(error)
     lowered = message.lower()
     advice: list[str] = []
+    undeclared_roots = isinstance(error, CapabilityNotDeclaredError) and error.kind == "roots"
+    if not roots_given and (undeclared_roots or "roots capability" in lowered):
+        advice.append(ROOTS_HINT)
     if "back-channel" in lowered and mode != "legacy":
         advice.append(
             "This tool asks its question over the legacy back-channel (ctx.elicit); "
