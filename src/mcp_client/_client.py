@@ -50,7 +50,8 @@ from mcp_client.types import (
 
 __all__ = ["Client"]
 
-_DEFAULT_CLIENT_INFO = Implementation(name="mcp-client", version="0.1.0")
+_DEFAULT_CLIENT_INFO: dict[str, Any] = {"name": "mcp-client", "version": "0.1.0"}
+"""A plain dict, not an ``Implementation``: building a model at import would build its validator."""
 _LEVELS: tuple[str, ...] = get_args(LoggingLevel)
 
 
@@ -106,11 +107,11 @@ class Client(PausableCalls):
         _check_level(log_level)
         transport = _transport_for(server, headers, auth, timeout, max_message_bytes)
         info = (
-            client_info
+            client_info.model_dump_wire()
             if isinstance(client_info, Implementation)
-            else Implementation.model_validate(client_info)
+            else Implementation.model_validate(client_info).model_dump_wire()
             if client_info is not None
-            else _DEFAULT_CLIENT_INFO
+            else dict(_DEFAULT_CLIENT_INFO)
         )
         completions = UrlCompletions()
         modes = declared_modes(elicitation_callback, elicitation_modes)
@@ -124,7 +125,7 @@ class Client(PausableCalls):
         self._session = Session(
             transport,
             router,
-            client_info=info.model_dump_wire(),
+            client_info=info,
             timeout=timeout,
             max_rounds=input_required_max_rounds,
             completions=completions,
