@@ -14,15 +14,15 @@ number of tasks, while its stdout is still read, so neither side waits on the ot
 
 from __future__ import annotations
 
-import asyncio
 import collections
 import logging
 import os
 import shlex
 import subprocess
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import anyio.abc
@@ -30,6 +30,9 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 from pydantic_core import from_json
 
 from mcp_client import _jsonrpc
+
+if TYPE_CHECKING:
+    import asyncio
 from mcp_client._errors import MCPConnectionError, ProtocolError, ServerExitedError
 from mcp_client._transport import (
     DEFAULT_MAX_MESSAGE_BYTES,
@@ -361,9 +364,15 @@ class StdioTransport:
 
 
 def _asyncio_writer(process: anyio.abc.Process) -> asyncio.StreamWriter | None:
-    """The asyncio ``StreamWriter`` under anyio's stdin stream, on asyncio; ``None`` elsewhere (trio)."""
+    """The asyncio ``StreamWriter`` under anyio's stdin stream, on asyncio; ``None`` elsewhere (trio).
+
+    (``asyncio`` is looked up, not imported: under trio it need not be loaded at all.)
+    """
+    asyncio_module = sys.modules.get("asyncio")
     writer = getattr(process.stdin, "_stream", None)
-    return writer if isinstance(writer, asyncio.StreamWriter) else None
+    if asyncio_module is None or not isinstance(writer, asyncio_module.StreamWriter):
+        return None
+    return writer  # pyright: ignore[reportUnknownVariableType]
 
 
 async def _discard_rest(stream: anyio.abc.ByteReceiveStream) -> None:
