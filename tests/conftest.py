@@ -2,7 +2,7 @@
 
 import pytest
 
-pytest_plugins = ["tests.support.fixtures", "ui_adapters.pytest_plugin"]
+pytest_plugins = ["tests.support.fixtures", "tests.support.browser", "ui_adapters.pytest_plugin"]
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""mcp_client: an async MCP client where every elicitation, in either protocol era, reaches one callback.
+"""mcp_client: an async MCP client where every server question, in either protocol era, reaches one callback.
 
     from mcp_client import Client
 
@@ -13,6 +13,8 @@ from mcp_client._client import Client
 from mcp_client._context import ClientRequestContext
 from mcp_client._elicitation import ElicitationCallback, ElicitationCompleteCallback
 from mcp_client._errors import (
+    CallbackError,
+    CapabilityNotDeclaredError,
     ClientStateError,
     ElicitationCallbackError,
     ElicitationError,
@@ -37,6 +39,8 @@ from mcp_client._errors import (
 from mcp_client._http import StreamableHTTPTransport
 from mcp_client._listen import Listening
 from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback, Subscription
+from mcp_client._roots import ListRootsCallback
+from mcp_client._sampling import SamplingCallback
 from mcp_client._stdio import StdioServerParameters, StdioTransport
 from mcp_client._transport import Transport
 from mcp_client._versions import LEGACY_VERSIONS, MODERN_VERSIONS
@@ -46,6 +50,8 @@ __version__ = "0.1.0"
 __all__ = [
     "LEGACY_VERSIONS",
     "MODERN_VERSIONS",
+    "CallbackError",
+    "CapabilityNotDeclaredError",
     "Client",
     "ClientRequestContext",
     "ClientStateError",
@@ -58,6 +64,7 @@ __all__ = [
     "InvalidElicitationContentError",
     "InvalidElicitationSchemaError",
     "InvalidToolResultError",
+    "ListRootsCallback",
     "Listening",
     "LoggingCallback",
     "MCPClientError",
@@ -68,6 +75,7 @@ __all__ = [
     "OAuthError",
     "ProgressCallback",
     "ProtocolError",
+    "SamplingCallback",
     "ServerExitedError",
     "SessionExpiredError",
     "StdioServerParameters",

@@ -1,18 +1,18 @@
 """``Client``: the one object an app uses to talk to an MCP server, in either protocol era.
 
-A thin façade: it checks the options, builds the transport (HTTP or stdio), the router of question
-handlers (``_router``), the notification routes (``_notifications``) and the session (``_session``),
-and turns results into typed models. The session does the work: negotiation (``_negotiation``),
+A thin façade: ``_options`` checks what it was given and builds the transport (HTTP or stdio) and the
+router of question handlers (``_router``: elicitation, sampling, roots); with the notification routes
+(``_notifications``) they make the session (``_session``), which does the work: negotiation,
 sending, deadlines, cancellation, recovery, the multi-round-trip loop (``_input_required``) and the
-legacy push path (``_server_messages``). The three calls that may ask questions, pause or run long
-live in ``_pausable_calls``; ``listen()`` in ``_listen``.
+legacy push path (``_server_messages``). The façade turns results into typed models. The three calls
+that may ask questions, pause or run long live in ``_pausable_calls``; ``listen()`` in ``_listen``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from types import TracebackType
-from typing import Any, Literal, Self, get_args
+from typing import Any, Literal, Self
 
 import httpx
 from pydantic import BaseModel
@@ -21,20 +21,18 @@ from mcp_client import _results
 from mcp_client._elicitation import (
     ElicitationCallback,
     ElicitationCompleteCallback,
-    ElicitationHandler,
     UrlCompletions,
-    declared_modes,
 )
-from mcp_client._errors import UnsupportedInEraError
-from mcp_client._http import StreamableHTTPTransport
+from mcp_client._errors import ClientStateError, UnsupportedInEraError
 from mcp_client._listen import Listening, listen_filter
 from mcp_client._notifications import LoggingCallback, MessageHandler, Notifications
+from mcp_client._options import check_level, check_mode, client_info_of, router_for, transport_for
 from mcp_client._pausable_calls import PausableCalls, check_seconds
-from mcp_client._router import Router
+from mcp_client._roots import ListRootsCallback
+from mcp_client._sampling import SamplingCallback
 from mcp_client._session import Session
-from mcp_client._stdio import StdioServerParameters, StdioTransport
+from mcp_client._stdio import StdioServerParameters
 from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Transport
-from mcp_client._versions import MODES
 from mcp_client.types import (
     CompleteResult,
     Implementation,
@@ -50,10 +48,6 @@ from mcp_client.types import (
 
 __all__ = ["Client"]
 
-_DEFAULT_CLIENT_INFO: dict[str, Any] = {"name": "mcp-client", "version": "0.1.0"}
-"""A plain dict, not an ``Implementation``: building a model at import would build its validator."""
-_LEVELS: tuple[str, ...] = get_args(LoggingLevel)
-
 
 class Client(PausableCalls):
     """An async MCP client; use it as ``async with Client(server, ...) as client:``.
@@ -63,13 +57,20 @@ class Client(PausableCalls):
     (probe ``server/discover``, fall back to the handshake) or a modern version such as ``"2026-07-28"``
     (adopt it with no traffic).
 
-    Every elicitation question, pushed by a legacy server or returned by a modern one, goes to
-    ``elicitation_callback(context, params) -> ElicitResult``. The callback is also the capability
-    declaration: without one the client declares no elicitation. The modes declared are
-    ``elicitation_modes`` if given, else the callback's ``elicitation_modes`` attribute, else both.
-    ``elicitation_complete_callback(elicitation_id)`` hears legacy URL-mode completions.
+    A server may ask three kinds of question, pushed (legacy) or returned (2026-07-28), each to one
+    callback that is also the capability declaration (no callback, no capability):
 
-    ``timeout`` bounds each request, not counting time spent in the elicitation callback or in the
+    * ``elicitation_callback(context, params) -> ElicitResult``: a person answers. The modes declared
+      are ``elicitation_modes`` if given, else the callback's ``elicitation_modes`` attribute, else both.
+      ``elicitation_complete_callback(elicitation_id)`` hears legacy URL-mode completions.
+    * ``sampling_callback(context, params) -> CreateMessageResult``: the app's model answers a
+      ``CreateMessageRequestParams``; ``sampling_capabilities`` (e.g. ``{"tools": {}}``) is declared as
+      given. Raise ``MCPError`` to refuse.
+    * ``list_roots_callback(context) -> ListRootsResult``: the folders the app works in (``file://``).
+
+    A question of a kind not declared fails the call with ``CapabilityNotDeclaredError``.
+
+    ``timeout`` bounds each request, not counting time its own questions spend with a callback or the
     browser step of an OAuth login; a progress report starts it again. ``input_required_max_rounds``
     caps the multi-round-trip loop. ``headers`` and ``auth`` (an ``httpx.Auth``, such as
     ``mcp_client.auth.OAuth``) apply to every HTTP request.
@@ -95,27 +96,24 @@ class Client(PausableCalls):
         auth: httpx.Auth | None = None,
         elicitation_modes: Iterable[str] | None = None,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+        sampling_callback: SamplingCallback | None = None,
+        sampling_capabilities: Mapping[str, Any] | None = None,
+        list_roots_callback: ListRootsCallback | None = None,
         logging_callback: LoggingCallback | None = None,
         log_level: LoggingLevel | None = None,
         message_handler: MessageHandler | None = None,
     ) -> None:
-        if mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(repr(m) for m in MODES)}; got {mode!r}")
-        if input_required_max_rounds < 0:
-            raise ValueError("input_required_max_rounds must be 0 or more")
+        check_mode(mode, input_required_max_rounds)
         check_seconds("timeout", timeout)
-        _check_level(log_level)
-        transport = _transport_for(server, headers, auth, timeout, max_message_bytes)
-        info = (
-            client_info.model_dump_wire()
-            if isinstance(client_info, Implementation)
-            else Implementation.model_validate(client_info).model_dump_wire()
-            if client_info is not None
-            else dict(_DEFAULT_CLIENT_INFO)
-        )
+        check_level(log_level)
+        transport = transport_for(server, headers, auth, timeout, max_message_bytes)
+        info = client_info_of(client_info)
         completions = UrlCompletions()
-        modes = declared_modes(elicitation_callback, elicitation_modes)
-        router = Router([ElicitationHandler(elicitation_callback, modes, completions)])
+        router = router_for(
+            elicitation_callback, elicitation_modes, completions, sampling_callback, sampling_capabilities,
+            list_roots_callback,
+        )  # fmt: skip
+        self._declares_roots = list_roots_callback is not None
         notifications = Notifications(
             logging_callback=logging_callback,
             message_handler=message_handler,
@@ -238,7 +236,7 @@ class Client(PausableCalls):
 
     async def set_logging_level(self, level: LoggingLevel) -> None:
         """Receive server log messages at ``level`` and up, from now on, in either era."""
-        _check_level(level)
+        check_level(level)
         await self._session.set_log_level(level)
 
     def listen(
@@ -275,6 +273,19 @@ class Client(PausableCalls):
         self._session.require_open()
         return await self._session.request(method, dict(params) if params is not None else None)
 
+    async def send_roots_list_changed(self) -> None:
+        """Tell the server that the roots changed, so it asks ``list_roots_callback`` again.
+
+        Legacy: a ``notifications/roots/list_changed``. The 2026-07-28 era has no such notification: a
+        server asks for roots with each request that needs them, so the next one gets the new answer.
+        """
+        self._session.require_open()
+        if not self._declares_roots:
+            raise ClientStateError(
+                "this Client declared no roots; pass list_roots_callback=... to Client to declare them"
+            )
+        await self._session.notify_server("notifications/roots/list_changed")
+
     async def _list_all(self, method: str, key: str) -> list[Any]:
         self._session.require_open()
         return await _results.list_all(self._session.request, method, key, self.server)
@@ -286,33 +297,3 @@ class Client(PausableCalls):
                 "`async with client.listen(resource_subscriptions=[uri]) as subscription:` instead"
             )
         return method
-
-
-def _check_level(level: str | None) -> None:
-    if level is not None and level not in _LEVELS:
-        raise ValueError(f"log level must be one of {', '.join(_LEVELS)}; got {level!r}")
-
-
-def _transport_for(
-    server: object,
-    headers: Mapping[str, str] | None,
-    auth: httpx.Auth | None,
-    timeout: float | None,
-    max_message_bytes: int,
-) -> Transport:
-    if isinstance(server, str):
-        if not server.startswith(("http://", "https://")):
-            raise ValueError(
-                f"server must be an http:// or https:// URL, a StdioServerParameters or a transport; got "
-                f"{server!r}. For a command, use StdioServerParameters(command, args=[...])."
-            )
-        return StreamableHTTPTransport(
-            server, headers=headers, auth=auth, timeout=timeout, max_message_bytes=max_message_bytes
-        )
-    if isinstance(server, StdioServerParameters):
-        return StdioTransport(server, max_message_bytes=max_message_bytes)
-    if isinstance(server, Transport):
-        return server
-    raise TypeError(
-        f"server must be a URL string, a StdioServerParameters or a Transport; got {type(server).__name__}"
-    )

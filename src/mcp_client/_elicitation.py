@@ -27,7 +27,8 @@ from mcp_client._errors import (
     MCPClientError,
     MCPError,
 )
-from mcp_client._jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST
+from mcp_client._jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
+from mcp_client._router import not_declared
 from mcp_client.schema import FormSchema, parse_form_schema
 from mcp_client.types import (
     ElicitRequestFormParams,
@@ -117,6 +118,8 @@ class ElicitationHandler:
 
     method = "elicitation/create"
     kind = "elicitation"
+    callback_name = "elicitation_callback"
+    unsupported = "Elicitation not supported"
 
     def __init__(
         self,
@@ -149,7 +152,7 @@ class ElicitationHandler:
             self.completions.expect(raw.get("elicitationId"))  # pyright: ignore[reportUnknownMemberType]
         callback = self.callback
         if callback is None:
-            raise MCPError(INVALID_REQUEST, "Elicitation not supported")
+            raise not_declared(self)
         question, schema = parse_request(raw)
         if question.mode not in self.modes:
             raise MCPError(INVALID_PARAMS, f"This client does not support {question.mode} elicitation")

@@ -26,6 +26,8 @@ _META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"
 
 _NO_HEADERS: dict[str, str] = {}
 _NAMED_METHODS = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+_NO_MODERN_NOTIFICATION = frozenset({"notifications/roots/list_changed"})
+"""Client notifications 2026-07-28 dropped: there a server asks for roots with each request it needs."""
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,12 @@ class Era(Protocol):
         self, request_id: Any, reason: str, cancels_by_closing: bool
     ) -> tuple[dict[str, Any], dict[str, str]] | None:
         """The ``notifications/cancelled`` message and headers for abandoning a request, if one is due."""
+        ...
+
+    def notification(
+        self, method: str, params: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, str]] | None:
+        """A client notification dressed for this era, or ``None`` if the era has no such notification."""
         ...
 
     def absorb_tools(self, tools: list[Any]) -> list[Any]:
@@ -136,6 +144,11 @@ class LegacyEra:
         self, request_id: Any, reason: str, cancels_by_closing: bool
     ) -> tuple[dict[str, Any], dict[str, str]] | None:
         return _cancel_message(request_id, reason), self._headers  # a closed stream cancels nothing here
+
+    def notification(
+        self, method: str, params: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, str]] | None:
+        return _jsonrpc.notification(method, params), self._headers
 
     def absorb_tools(self, tools: list[Any]) -> list[Any]:
         return tools
@@ -228,6 +241,14 @@ class ModernEra:
         message = _cancel_message(request_id, reason)
         message["params"], _ = self.prepare("notifications/cancelled", message["params"], with_headers=False)
         return message, self.notification_headers("notifications/cancelled")
+
+    def notification(
+        self, method: str, params: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Any], dict[str, str]] | None:
+        if method in _NO_MODERN_NOTIFICATION:
+            return None
+        wire_params, _ = self.prepare(method, params, with_headers=False)
+        return _jsonrpc.notification(method, wire_params), self.notification_headers(method)
 
     def server_info_in(self, result: dict[str, Any]) -> object:
         meta = result.get("_meta")

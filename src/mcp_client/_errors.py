@@ -12,14 +12,19 @@ The tree, so that a caller can pick the right ``except`` in ten seconds::
     │   ├── UnsupportedProtocolVersionError  no protocol version both sides speak
     │   └── InvalidToolResultError       a tool's structuredContent breaks its outputSchema (.path .rule)
     ├── MCPError                         the server answered with a JSON-RPC error (.code .message .data)
-    │   └── UrlElicitationRequiredError  legacy -32042: open these URLs first (.elicitations)
+    │   ├── UrlElicitationRequiredError  legacy -32042: open these URLs first (.elicitations)
+    │   └── CapabilityNotDeclaredError   the server asked for sampling, roots or elicitation, which
+    │                                    this client did not declare (.kind); pass that callback
     ├── InputRequiredRoundsExceededError the server kept asking for input past the round cap
     ├── InputRequiredLimitError          the server's input requests broke a size or count limit
+    ├── CallbackError                    an app callback (sampling, roots, elicitation) raised or
+    │   │                                returned something unusable (.kind)
+    │   └── ElicitationCallbackError     the elicitation callback itself raised (also an ElicitationError)
     ├── OAuthError                       an OAuth login, refresh or token request failed (mcp_client.auth)
     ├── ElicitationError                 a question or an answer could not be used
     │   ├── InvalidElicitationSchemaError    the server's requested_schema is outside the spec's subset
     │   ├── InvalidElicitationContentError   the callback's answer does not fit the schema
-    │   └── ElicitationCallbackError     the elicitation callback itself raised
+    │   └── ElicitationCallbackError
     ├── ClientStateError                 the Client was used outside ``async with`` or after closing
     └── UnsupportedInEraError            the negotiated protocol era has no such thing (says what to use)
 
@@ -34,6 +39,8 @@ if TYPE_CHECKING:
     from mcp_client.types import ElicitRequestURLParams
 
 __all__ = [
+    "CallbackError",
+    "CapabilityNotDeclaredError",
     "ClientStateError",
     "ElicitationCallbackError",
     "ElicitationError",
@@ -157,6 +164,26 @@ class UrlElicitationRequiredError(MCPError):
         self.elicitations = elicitations
 
 
+class CapabilityNotDeclaredError(MCPError):
+    """The server asked a question of a kind this client did not declare (``kind``: ``"sampling"``,
+    ``"roots"`` or ``"elicitation"``; ``method`` its JSON-RPC method).
+
+    A legacy server is told ``-32600`` ("Sampling not supported", ...); the call raises this error,
+    whose message names the callback to pass. In the 2026-07-28 era nothing is sent: the call raises.
+    """
+
+    def __init__(self, kind: str, method: str, callback: str, wire_message: str) -> None:
+        super().__init__(
+            -32600,
+            f"this server asked for {kind} ({method}), which this client did not declare; "
+            f"pass {callback}=... to Client to answer it",
+        )
+        self.kind = kind
+        self.method = method
+        self.wire_message = wire_message
+        """What a legacy server is told (``"Sampling not supported"``, as the official client says)."""
+
+
 class InputRequiredRoundsExceededError(MCPClientError):
     """The server answered with ``InputRequiredResult`` more times than ``input_required_max_rounds``."""
 
@@ -167,6 +194,18 @@ class InputRequiredRoundsExceededError(MCPClientError):
 
 class InputRequiredLimitError(MCPClientError):
     """An ``InputRequiredResult`` broke one of the client's safety limits (state size, question count)."""
+
+
+class CallbackError(MCPClientError):
+    """An app callback raised, or returned something that cannot be sent; ``kind`` says which one.
+
+    The original exception, if any, is the ``__cause__``. The server is told only that the client's
+    handler failed, never the details.
+    """
+
+    def __init__(self, message: str, *, kind: str) -> None:
+        super().__init__(message)
+        self.kind = kind
 
 
 class OAuthError(MCPClientError):
@@ -208,8 +247,11 @@ class InvalidElicitationContentError(ElicitationError):
         self.rule = rule
 
 
-class ElicitationCallbackError(ElicitationError):
+class ElicitationCallbackError(ElicitationError, CallbackError):
     """The elicitation callback raised; the original exception is the ``__cause__``."""
+
+    def __init__(self, message: str) -> None:
+        CallbackError.__init__(self, message, kind="elicitation")
 
 
 class ClientStateError(MCPClientError):

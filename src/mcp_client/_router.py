@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 from mcp_client._context import ClientRequestContext
-from mcp_client._errors import MCPClientError, MCPError
+from mcp_client._errors import CapabilityNotDeclaredError, MCPClientError, MCPError
 
 
 class QuestionHandler(Protocol):
@@ -37,11 +37,28 @@ class QuestionHandler(Protocol):
         """The capability object to declare, or ``None`` when the app gave no callback."""
         ...
 
+    @property
+    def callback_name(self) -> str:
+        """The ``Client`` parameter that declares this kind (named in ``CapabilityNotDeclaredError``)."""
+        ...
+
+    @property
+    def unsupported(self) -> str:
+        """What a legacy server is told when the kind is not declared (``"Sampling not supported"``)."""
+        ...
+
     async def answer(self, params: object, context: ClientRequestContext) -> dict[str, Any]: ...
 
     def refusal(self, error: MCPClientError) -> tuple[int, str]:
         """The JSON-RPC error code and message for a local failure, as the server may see it."""
         ...
+
+
+def not_declared(handler: QuestionHandler) -> CapabilityNotDeclaredError:
+    """The error for a question of ``handler``'s kind when the app gave no callback for it."""
+    return CapabilityNotDeclaredError(
+        handler.kind, handler.method, handler.callback_name, handler.unsupported
+    )
 
 
 class Router:
@@ -57,14 +74,18 @@ class Router:
         """The client capabilities to declare, derived from the handlers (in both eras)."""
 
     def handler(self, method: str) -> QuestionHandler | None:
+        """The handler of ``method`` (declared or not), ``None`` for a method no handler knows."""
         return self._handlers.get(method)
 
-    def answers(self, method: str) -> bool:
-        """Whether some handler knows ``method``."""
-        return method in self._handlers
+    def require_declared(self, handler: QuestionHandler) -> None:
+        """Refuse a question whose kind the client did not declare (``CapabilityNotDeclaredError``)."""
+        if handler.capability is None:
+            raise not_declared(handler)
 
     async def answer(self, method: str, params: object, context: ClientRequestContext) -> dict[str, Any]:
+        """Answer one question of any kind: the wire result, or the handler's exception."""
         handler = self._handlers.get(method)
         if handler is None:
             raise MCPError(-32601, "Method not found")
+        self.require_declared(handler)
         return await handler.answer(params, context)

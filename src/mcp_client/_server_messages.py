@@ -1,13 +1,14 @@
 """Messages a server sends on its own: requests to answer and notifications to act on.
 
 Legacy servers push questions (``elicitation/create`` ...) mid-call; the router finds their handler
-and the answer goes back as a JSON-RPC response. When the answer cannot be given on our side (bad
-schema, bad content, the callback failed) the server gets a JSON-RPC error so its tool stops, and the
-local error is handed to the question's owners (``Questions.open``) so that the call it belongs to
-raises it instead of the server's echo. A server's ``notifications/cancelled`` cancels the callback
-still running for that request, or, if the request's task has not started yet (the cancel came right
-behind it), stops it before it starts. The 2026-07-28 era sends no requests; its notifications
-(progress, log, change notices) come through here too, and go on to ``_notifications``.
+and the answer goes back as a JSON-RPC response. When the answer cannot be given (bad schema, bad
+content, the callback failed or refused, the kind was not declared) the server gets a JSON-RPC error so
+its tool stops, and the error is handed to the question's owners (``Questions``) so that the call it
+belongs to raises it instead of the server's echo, as a 2026-07-28 call would. A server's
+``notifications/cancelled`` cancels the callback still running for that request, or, if the request's
+task has not started yet (the cancel came right behind it), stops it before it starts. The 2026-07-28
+era sends no requests; its notifications (progress, log, change notices) come through here too, and
+go on to ``_notifications``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import anyio
 from mcp_client import _jsonrpc
 from mcp_client._context import ClientRequestContext
 from mcp_client._elicitation import ElicitationCompleteCallback, UrlCompletions
-from mcp_client._errors import MCPClientError, MCPError
+from mcp_client._errors import CapabilityNotDeclaredError, MCPClientError, MCPError
 from mcp_client._notifications import Notifications
 from mcp_client._router import Router
 from mcp_client._transport import RequestId
@@ -46,8 +47,9 @@ class QuestionOwners(Protocol):
         ...
 
 
-Questions = Callable[[RequestId | None], AbstractContextManager[QuestionOwners]]
-"""Opens a pushed question for the duration of its answer, given the request it came with (if known)."""
+Questions = Callable[[RequestId | None, anyio.CancelScope], AbstractContextManager[QuestionOwners]]
+"""Opens a pushed question for the duration of its answer, given the request it came with (if known)
+and the scope around the answer (cancelled when no call waits for it any more)."""
 
 
 class ServerMessageHandler:
@@ -99,12 +101,20 @@ class ServerMessageHandler:
                 )
             )
             return
-        with anyio.CancelScope() as scope, self._questions(related) as owners:
+        with anyio.CancelScope() as scope, self._questions(related, scope) as owners:
             self._in_flight[request_id] = scope
             try:
+                self._router.require_declared(handler)
                 answer = await handler.answer(message.get("params"), self._context_for(request_id))
             except MCPError as exc:
-                await self._reply(_jsonrpc.error_response(request_id, exc.code, exc.message, exc.data))
+                # A refusal: the callback's own MCPError goes to the server as it is (an undeclared kind
+                # as the short "... not supported"); the call, if it fails, raises the refusal itself.
+                owners.fail(exc)
+                if isinstance(exc, CapabilityNotDeclaredError):
+                    reply = _jsonrpc.error_response(request_id, exc.code, exc.wire_message)
+                else:
+                    reply = _jsonrpc.error_response(request_id, exc.code, exc.message, exc.data)
+                await self._reply(reply)
                 return
             except MCPClientError as exc:
                 owners.fail(exc)
@@ -115,7 +125,7 @@ class ServerMessageHandler:
                 self._in_flight.pop(request_id, None)
             await self._reply(_jsonrpc.result_response(request_id, answer))
         if scope.cancelled_caught:
-            logger.info("the server cancelled its %s request %r", method, request_id)
+            logger.info("%s request %r ended unanswered (cancelled, or its call is over)", method, request_id)
 
     async def _on_notification(self, message: dict[str, Any]) -> None:
         method = message["method"]

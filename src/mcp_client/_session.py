@@ -97,25 +97,51 @@ class Call:
 
 
 class _PushedQuestion:
-    """A question a legacy server pushed, open while it is answered (see ``Session.question``)."""
+    """A question a legacy server pushed, open while it is answered (see ``Session.question``).
 
-    __slots__ = ("_calls", "_paused")
+    Its owners are the requests it belongs to: the one the transport names, else every request in
+    flight when it came (a stdio server does not say). While it is open, the owners' clocks are paused
+    (and only theirs); when every owner is over, nobody waits for the answer any more and the callback
+    is cancelled. A question whose named request is already over is cancelled at once.
+    """
 
-    def __init__(self, session: Session, related: RequestId | None) -> None:
+    __slots__ = ("_calls", "_clocks", "_open_owners", "_orphan", "_scope")
+
+    def __init__(self, session: Session, related: RequestId | None, scope: anyio.CancelScope) -> None:
         active = session.deadlines.active
-        clock = active.get(related) if related is not None else None
-        clocks = [clock] if clock is not None else [] if related is not None else list(active.values())
-        self._calls = [c.call for c in clocks if isinstance(c.call, Call)]
-        self._paused = session.deadlines.paused()
+        if related is not None:
+            clock = active.get(related)
+            self._clocks = [clock] if clock is not None else []
+            self._orphan = clock is None
+        else:
+            self._clocks = list(active.values())
+            self._orphan = False
+        self._calls = [c.call for c in self._clocks if isinstance(c.call, Call)]
+        self._open_owners = len(self._clocks)
+        self._scope = scope
 
     def __enter__(self) -> _PushedQuestion:
-        self._paused.__enter__()
+        if self._orphan:
+            self._scope.cancel()
+        for clock in self._clocks:
+            clock.pause()
+            if clock.on_end is None:
+                clock.on_end = []
+            clock.on_end.append(self._owner_ended)
         return self
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        self._paused.__exit__(exc_type, exc, tb)
+        for clock in self._clocks:
+            clock.resume()
+            if clock.on_end and self._owner_ended in clock.on_end:
+                clock.on_end.remove(self._owner_ended)
+
+    def _owner_ended(self) -> None:
+        self._open_owners -= 1
+        if not self._open_owners:
+            self._scope.cancel()  # the call it belonged to is over: nobody waits for the answer
 
     def fail(self, error: BaseException) -> None:
         if not self._calls:
@@ -359,7 +385,7 @@ class Session:
             raise MCPTimeoutError(
                 f"{method} to {self.label} got no answer within {clock.timeout:g}s; "
                 "raise Client(timeout=...) or the call's read_timeout_seconds "
-                "if the server is slow (time spent answering elicitations does not count, "
+                "if the server is slow (time spent answering its questions does not count, "
                 "and each progress report starts the clock again)"
             )
         error = reply.get("error")
@@ -379,6 +405,14 @@ class Session:
                 await self.transport.send(*notice)
             except MCPClientError:
                 pass  # the server is gone: nothing left to cancel
+
+    async def notify_server(self, method: str, params: dict[str, Any] | None = None) -> bool:
+        """Send a client notification in the current era; ``False`` if the era has no such notification."""
+        notice = self.require_open().notification(method, params)
+        if notice is None:
+            return False
+        await self.transport.send(*notice)
+        return True
 
     async def reply_to_server(self, message: dict[str, Any]) -> None:
         era = self.era
@@ -460,18 +494,22 @@ class Session:
                 raise failure
         return result
 
-    def question(self, related: RequestId | None) -> _PushedQuestion:
-        """Open a pushed question: it belongs to the call of ``related``, else to every call in flight.
+    def question(self, related: RequestId | None, scope: anyio.CancelScope) -> _PushedQuestion:
+        """Open a pushed question: it belongs to the request ``related``, else to every one in flight.
 
-        Request deadlines stop while it is answered.
+        Only its owners' deadlines stop while it is answered; ``scope`` (around its answer) is cancelled
+        when every owner is over.
         """
-        return _PushedQuestion(self, related)
+        return _PushedQuestion(self, related, scope)
 
     def _check_input(self, key: str, method: str) -> None:
-        if not self._router.answers(method):
+        """Before any question of a round is answered: refuse unknown and undeclared kinds."""
+        handler = self._router.handler(method)
+        if handler is None:
             raise ProtocolError(
                 f"the server's input request {key!r} is {method!r}, which this client does not answer"
             )
+        self._router.require_declared(handler)
 
     async def _answer_input(
         self, key: str, method: str, params: dict[str, Any], index: int, count: int
@@ -485,8 +523,8 @@ class Session:
             question_index=index,
             question_count=count,
         )
-        with self.deadlines.paused():
-            return await self._router.answer(method, params, context)
+        # Asked between two requests of the call: no request is waiting, so no clock needs pausing.
+        return await self._router.answer(method, params, context)
 
     def _push_context(self, request_id: Any) -> ClientRequestContext:
         return ClientRequestContext(

@@ -1,14 +1,19 @@
-"""Request deadlines that stop while a person is answering a question and restart on progress.
+"""Request deadlines, each stoppable on its own while a person answers that request's question.
 
-``timeout`` bounds each request (a call may choose its own, ``read_timeout_seconds``), but an
-elicitation callback may keep a person busy for minutes while a legacy server holds the request open,
-and an OAuth login may send the person to a browser in the middle of a request. Every pending request
-runs inside its own ``RequestClock`` (``RequestDeadlines.clock()``), registered by request id while it
-waits; while any callback runs inside ``paused()`` no deadline fires, and when the last callback
-returns each pending request gets a fresh timeout of its own length. A progress notification for a
-request starts its clock again too (``RequestClock.restart``): a tool that reports progress may run for
-as long as it keeps reporting.
+``timeout`` bounds each request (a call may choose its own, ``read_timeout_seconds``), but a legacy
+server may hold a request open while it asks the user a question (a pushed ``elicitation/create``),
+and a person may take minutes to answer. Every pending request runs inside its own ``RequestClock``
+(``RequestDeadlines.clock()``), registered by request id while it waits, so that the session can pause
+exactly the request a question belongs to. When its last question is answered the request gets a
+fresh timeout of its own length. Other requests keep their clocks running. A progress notification
+for a request starts its clock again too (``RequestClock.restart``): a tool that reports progress may
+run for as long as it keeps reporting.
 
+A clock also tells whoever asks (``on_end``) when its request is over, so that a question still open
+for a request nobody waits for any more can be ended.
+
+An OAuth login may send the person to a browser in the middle of a request; every request of the
+client waits for that login, so ``paused()`` stops all of its clocks (and those started meanwhile).
 Code far below the client (an ``httpx.Auth`` running inside the HTTP transport) cannot be handed the
 deadlines: it finds them in a context variable that each ``RequestClock`` sets for the task sending
 the request, and stops the clocks with ``waiting_on_a_person()``.
@@ -17,6 +22,7 @@ the request, and stops the clocks with ``waiting_on_a_person()``.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from contextvars import ContextVar, Token
 from types import TracebackType
 from typing import Any
@@ -31,7 +37,7 @@ class RequestDeadlines:
         self.timeout = math.inf if timeout is None else timeout
         self.active: dict[Any, RequestClock] = {}
         """The clocks of the requests waiting for an answer, by request id."""
-        self._paused = 0
+        self._paused = 0  # paused() blocks in force: every clock stopped
 
     def _deadline(self, timeout: float) -> float:
         return math.inf if self._paused or math.isinf(timeout) else anyio.current_time() + timeout
@@ -47,20 +53,26 @@ class RequestDeadlines:
         return RequestClock(self, request_id, call, grace, self.timeout if timeout is None else timeout)
 
     def paused(self) -> _Paused:
-        """Stop every request's clock for the duration (nesting and concurrency are fine)."""
+        """Stop every request's clock for the duration, including requests started meanwhile."""
         return _Paused(self)
 
 
 class RequestClock:
-    __slots__ = ("_deadlines", "_request_id", "_scope", "_token", "call", "timeout")
+    __slots__ = (
+        "_deadlines", "_ended", "_pauses", "_request_id", "_scope", "_token", "call", "on_end", "timeout",
+    )  # fmt: skip
 
     def __init__(
         self, deadlines: RequestDeadlines, request_id: Any, call: object, grace: float, timeout: float
     ) -> None:
         self._deadlines = deadlines
         self._request_id = request_id
+        self._pauses = 0
+        self._ended = False
         self.call = call
         self.timeout = timeout
+        self.on_end: list[Callable[[], None]] | None = None
+        """Called once when the request is over (answered, failed, timed out or cancelled)."""
         deadline = deadlines._deadline(timeout)
         if grace:
             deadline = max(deadline, anyio.current_time() + grace)
@@ -79,19 +91,36 @@ class RequestClock:
         if self._token is not None:
             _current.reset(self._token)
         self._deadlines.active.pop(self._request_id, None)
+        self._ended = True
+        if self.on_end:
+            for callback in self.on_end:
+                callback()
         return bool(self._scope.__exit__(exc_type, exc, tb))
-
-    def restart(self) -> None:
-        """A fresh ``timeout`` from now (the server showed it is working), unless the clocks are paused."""
-        if not self._deadlines._paused:
-            self._scope.deadline = self._deadlines._deadline(self.timeout)
 
     @property
     def deadline(self) -> float:
         return self._scope.deadline
 
-    def _set(self, deadline: float) -> None:
-        self._scope.deadline = deadline
+    def pause(self) -> None:
+        """Stop this request's clock until as many ``resume()`` calls (nesting is fine)."""
+        self._pauses += 1
+        if not self._ended:
+            self._scope.deadline = math.inf
+
+    def resume(self) -> None:
+        """Undo one ``pause()``; after the last one the request gets a fresh ``timeout``."""
+        self._pauses -= 1
+        if not self._pauses:
+            self._refresh()
+
+    def restart(self) -> None:
+        """A fresh ``timeout`` from now (the server showed it is working), unless the clock is stopped."""
+        if not self._pauses:
+            self._refresh()
+
+    def _refresh(self) -> None:
+        if not self._ended:
+            self._scope.deadline = math.inf if self._pauses else self._deadlines._deadline(self.timeout)
 
 
 class _Paused:
@@ -104,16 +133,15 @@ class _Paused:
         deadlines = self._deadlines
         deadlines._paused += 1
         for clock in deadlines.active.values():
-            clock._set(math.inf)
+            clock._refresh()
 
     def __exit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
         deadlines = self._deadlines
         deadlines._paused -= 1
-        if not deadlines._paused:
-            for clock in deadlines.active.values():
-                clock._set(deadlines._deadline(clock.timeout))
+        for clock in deadlines.active.values():
+            clock._refresh()
 
 
 class _NoClock:

@@ -22,6 +22,10 @@ __all__ = [
     "CompleteResult",
     "Completion",
     "ContentBlock",
+    "CreateMessageRequest",
+    "CreateMessageRequestParams",
+    "CreateMessageResult",
+    "CreateMessageResultWithTools",
     "ElicitRequest",
     "ElicitRequestFormParams",
     "ElicitRequestParams",
@@ -32,15 +36,20 @@ __all__ = [
     "GetPromptResult",
     "ImageContent",
     "Implementation",
+    "IncludeContext",
     "InputRequest",
     "InputRequiredResult",
     "ListPromptsResult",
     "ListResourceTemplatesResult",
     "ListResourcesResult",
+    "ListRootsRequest",
+    "ListRootsResult",
     "ListToolsResult",
     "LoggingLevel",
     "LoggingMessageNotification",
     "LoggingMessageNotificationParams",
+    "ModelHint",
+    "ModelPreferences",
     "OtherInputRequest",
     "ProgressNotification",
     "ProgressNotificationParams",
@@ -58,13 +67,22 @@ __all__ = [
     "ResourceTemplateReference",
     "ResourceUpdatedNotification",
     "ResourceUpdatedNotificationParams",
+    "Role",
+    "Root",
+    "SamplingContent",
+    "SamplingMessage",
+    "SamplingMessageContentBlock",
     "ServerCapabilities",
     "ServerNotification",
+    "StopReason",
     "SubscriptionFilter",
     "TextContent",
     "TextResourceContents",
     "Tool",
+    "ToolChoice",
     "ToolListChangedNotification",
+    "ToolResultContent",
+    "ToolUseContent",
     "UnknownNotification",
 ]
 
@@ -389,6 +407,136 @@ class ElicitResult(WireModel):
     content: dict[str, str | int | float | bool | list[str] | None] | None = None
 
 
+# --------------------------------------------------------------------------------------------- sampling
+
+Role = Literal["user", "assistant"]
+IncludeContext = Literal["none", "thisServer", "allServers"]
+StopReason = str
+"""Why sampling stopped: ``"endTurn"``, ``"stopSequence"``, ``"maxTokens"``, ``"toolUse"``, or other."""
+
+
+class ToolUseContent(WireModel):
+    """The model asks to call one of the tools the server offered (sampling with tools)."""
+
+    type: Literal["tool_use"] = "tool_use"
+    name: str
+    id: str
+    input: dict[str, Any] = Field(default_factory=dict[str, Any])
+    meta: dict[str, Any] | None = Field(default=None, alias="_meta")
+
+
+class ToolResultContent(WireModel):
+    """The result of a ``ToolUseContent``, sent back to the model in a later user message."""
+
+    type: Literal["tool_result"] = "tool_result"
+    tool_use_id: str
+    content: list[ContentBlock] = Field(default_factory=list)  # pyright: ignore[reportUnknownVariableType]
+    structured_content: Any = None
+    is_error: bool | None = None
+    meta: dict[str, Any] | None = Field(default=None, alias="_meta")
+
+
+SamplingContent = Annotated[TextContent | ImageContent | AudioContent, Field(discriminator="type")]
+"""The content of a plain sampling answer: one text, image or audio block."""
+
+SamplingMessageContentBlock = Annotated[
+    TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent,
+    Field(discriminator="type"),
+]
+"""One block of a sampling message (tool use and tool results only with ``sampling.tools``)."""
+
+
+class SamplingMessage(WireModel):
+    """One message of the conversation the server wants the model to continue."""
+
+    role: Role
+    content: SamplingMessageContentBlock | list[SamplingMessageContentBlock]
+    meta: dict[str, Any] | None = Field(default=None, alias="_meta")
+
+    @property
+    def content_as_list(self) -> list[Any]:
+        """The content as a list of blocks, whether the server sent one block or several."""
+        return self.content if isinstance(self.content, list) else [self.content]
+
+
+class ModelHint(WireModel):
+    """A model name hint, to be matched as a substring (``"sonnet"``)."""
+
+    name: str | None = None
+
+
+class ModelPreferences(WireModel):
+    """The server's advisory preferences for choosing a model (priorities from 0 to 1)."""
+
+    hints: list[ModelHint] | None = None
+    cost_priority: float | None = None
+    speed_priority: float | None = None
+    intelligence_priority: float | None = None
+
+
+class ToolChoice(WireModel):
+    """How the model may use the offered tools: ``"auto"`` (the default), ``"required"`` or ``"none"``."""
+
+    mode: Literal["auto", "required", "none"] | None = None
+
+
+class CreateMessageRequestParams(WireModel):
+    """What a ``sampling_callback`` receives: the server wants the app's model to answer ``messages``.
+
+    ``tools`` and ``tool_choice`` come only when the client declared ``sampling_capabilities={"tools": {}}``.
+    """
+
+    messages: list[SamplingMessage]
+    max_tokens: int
+    system_prompt: str | None = None
+    model_preferences: ModelPreferences | None = None
+    include_context: IncludeContext | None = None
+    temperature: float | None = None
+    stop_sequences: list[str] | None = None
+    metadata: dict[str, Any] | None = None
+    tools: list[Tool] | None = None
+    tool_choice: ToolChoice | None = None
+    meta: dict[str, Any] | None = Field(default=None, alias="_meta")
+
+
+class CreateMessageResult(WireModel):
+    """The model's answer: one block of content, the model's name, and why it stopped."""
+
+    role: Role = "assistant"
+    content: SamplingContent
+    model: str
+    stop_reason: StopReason | None = None
+    meta: dict[str, Any] | None = Field(default=None, alias="_meta")
+
+
+class CreateMessageResultWithTools(WireModel):
+    """The model's answer when tools were offered: content may be several blocks, with tool uses."""
+
+    role: Role = "assistant"
+    content: SamplingMessageContentBlock | list[SamplingMessageContentBlock]
+    model: str
+    stop_reason: StopReason | None = None
+    meta: dict[str, Any] | None = Field(default=None, alias="_meta")
+
+
+# ------------------------------------------------------------------------------------------------ roots
+
+
+class Root(WireModel):
+    """A folder or file the app works in; ``uri`` must be a ``file://`` URI."""
+
+    uri: str
+    name: str | None = None
+    meta: dict[str, Any] | None = Field(default=None, alias="_meta")
+
+
+class ListRootsResult(WireModel):
+    """What a ``list_roots_callback`` returns: every root the server may work in."""
+
+    roots: list[Root] = Field(default_factory=list[Root])
+    meta: dict[str, Any] | None = Field(default=None, alias="_meta")
+
+
 # ---------------------------------------------------------------------------- pausing and resuming (MRTR)
 
 
@@ -399,6 +547,20 @@ class ElicitRequest(WireModel):
     params: ElicitRequestParams
 
 
+class CreateMessageRequest(WireModel):
+    """A sampling request inside an ``InputRequiredResult`` (the 2026-07-28 era)."""
+
+    method: Literal["sampling/createMessage"] = "sampling/createMessage"
+    params: CreateMessageRequestParams
+
+
+class ListRootsRequest(WireModel):
+    """A roots request inside an ``InputRequiredResult`` (the 2026-07-28 era)."""
+
+    method: Literal["roots/list"] = "roots/list"
+    params: dict[str, Any] | None = None
+
+
 class OtherInputRequest(WireModel):
     """A question of a kind this version of the models does not type (kept as the server sent it)."""
 
@@ -406,7 +568,10 @@ class OtherInputRequest(WireModel):
     params: dict[str, Any] | None = None
 
 
-InputRequest = Annotated[ElicitRequest | OtherInputRequest, Field(union_mode="left_to_right")]
+InputRequest = Annotated[
+    ElicitRequest | CreateMessageRequest | ListRootsRequest | OtherInputRequest,
+    Field(union_mode="left_to_right"),
+]
 """One question of an ``InputRequiredResult``, keyed by the server in ``input_requests``."""
 
 

@@ -15,7 +15,15 @@ rich / prompt_toolkit are only loaded when a terminal adapter is actually used.
 * ``ElicitationRouter``, ``terminal_callback`` (``ui_adapters.routing``): one callback from two adapters.
 * ``always_decline``, ``always_cancel``, ``StopAskingPolicy`` (``ui_adapters.policies``).
 * ``CannedAnswers`` (``ui_adapters.canned``): prepared answers for tests; pytest fixture in
-  ``ui_adapters.pytest_plugin``.
+  ``ui_adapters.pytest_plugin``. ``CannedSampling`` (``ui_adapters.canned_sampling``): the same for
+  sampling requests.
+* ``SamplingReview`` (``ui_adapters.sampling``): a person sees, edits or refuses a server's sampling
+  request before the app's model answers it, and sees the answer before it goes back.
+* ``QuestionBroker`` (``ui_adapters.broker``): hands questions to an app's own UI (web, chat) as
+  ``PendingQuestion`` s (``ui_adapters.pending``) and waits for the app's answer, or (2026-07-28)
+  releases the call as a ``PausedCall`` (``ui_adapters.paused``) to resume later.
+* ``BrowserFormAdapter`` (``ui_adapters.browser``): each form question as a page in the system browser,
+  served on loopback.
 * ``BrowserLogin``, ``browser_login`` (``ui_adapters.login``): the browser step of an OAuth login
   (``mcp_client.auth.OAuth(authorize=...)``): the link shown, the browser opened on consent, the
   loopback redirect caught, or the address pasted back on a headless machine.
@@ -29,22 +37,38 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from ui_adapters.broker import QuestionBroker, QuestionNotPendingError
+    from ui_adapters.browser import BrowserFormAdapter
     from ui_adapters.canned import CannedAnswers, CannedQuestion, UnansweredQuestionError
+    from ui_adapters.canned_sampling import CannedSampling, CannedSamplingRequest, UnansweredSamplingError
     from ui_adapters.login import BrowserLogin, browser_login
+    from ui_adapters.paused import PausedCall, PausedCallNotReadyError
+    from ui_adapters.pending import PendingQuestion
     from ui_adapters.policies import StopAskingPolicy, always_cancel, always_decline, terminal_ask_to_stop
     from ui_adapters.routing import ElicitationRouter, terminal_callback
+    from ui_adapters.sampling import SamplingReview
     from ui_adapters.terminal import TerminalFormAdapter
     from ui_adapters.text import sanitize
     from ui_adapters.url import UrlAdapter
 
 __all__ = [
+    "BrowserFormAdapter",
     "BrowserLogin",
     "CannedAnswers",
     "CannedQuestion",
+    "CannedSampling",
+    "CannedSamplingRequest",
     "ElicitationRouter",
+    "PausedCall",
+    "PausedCallNotReadyError",
+    "PendingQuestion",
+    "QuestionBroker",
+    "QuestionNotPendingError",
+    "SamplingReview",
     "StopAskingPolicy",
     "TerminalFormAdapter",
     "UnansweredQuestionError",
+    "UnansweredSamplingError",
     "UrlAdapter",
     "always_cancel",
     "always_decline",
@@ -55,11 +79,21 @@ __all__ = [
 ]
 
 _WHERE = {
+    "BrowserFormAdapter": "ui_adapters.browser",
+    "PausedCall": "ui_adapters.paused",
+    "PausedCallNotReadyError": "ui_adapters.paused",
+    "PendingQuestion": "ui_adapters.pending",
+    "QuestionBroker": "ui_adapters.broker",
+    "QuestionNotPendingError": "ui_adapters.broker",
     "BrowserLogin": "ui_adapters.login",
     "browser_login": "ui_adapters.login",
     "CannedAnswers": "ui_adapters.canned",
     "CannedQuestion": "ui_adapters.canned",
     "UnansweredQuestionError": "ui_adapters.canned",
+    "CannedSampling": "ui_adapters.canned_sampling",
+    "CannedSamplingRequest": "ui_adapters.canned_sampling",
+    "UnansweredSamplingError": "ui_adapters.canned_sampling",
+    "SamplingReview": "ui_adapters.sampling",
     "ElicitationRouter": "ui_adapters.routing",
     "terminal_callback": "ui_adapters.routing",
     "StopAskingPolicy": "ui_adapters.policies",

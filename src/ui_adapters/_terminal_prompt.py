@@ -18,12 +18,17 @@ __all__ = ["ask_yes_no", "prompt_line"]
 _YES = frozenset({"y", "yes"})
 
 
-async def prompt_line(question: str, *, input: Input | None = None, output: Output | None = None) -> str:
-    """The line the user typed after ``question`` (plain text, shown as is: sanitize it first)."""
+async def prompt_line(
+    question: str, *, input: Input | None = None, output: Output | None = None, default: str = ""
+) -> str:
+    """The line the user typed after ``question`` (plain text, shown as is: sanitize it first).
+
+    ``default`` is already typed in, for the user to edit.
+    """
     session: PromptSession[str] = PromptSession(input=input, output=output)
     if sniffio.current_async_library() == "asyncio":
-        return await session.prompt_async(question)
-    return await anyio.to_thread.run_sync(lambda: session.prompt(question))
+        return await session.prompt_async(question, default=default)
+    return await anyio.to_thread.run_sync(lambda: session.prompt(question, default=default))
 
 
 async def ask_yes_no(question: str, *, input: Input | None = None, output: Output | None = None) -> bool:

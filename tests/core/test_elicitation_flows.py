@@ -13,6 +13,7 @@ import anyio
 import pytest
 
 from mcp_client import (
+    CapabilityNotDeclaredError,
     Client,
     ClientRequestContext,
     InputRequiredRoundsExceededError,
@@ -142,11 +143,15 @@ async def test_invalid_content_fails_the_call_in_both_eras(server: Any, era: str
 
 
 async def test_without_a_callback_legacy_push_is_refused(server: Any) -> None:
+    """The server is told -32600 "Elicitation not supported"; the call names the callback to pass."""
     async with Client(server, mode="legacy") as client:
-        with pytest.raises(MCPError) as caught:
+        with pytest.raises(CapabilityNotDeclaredError) as caught:
             await client.call_tool("book_table", {"date": "2025-12-25", "party_size": 4})
     assert caught.value.code == -32600
-    assert caught.value.message == "Elicitation not supported"
+    assert caught.value.kind == "elicitation"
+    assert "pass elicitation_callback=..." in caught.value.message
+    echo = caught.value.__context__  # what the server answered after hearing the refusal
+    assert isinstance(echo, MCPError) and echo.message == "Elicitation not supported"
 
 
 async def test_nested_schema_never_reaches_the_callback(server: Any) -> None:

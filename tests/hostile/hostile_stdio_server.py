@@ -3,7 +3,8 @@
 It answers ``initialize`` (legacy) and ``server/discover`` (2026-07-28) like a real server, then each
 ``tools/call`` does what its tool name says (see ``main``): garbage lines before the real answer,
 an answer with both ``result`` and ``error``, a line longer than the client's limit, megabytes of
-stderr, silence, a crash while calls are pending, half a line and then an exit.
+stderr, silence, a crash while calls are pending, half a line and then an exit, a question pushed
+for a call that is never answered nor cancelled.
 
     python tests/hostile/hostile_stdio_server.py stdio [--silent-discover]
 
@@ -144,6 +145,20 @@ def main() -> None:
             pass
         elif name == "hang":
             hanging.append(request_id)
+        elif name == "ask_forever":  # push a question, then never answer the call nor cancel the question
+            question = {
+                "mode": "form",
+                "message": "Well?",
+                "requestedSchema": {"type": "object", "properties": {}},
+            }
+            send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": f"ask-{request_id}",
+                    "method": "elicitation/create",
+                    "params": question,
+                }
+            )
         elif name == "crash":
             crash_requested, crash_after = request_id, int(args.get("after", 0))
         elif name == "half_line_then_exit":

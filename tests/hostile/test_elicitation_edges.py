@@ -5,6 +5,8 @@
   never answers still times out.
 * A server may cancel its own pending question (``notifications/cancelled``): the callback is
   cancelled and the server gets no answer to it, even when the cancel comes right behind the question.
+* Issue 15 item 1 (see also test_question_deadlines.py): a question open on one call does not stop the
+  clock of another, and the callback of a cancelled legacy call ends with it.
 """
 
 from __future__ import annotations
@@ -89,10 +91,6 @@ async def test_a_question_the_server_cancels_cancels_the_callback(
             assert outcome == ["cancelled"]  # it had started: it was cancelled, not left running
 
 
-ITEM_1 = "issue 15 item 1, done with the session split"
-
-
-@pytest.mark.xfail(strict=True, reason=ITEM_1)
 @pytest.mark.parametrize("mode", MODES)
 async def test_a_question_open_on_one_call_does_not_stop_the_clock_of_another(
     hostile: HostileServer, tag: str, mode: str
@@ -115,7 +113,6 @@ async def test_a_question_open_on_one_call_does_not_stop_the_clock_of_another(
                 release.set()
 
 
-@pytest.mark.xfail(strict=True, reason=ITEM_1)
 async def test_the_callback_of_a_cancelled_legacy_call_ends_with_it(hostile: HostileServer, tag: str) -> None:
     """The caller gives up on a call whose pushed question is open; the server never sends
     notifications/cancelled. The question's callback must end with the call, not run on."""

@@ -15,7 +15,13 @@ from typing import Any
 import anyio
 import pytest
 
-from mcp_client import Client, ClientRequestContext, MCPClientError, StdioServerParameters
+from mcp_client import (
+    CapabilityNotDeclaredError,
+    Client,
+    ClientRequestContext,
+    MCPClientError,
+    StdioServerParameters,
+)
 from mcp_client.types import ElicitRequestFormParams, ElicitRequestParams, ElicitResult, TextContent
 from tests.interop import _peers
 
@@ -137,13 +143,14 @@ async def test_plain_tool_in_both_eras(fastmcp_url: str) -> None:
 
 
 async def test_legacy_without_callback_fails_the_tool(fastmcp_url: str) -> None:
-    """No callback: the client refuses the pushed question with an error, and FastMCP fails the tool."""
+    """No callback: the client refuses the pushed question with an error, FastMCP fails the tool, and
+    the call raises the error that names the missing callback (the tool's isError result is its context)."""
     with anyio.fail_after(TEST_TIMEOUT):
         async with Client(fastmcp_url, mode="legacy") as client:
-            result = await client.call_tool("ask_profile", {"greeting": "Hi"})
-    assert result.is_error
-    assert isinstance(result.content[0], TextContent)
-    assert "ask_profile" in result.content[0].text
+            with pytest.raises(CapabilityNotDeclaredError) as caught:
+                await client.call_tool("ask_profile", {"greeting": "Hi"})
+    assert caught.value.kind == "elicitation"
+    assert "pass elicitation_callback=..." in str(caught.value)
 
 
 async def test_modern_without_callback_raises(fastmcp_url: str) -> None:

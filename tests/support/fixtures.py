@@ -11,7 +11,13 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.support.servers import FEATURES_SERVER, start_http_server, stdio_command
+from tests.support.servers import (
+    FEATURES_SERVER,
+    FORMS_SERVER,
+    QUESTIONS_SERVER,
+    start_http_server,
+    stdio_command,
+)
 from tests.support.servers import guide_stdio_command as _guide_stdio_command
 
 
@@ -74,3 +80,23 @@ def features_http_url() -> Iterator[str]:
 def features_stdio_command() -> tuple[str, list[str]]:
     """`(command, args)` launching the features server on stdio."""
     return stdio_command(FEATURES_SERVER)
+
+
+@pytest.fixture(scope="session")
+def questions_http_url() -> Iterator[str]:
+    """The sampling and roots peer (tests/servers/questions_server.py), both eras on one endpoint."""
+    with start_http_server(script=QUESTIONS_SERVER) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def questions_stdio_command() -> tuple[str, list[str]]:
+    """`(command, args)` launching the sampling and roots peer on stdio."""
+    return stdio_command(QUESTIONS_SERVER)
+
+
+@pytest.fixture(scope="session")
+def forms_http_url() -> Iterator[str]:
+    """tests/servers/forms_server.py: one `ask(message, schema)` tool that asks any form, both eras."""
+    with start_http_server(script=FORMS_SERVER) as url:
+        yield url

@@ -21,6 +21,8 @@ from pathlib import Path
 SERVERS_DIR = Path(__file__).resolve().parent.parent / "servers"
 GUIDE_SERVER = SERVERS_DIR / "guide_server.py"
 FEATURES_SERVER = SERVERS_DIR / "features_server.py"
+QUESTIONS_SERVER = SERVERS_DIR / "questions_server.py"
+FORMS_SERVER = SERVERS_DIR / "forms_server.py"
 
 LOOPBACK = "127.0.0.1"
 READY_TIMEOUT = 15.0

@@ -3,6 +3,7 @@
     mcp-client demo
     mcp-client tools SERVER
     mcp-client call SERVER TOOL [KEY=VALUE ...] [--mode legacy|auto|2026-07-28] [--header K:V] [--json]
+                    [--root PATH ...]
     mcp-client login SERVER [--scope S ...]
     mcp-client logout SERVER
 
@@ -98,14 +99,21 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
 
 def _connection(args: argparse.Namespace) -> Connection:
     from ui_adapters.cli._commands import Connection
+    from ui_adapters.cli._server_questions import root_for
     from ui_adapters.cli._servers import parse_header, parse_server
 
     server = parse_server(args.server)
     headers = dict(parse_header(h) for h in args.header)
     if headers and not isinstance(server, str):
         raise UsageError("--header only applies to http(s):// servers; this SERVER runs over stdio")
+    roots = tuple(root_for(path) for path in args.root)
     return Connection(
-        server=server, mode=args.mode, headers=headers, timeout=args.timeout, log_level=args.log_level
+        server=server,
+        mode=args.mode,
+        headers=headers,
+        timeout=args.timeout,
+        log_level=args.log_level,
+        roots=roots,
     )
 
 
@@ -121,10 +129,16 @@ def _complain(err: Console, first: str, *more: str) -> None:
 
 def _hints(error: Exception, args: argparse.Namespace) -> list[str]:
     """One line of advice for failures with a known cause."""
+    from mcp_client import CapabilityNotDeclaredError
+    from ui_adapters.cli._server_questions import ROOTS_HINT
+
     message = str(error).lower()
     if "back-channel" in message and getattr(args, "mode", "legacy") != "legacy":
         return [
             "This tool asks its question over the legacy back-channel (ctx.elicit); "
             "try again with --mode legacy."
         ]
+    undeclared_roots = isinstance(error, CapabilityNotDeclaredError) and error.kind == "roots"
+    if not getattr(args, "root", None) and (undeclared_roots or "roots capability" in message):
+        return [ROOTS_HINT]
     return []

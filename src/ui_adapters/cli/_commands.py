@@ -13,10 +13,11 @@ import httpx
 from rich.console import Console
 
 from mcp_client import Client, ElicitationCallback, ElicitationCompleteCallback, StdioServerParameters
-from mcp_client.types import LoggingLevel, Tool
+from mcp_client.types import LoggingLevel, Root, Tool
 from ui_adapters.cli._args import parse_arguments, suggest
 from ui_adapters.cli._exit import EXIT_OK, EXIT_TOOL_ERROR, UsageError
 from ui_adapters.cli._render import print_json, print_result, print_tools
+from ui_adapters.cli._server_questions import refuse_sampling, roots_callback
 from ui_adapters.cli._status import ServerLogPrinter, StatusLine, terminal_ui
 
 __all__ = ["Connection", "run_call", "run_tools"]
@@ -24,13 +25,18 @@ __all__ = ["Connection", "run_call", "run_tools"]
 
 @dataclass(frozen=True)
 class Connection:
-    """Where and how to connect: the parsed SERVER and the connection options."""
+    """Where and how to connect: the parsed SERVER and the connection options.
+
+    Every client answers sampling requests with the CLI's refusal and roots with ``roots`` (none given:
+    no roots declared).
+    """
 
     server: str | StdioServerParameters
     mode: str = "auto"
     headers: Mapping[str, str] = field(default_factory=dict[str, str])
     timeout: float | None = 30.0
     log_level: LoggingLevel = "info"
+    roots: Sequence[Root] = ()
 
     @property
     def label(self) -> str:
@@ -50,6 +56,8 @@ class Connection:
             elicitation_complete_callback=complete,
             headers=dict(self.headers) or None,
             timeout=self.timeout,
+            sampling_callback=refuse_sampling,
+            list_roots_callback=roots_callback(self.roots),
             auth=self._auth(status),
             logging_callback=ServerLogPrinter(status) if status is not None else None,
             log_level=self.log_level if status is not None else None,

@@ -88,6 +88,13 @@ def build_parser() -> argparse.ArgumentParser:
         + ", ".join(LOG_LEVELS)
         + " (default: info)",
     )
+    options.add_argument(
+        "--root",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a folder (or file) the server may work in, sent when it asks for roots (repeatable)",
+    )
     options.add_argument("--json", action="store_true", help="print the raw result as JSON (for scripts)")
 
     tools = commands.add_parser(

@@ -1,0 +1,382 @@
+"""A small web app that answers MCP servers' questions in the browser, with ``ui_adapters.QuestionBroker``.
+
+    pip install -e ".[examples]"
+    python examples/clients/web_app.py                                   # the bistro, over stdio
+    python examples/clients/web_app.py http://127.0.0.1:8000/mcp --mode legacy --port 8080
+
+Then open http://127.0.0.1:8080, pick a tool and call it. When the server asks something (try the
+bistro's ``book_table`` with ``{"date": "2025-12-25", "party_size": 2}``), the question appears in the
+"Waiting for you" list, drawn from ``PendingQuestion.to_json()``; your answer is posted back with
+``broker.answer`` and the call, which waited meanwhile, carries on.
+
+The app is Starlette (an ASGI framework that comes with the official MCP SDK, so the ``examples`` extra
+already has it) served by uvicorn on 127.0.0.1. The broker side is the few lines in ``lifespan`` and the
+three ``/api/questions`` handlers; the rest is the page. Server text is always put in the page with
+``textContent``, never as HTML; the ``Host`` header is checked (DNS rebinding) and a Content-Security-
+Policy allows only this app's own script and style.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from mcp_client import Client, InvalidElicitationContentError, MCPClientError, StdioServerParameters
+from mcp_client.types import TextContent
+from ui_adapters import QuestionBroker, QuestionNotPendingError
+
+BISTRO = Path(__file__).resolve().parent.parent / "servers" / "bistro.py"
+
+
+def create_app(server: str | StdioServerParameters, mode: str, timeout: float | None = 3600) -> Starlette:
+    broker = QuestionBroker(timeout=timeout)  # a question nobody answers within the hour is cancelled
+    clients: list[Client] = []
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        async with Client(server, mode=mode, elicitation_callback=broker) as client:
+            clients.append(client)
+            try:
+                yield
+            finally:
+                broker.close()  # waiting calls get "cancel"; open question streams end
+
+    # ------------------------------------------------------------------------- the broker's API
+
+    async def questions(_request: Request) -> JSONResponse:
+        return JSONResponse([question.to_json() for question in broker.pending()])
+
+    async def question_stream(_request: Request) -> StreamingResponse:
+        async def events() -> AsyncIterator[str]:
+            async for question in broker:  # the waiting ones first, then each new one as it comes
+                yield f"event: question\ndata: {json.dumps(question.to_json())}\n\n"
+
+        return StreamingResponse(
+            events(), media_type="text/event-stream", headers={"Cache-Control": "no-store"}
+        )
+
+    async def answer(request: Request) -> JSONResponse:
+        question_id = request.path_params["id"]
+        body: Any = await request.json()
+        action = body.get("action") if isinstance(body, dict) else None
+        try:
+            if action == "accept":
+                await broker.answer(question_id, body.get("content") or {})
+            elif action == "decline":
+                await broker.decline(question_id)
+            elif action == "cancel":
+                await broker.cancel(question_id)
+            else:
+                return JSONResponse({"error": "action must be accept, decline or cancel"}, status_code=400)
+        except InvalidElicitationContentError as exc:  # not sent: the question stays open
+            return JSONResponse({"error": str(exc), "field": exc.field}, status_code=422)
+        except QuestionNotPendingError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=404)
+        return JSONResponse({"ok": True})
+
+    # ----------------------------------------------------------------------- calling the server
+
+    async def tools(_request: Request) -> JSONResponse:
+        listed = await clients[0].list_tools()
+        return JSONResponse(
+            [{"name": tool.name, "description": tool.description or ""} for tool in listed.tools]
+        )
+
+    async def call(request: Request) -> JSONResponse:
+        body: Any = await request.json()
+        if not isinstance(body, dict) or not isinstance(body.get("tool"), str):
+            return JSONResponse({"error": 'post {"tool": NAME, "arguments": {...}}'}, status_code=400)
+        arguments = body.get("arguments") or {}
+        try:
+            result = await clients[0].call_tool(body["tool"], arguments)  # waits while a question is open
+        except MCPClientError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=502)
+        text = "\n".join(block.text for block in result.content if isinstance(block, TextContent))
+        return JSONResponse({"text": text, "is_error": result.is_error})
+
+    # ------------------------------------------------------------------------------- the page
+
+    async def page(_request: Request) -> HTMLResponse:
+        return HTMLResponse(PAGE)
+
+    async def script(_request: Request) -> Response:
+        return Response(SCRIPT, media_type="text/javascript")
+
+    async def style(_request: Request) -> Response:
+        return Response(STYLE, media_type="text/css")
+
+    return Starlette(
+        routes=[
+            Route("/", page),
+            Route("/app.js", script),
+            Route("/app.css", style),
+            Route("/api/tools", tools),
+            Route("/api/call", call, methods=["POST"]),
+            Route("/api/questions", questions),
+            Route("/api/questions/stream", question_stream),
+            Route("/api/questions/{id}", answer, methods=["POST"]),
+        ],
+        middleware=[
+            Middleware(TrustedHostMiddleware, allowed_hosts=["127.0.0.1", "localhost"]),
+            Middleware(_SecurityHeaders),
+        ],
+        lifespan=lifespan,
+    )
+
+
+class _SecurityHeaders:
+    """Only this app's own script and style may run; nothing loads from elsewhere; no framing."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        async def with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message.setdefault("headers", [])
+                message["headers"] += [
+                    (
+                        b"content-security-policy",
+                        b"default-src 'self'; base-uri 'none'; frame-ancestors 'none'",
+                    ),
+                    (b"x-content-type-options", b"nosniff"),
+                ]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+PAGE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>MCP questions</title>
+<link rel="stylesheet" href="/app.css">
+<script src="/app.js" defer></script>
+</head>
+<body>
+<main>
+<h1>MCP client</h1>
+<section>
+<h2>Call a tool</h2>
+<form id="call">
+<label for="tool">Tool</label> <select id="tool"></select>
+<label for="arguments">Arguments (JSON)</label>
+<textarea id="arguments" rows="3">{"date": "2025-12-25", "party_size": 2}</textarea>
+<button type="submit">Call</button>
+</form>
+<ol id="results"></ol>
+</section>
+<section>
+<h2>Waiting for you</h2>
+<p id="none">No questions.</p>
+<div id="questions"></div>
+</section>
+</main>
+</body>
+</html>
+"""
+
+STYLE = """
+body { font: 16px/1.45 system-ui, sans-serif; background: #f3f4f7; margin: 0; padding: 16px; }
+main { max-width: 720px; margin: 0 auto; }
+section, .question { background: #fff; border: 1px solid #d6d9de; border-radius: 10px; padding: 14px 18px;
+  margin-bottom: 16px; }
+label { display: block; font-weight: 600; margin-top: 10px; }
+label.choice { display: inline-block; font-weight: 400; margin-right: 14px; }
+input:not([type=radio]):not([type=checkbox]), select, textarea { width: 100%; padding: 6px 8px;
+  font: inherit; }
+.asker { color: #5f6368; margin: 0; } .message { font-weight: 600; white-space: pre-wrap; }
+.help { color: #5f6368; font-size: 14px; margin: 2px 0; } .error { color: #b3261e; }
+button { margin: 12px 8px 0 0; padding: 6px 14px; font: inherit; }
+"""
+
+SCRIPT = r"""
+"use strict";
+const el = (tag, props = {}, ...children) => {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children);  // strings become text nodes: server text is never parsed as HTML
+  return node;
+};
+const post = async (url, body) => {
+  const response = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"},
+                                     body: JSON.stringify(body)});
+  return {status: response.status, body: await response.json()};
+};
+
+const localTime = (iso) => {  // a datetime-local input shows local time without a zone
+  const moment = new Date(iso);
+  return new Date(moment.getTime() - moment.getTimezoneOffset() * 60000).toISOString().slice(0, 19);
+};
+
+function fieldInput(field, id) {
+  const kind = field.kind;
+  if (kind === "boolean") {
+    return el("span", {}, ...["Yes", "No"].map((word) => {
+      const radio = el("input", {type: "radio", name: id, value: word === "Yes" ? "true" : "false"});
+      radio.checked = field.default === (word === "Yes");
+      return el("label", {className: "choice"}, radio, " " + word);
+    }));
+  }
+  if (kind === "single-choice") {
+    const select = el("select", {id}, el("option", {value: ""}, field.required ? "Choose one" : "(none)"));
+    for (const option of field.options) {
+      const selected = option.value === field.default;
+      select.append(el("option", {value: option.value, selected}, option.label));
+    }
+    return select;
+  }
+  if (kind === "multi-choice") {
+    return el("span", {}, ...field.options.map((option) => el("label", {className: "choice"},
+      el("input", {type: "checkbox", name: id, value: option.value,
+                   checked: (field.default || []).includes(option.value)}), " " + option.label)));
+  }
+  const types = {email: "email", uri: "url", date: "date", "date-time": "datetime-local",
+                 integer: "number", number: "number"};
+  const input = el("input", {id, type: types[kind] || "text"});
+  if (kind === "integer") { input.step = "1"; }
+  if (kind === "number") { input.step = "any"; }
+  if (field.minimum !== null) { input.min = field.minimum; }
+  if (field.maximum !== null) { input.max = field.maximum; }
+  if (field.max_length !== null) { input.maxLength = field.max_length; }
+  if (field.default !== null) {
+    input.value = kind === "date-time" ? localTime(field.default) : field.default;
+  }
+  return input;
+}
+
+function readField(field, id, card) {
+  const kind = field.kind;
+  if (kind === "boolean") {
+    const chosen = card.querySelector(`input[name="${id}"]:checked`);
+    return chosen ? chosen.value === "true" : undefined;
+  }
+  if (kind === "multi-choice") {
+    return Array.from(card.querySelectorAll(`input[name="${id}"]:checked`), (box) => box.value);
+  }
+  const value = card.querySelector("#" + id).value;
+  if (value === "") { return undefined; }
+  if (kind === "integer" || kind === "number") { return Number(value); }
+  if (kind === "date-time") { return new Date(value).toISOString(); }  // local time, sent in UTC
+  return value;
+}
+
+function showQuestion(question) {
+  if (document.getElementById("q-" + question.id)) { return; }
+  const card = el("form", {className: "question", id: "q-" + question.id});
+  card.append(el("p", {className: "asker"}, question.server_name + " asks"),
+              el("p", {className: "message"}, question.message));
+  const fields = question.form ? question.form.fields : [];
+  fields.forEach((field, index) => {
+    const id = `q-${question.id}-${index}`;
+    card.append(el("label", {htmlFor: id}, field.label + (field.required ? " *" : "")));
+    if (field.help) { card.append(el("p", {className: "help"}, field.help)); }
+    card.append(fieldInput(field, id));
+  });
+  if (question.url) {
+    card.append(el("p", {}, "Open this link on ", el("strong", {}, question.url_host || "?"), ": ",
+                   el("code", {}, question.url)));
+  }
+  const error = el("p", {className: "error", role: "alert"});
+  const send = async (action) => {
+    const content = {};
+    fields.forEach((field, index) => {
+      const value = readField(field, `q-${question.id}-${index}`, card);
+      if (value !== undefined) { content[field.name] = value; }
+    });
+    const reply = await post("/api/questions/" + question.id, {action, content});
+    if (reply.status === 422) { error.textContent = reply.body.error; return; }
+    card.remove();
+    updateEmpty();
+  };
+  for (const [action, label] of [["accept", "Accept"], ["decline", "Decline"], ["cancel", "Cancel"]]) {
+    const button = el("button", {type: "button", name: action}, label);
+    button.addEventListener("click", () => send(action));
+    card.append(button);
+  }
+  card.append(error);
+  document.getElementById("questions").append(card);
+  updateEmpty();
+}
+
+function updateEmpty() {
+  document.getElementById("none").hidden = document.getElementById("questions").children.length > 0;
+}
+
+async function refresh() {
+  const waiting = await (await fetch("/api/questions")).json();
+  const ids = new Set(waiting.map((question) => "q-" + question.id));
+  for (const card of Array.from(document.getElementById("questions").children)) {
+    if (!ids.has(card.id)) { card.remove(); }  // answered elsewhere, timed out or withdrawn
+  }
+  waiting.forEach(showQuestion);
+  updateEmpty();
+}
+
+async function start() {
+  const select = document.getElementById("tool");
+  for (const tool of await (await fetch("/api/tools")).json()) {
+    select.append(el("option", {value: tool.name, title: tool.description}, tool.name));
+  }
+  document.getElementById("call").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const item = el("li", {}, select.value + ": waiting…");
+    document.getElementById("results").append(item);
+    let args;
+    try { args = JSON.parse(document.getElementById("arguments").value || "{}"); }
+    catch (problem) { item.textContent = "the arguments are not JSON: " + problem.message; return; }
+    const reply = await post("/api/call", {tool: select.value, arguments: args});
+    item.textContent = select.value + ": " + (reply.body.error || reply.body.text);
+    refresh();
+  });
+  new EventSource("/api/questions/stream").addEventListener("question", (event) => {
+    showQuestion(JSON.parse(event.data));
+  });
+  refresh();
+}
+
+start();
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="Answer an MCP server's questions in a web page.")
+    parser.add_argument("server", nargs="?", help="an http(s) URL, or a Python server script run over stdio")
+    parser.add_argument(
+        "--mode", default=None, help="legacy, auto or 2026-07-28 (default: legacy for the bistro)"
+    )
+    parser.add_argument("--port", type=int, default=8080, help="port on 127.0.0.1 (default 8080)")
+    args = parser.parse_args()
+    target = args.server or str(BISTRO)
+    server: str | StdioServerParameters = (
+        target
+        if target.startswith(("http://", "https://"))
+        else StdioServerParameters(sys.executable, [target])
+    )
+    mode = args.mode or ("legacy" if args.server is None else "auto")
+    print(f"web app: open http://127.0.0.1:{args.port} (Ctrl-C to stop)", file=sys.stderr, flush=True)
+    uvicorn.run(
+        create_app(server, mode),
+        host="127.0.0.1",
+        port=args.port,
+        log_level="warning",
+        timeout_graceful_shutdown=2,
+    )
+
+
+if __name__ == "__main__":
+    main()

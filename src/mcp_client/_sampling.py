@@ -1,0 +1,112 @@
+"""The sampling handler: the server asks the app's model to answer (``sampling/createMessage``).
+
+Pushed by a legacy server or returned in ``inputRequests``, the params reach
+``sampling_callback(context, params) -> CreateMessageResult`` as a ``CreateMessageRequestParams``. The
+callback is also the capability declaration: ``sampling`` is declared, with ``sampling_capabilities``
+as given (``{"tools": {}}`` lets the server offer tools), only when there is a callback.
+
+To refuse, the callback raises ``MCPError``: a legacy server gets its code and message, a 2026-07-28
+call raises it (that era has no way to send an error back). Anything else the callback raises, or an
+answer that is not a ``CreateMessageResult``, is a ``CallbackError`` on our side; the server is told
+only that the client's handler failed.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+from pydantic import ValidationError
+
+from mcp_client._context import ClientRequestContext
+from mcp_client._errors import (
+    CallbackError,
+    MCPClientError,
+    MCPError,
+    ProtocolError,
+)
+from mcp_client._jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
+from mcp_client._router import not_declared
+from mcp_client.types import CreateMessageRequestParams, CreateMessageResult, CreateMessageResultWithTools
+
+SamplingCallback = Callable[
+    [ClientRequestContext, CreateMessageRequestParams],
+    Awaitable[CreateMessageResult | CreateMessageResultWithTools],
+]
+"""``async def callback(context, params) -> CreateMessageResult``: the app's model answers the server."""
+
+
+def parse_request(raw: object) -> CreateMessageRequestParams:
+    """The typed params of a ``sampling/createMessage``; ``ProtocolError`` if the server sent nonsense."""
+    try:
+        return CreateMessageRequestParams.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "(top level)"
+        raise ProtocolError(
+            f"the server sent a sampling request the client cannot read: {where}: {first['msg']}"
+        ) from exc
+
+
+class SamplingHandler:
+    method = "sampling/createMessage"
+    kind = "sampling"
+    callback_name = "sampling_callback"
+    unsupported = "Sampling not supported"
+
+    def __init__(self, callback: SamplingCallback | None, capabilities: Mapping[str, Any] | None) -> None:
+        self.callback = callback
+        self._capabilities = dict(capabilities) if capabilities is not None else {}
+
+    @property
+    def capability(self) -> dict[str, Any] | None:
+        return dict(self._capabilities) if self.callback is not None else None
+
+    def refusal(self, error: MCPClientError) -> tuple[int, str]:
+        if isinstance(error, CallbackError):
+            return INTERNAL_ERROR, "The client's sampling handler failed"
+        return INVALID_PARAMS, "The client could not read the sampling request"
+
+    async def answer(self, params: object, context: ClientRequestContext) -> dict[str, Any]:
+        callback = self.callback
+        if callback is None:
+            raise not_declared(self)
+        request = parse_request(params)
+        if (request.tools or request.tool_choice is not None) and "tools" not in self._capabilities:
+            # The spec: a client that did not declare sampling.tools MUST return an error.
+            raise MCPError(
+                INVALID_PARAMS, "This client does not support tools in sampling (no sampling.tools)"
+            )
+        try:
+            result: object = callback(context, request)
+            if inspect.isawaitable(result):
+                result = await result
+        except MCPError:
+            raise
+        except Exception as exc:
+            raise CallbackError(
+                f"the sampling callback raised {type(exc).__name__}: {exc} "
+                f"(request from {context.server_name})",
+                kind="sampling",
+            ) from exc
+        return _wire_answer(result)
+
+
+def _wire_answer(result: object) -> dict[str, Any]:
+    if isinstance(result, dict):
+        model = (
+            CreateMessageResultWithTools if isinstance(result.get("content"), list) else CreateMessageResult
+        )  # pyright: ignore[reportUnknownMemberType]
+        try:
+            result = model.model_validate(result)
+        except ValidationError as exc:
+            raise CallbackError(
+                f"the sampling callback returned an invalid answer: {exc}", kind="sampling"
+            ) from exc
+    if not isinstance(result, CreateMessageResult | CreateMessageResultWithTools):
+        raise CallbackError(
+            f"the sampling callback returned {type(result).__name__}; it must return a CreateMessageResult",
+            kind="sampling",
+        )
+    return result.model_dump_wire()

@@ -1,0 +1,182 @@
+"""``BrowserFormAdapter``: each form question as a page in the person's own browser.
+
+For desktop and notebook users, where a terminal form would be out of place: the question opens as a
+page served by a short-lived server of ours on loopback (one per question, on a port the system
+picks, gone as soon as the question is settled). The page is the form with native inputs; the answer
+comes back as an ordinary form post and is validated again here with the same form model before the
+client gets it. Closing the tab cancels the question; so does the timeout.
+"""
+
+from __future__ import annotations
+
+import inspect
+import ipaddress
+import logging
+import math
+import socket
+import sys
+import webbrowser
+from collections.abc import Callable
+
+import anyio
+import anyio.abc
+
+from mcp_client import ClientRequestContext
+from mcp_client.types import ElicitRequestFormParams, ElicitRequestParams, ElicitResult
+from ui_adapters.browser._site import QuestionSite
+from ui_adapters.pending import PendingQuestion
+
+__all__ = ["BrowserFormAdapter"]
+
+logger = logging.getLogger("ui_adapters.browser")
+
+_FLUSH_SECONDS = 5.0
+"""After the question is settled, how long a request still being answered may take to finish."""
+
+
+class BrowserFormAdapter:
+    """An elicitation callback that asks each form question in a browser page on this computer.
+
+    * ``open_browser(url)``: opens the page (sync or async); default ``webbrowser.open``, and if no
+      browser can be started the link is printed on stderr. Pass your own to embed the page (a
+      notebook's IFrame, a desktop app's web view) or to drive it in tests.
+    * ``host``: the loopback address to serve on: ``"127.0.0.1"`` (default), ``"::1"`` or
+      ``"localhost"``. Anything else is refused: the page is for the person at this computer only.
+    * ``timeout``: seconds before an unanswered question is cancelled (``None``: no limit); closing
+      the page's tab cancels it after ``closed_tab_grace`` seconds (a reload in that time does not).
+
+    It declares form mode only: pair it with a URL adapter in an ``ElicitationRouter`` for links. A
+    URL question that reaches it anyway is declined.
+    """
+
+    elicitation_modes: frozenset[str] = frozenset({"form"})
+
+    def __init__(
+        self,
+        open_browser: Callable[[str], object] | None = None,
+        host: str = "127.0.0.1",
+        *,
+        timeout: float | None = 600.0,
+        closed_tab_grace: float = 3.0,
+    ) -> None:
+        if timeout is not None and (not timeout > 0 or math.isinf(timeout)):
+            raise ValueError(f"timeout must be a positive number of seconds or None; got {timeout!r}")
+        if not closed_tab_grace >= 0:
+            raise ValueError(f"closed_tab_grace must be 0 or more seconds; got {closed_tab_grace!r}")
+        self._bind_host, self._url_host = _loopback(host)
+        self.open_browser = open_browser
+        self.timeout = timeout
+        self.closed_tab_grace = closed_tab_grace
+
+    async def __call__(self, context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        if not isinstance(params, ElicitRequestFormParams):
+            return ElicitResult(action="decline")
+        question = PendingQuestion(context, params, timeout=self.timeout)
+        assert question.form is not None
+        listener = _listen(self._bind_host)
+        try:
+            port = int(listener.getsockname()[1])
+            site = QuestionSite(question, question.form, authority=f"{self._url_host}:{port}")
+            async with anyio.create_task_group() as tg:
+                background = anyio.CancelScope()
+                tg.start_soon(self._run_site, site, listener, tg, background)
+                try:
+                    await self._open(site.url, question)
+                    with anyio.move_on_after(self.timeout if self.timeout is not None else math.inf):
+                        await question.wait()
+                    question.settle(ElicitResult(action="cancel"), "timed-out")
+                finally:
+                    # Stop accepting; let a response still being written (the "sent" page) finish.
+                    background.cancel()
+                    tg.cancel_scope.deadline = anyio.current_time() + _FLUSH_SECONDS
+        finally:
+            question.withdraw()
+            listener.close()
+        return question.result or ElicitResult(action="cancel")
+
+    async def _run_site(
+        self,
+        site: QuestionSite,
+        listener: socket.socket,
+        handlers: anyio.abc.TaskGroup,
+        scope: anyio.CancelScope,
+    ) -> None:
+        """Accept connections (each served in ``handlers``) and watch for the tab closing, until ``scope``
+        is cancelled.
+
+        The accept loop waits for the socket to be readable and accepts by itself: cancelling a pending
+        ``loop.sock_accept`` races with a connection arriving in the same loop iteration on Python 3.11
+        (``InvalidStateError`` in the event loop), and a browser does open spare connections.
+        """
+        with scope:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(self._watch_tab, site)
+                while True:
+                    await anyio.wait_readable(listener)
+                    try:
+                        connection, _address = listener.accept()
+                    except (BlockingIOError, InterruptedError):
+                        continue
+                    handlers.start_soon(site.handle, await anyio.abc.SocketStream.from_socket(connection))
+
+    async def _watch_tab(self, site: QuestionSite) -> None:
+        """Cancel the question when every copy of its page has been closed for ``closed_tab_grace``."""
+        presence = site.presence
+        question = site.question
+        while question.is_pending:
+            if not presence.abandoned:
+                await presence.changed()
+                continue
+            with anyio.move_on_after(self.closed_tab_grace):
+                while presence.abandoned:
+                    await presence.changed()
+            if presence.abandoned:
+                question.settle(ElicitResult(action="cancel"))
+                return
+
+    async def _open(self, url: str, question: PendingQuestion) -> None:
+        opener = self.open_browser
+        if opener is not None:
+            outcome = opener(url)
+            if inspect.isawaitable(outcome):
+                await outcome
+            return
+        opened = await anyio.to_thread.run_sync(webbrowser.open, url, abandon_on_cancel=True)
+        if not opened:
+            print(
+                f"Open this page to answer the question from {question.server_name}: {url}",
+                file=sys.stderr,
+                flush=True,
+            )
+
+
+def _listen(address: str) -> socket.socket:
+    """A non-blocking TCP socket listening on ``address`` (a loopback IP), on a port the system picks."""
+    family = socket.AF_INET6 if ":" in address else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listener.bind((address, 0))
+        listener.listen(16)
+        listener.setblocking(False)
+    except BaseException:
+        listener.close()
+        raise
+    return listener
+
+
+def _loopback(host: str) -> tuple[str, str]:
+    """``(address to bind, host for the URL)``; ``ValueError`` for anything not on loopback."""
+    if host == "localhost":
+        return "127.0.0.1", "localhost"
+    try:
+        address = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        address = None
+    if address is None or not address.is_loopback:
+        raise ValueError(
+            f"BrowserFormAdapter serves its pages on loopback only; host must be 127.0.0.1, ::1 or "
+            f"localhost, not {host!r}"
+        )
+    if address.version == 6:
+        return str(address), f"[{address}]"
+    return str(address), str(address)

@@ -1,0 +1,123 @@
+"""A real headless Chromium (Debian's ``chromium`` + ``chromium-driver``), driven by Selenium.
+
+Tests of ``BrowserFormAdapter`` use it as the person at the keyboard: the adapter's ``open_browser``
+hook loads the page in this browser, and the test clicks and types. Selenium is synchronous, so every
+browser step runs in a worker thread (``Browser.run``) while the client and the page server go on in
+the event loop. The browser only ever loads loopback pages; its background traffic is switched off.
+
+``bash scripts/test`` installs the two Debian packages. Without them the browser tests are skipped
+locally and fail under CI (``CI`` set), so a CI run can never pass without having run them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--lang=en-US",
+    "--window-size=720,1000",
+]
+STEP_TIMEOUT = 20.0  # seconds for one browser step (a page load, a wait for some text)
+
+_T = TypeVar("_T")
+
+
+def _missing() -> str | None:
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not path.exists():
+            return f"{path} is missing: apt-get install chromium chromium-driver (bash scripts/test does)"
+    try:
+        import selenium  # noqa: F401  # pyright: ignore[reportUnusedImport]
+    except ImportError:
+        return "selenium is not installed: pip install -e '.[test]'"
+    return None
+
+
+class Browser:
+    """One Chromium window; ``open`` is what ``BrowserFormAdapter(open_browser=...)`` calls."""
+
+    def __init__(self, driver: Any) -> None:
+        self.driver = driver
+        self.opened: list[str] = []
+        self._opened = anyio.Event()
+        self.new_tab = False
+
+    def reset(self, *, new_tab: bool = False) -> None:
+        """Before each test: forget earlier pages; ``new_tab`` opens the next page in its own tab."""
+        self.opened = []
+        self._opened = anyio.Event()
+        self.new_tab = new_tab
+
+    async def open(self, url: str) -> None:
+        def load() -> None:
+            if self.new_tab:
+                self.driver.switch_to.new_window("tab")
+            self.driver.get(url)
+
+        await anyio.to_thread.run_sync(load)
+        self.opened.append(url)
+        self._opened.set()
+
+    async def wait_opened(self) -> str:
+        with anyio.fail_after(STEP_TIMEOUT):
+            await self._opened.wait()
+        return self.opened[-1]
+
+    async def run(self, step: Callable[..., _T], *args: Any) -> _T:
+        """Run a synchronous Selenium step in a worker thread."""
+        return await anyio.to_thread.run_sync(step, *args)
+
+
+@pytest.fixture(scope="session")
+def _chromium() -> Iterator[Any]:
+    problem = _missing()
+    if problem is not None:
+        if os.environ.get("CI"):
+            pytest.fail(f"the browser tests must run in CI: {problem}")
+        pytest.skip(problem)
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="mcp-client-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in [*FLAGS, f"--user-data-dir={profile}"]:
+        options.add_argument(flag)
+    driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
+    driver.set_page_load_timeout(STEP_TIMEOUT)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+        shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def browser(_chromium: Any) -> Iterator[Browser]:
+    """The shared Chromium, left with one blank tab after each test."""
+    browser = Browser(_chromium)
+    yield browser
+    handles = _chromium.window_handles
+    for handle in handles[1:]:
+        _chromium.switch_to.window(handle)
+        _chromium.close()
+    _chromium.switch_to.window(handles[0])
+    _chromium.get("about:blank")

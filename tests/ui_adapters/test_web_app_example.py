@@ -1,0 +1,187 @@
+"""examples/clients/web_app.py as a user runs it: a subprocess on loopback, used over HTTP and in a browser.
+
+The app's client talks to a real server (the bistro example over stdio by default, or the forms test
+server over HTTP); questions go through ``QuestionBroker`` to the page and the answers come back.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import pytest
+
+from tests.support.browser import STEP_TIMEOUT, Browser
+from tests.support.servers import run_http_server
+
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
+
+WEB_APP = Path(__file__).resolve().parents[2] / "examples" / "clients" / "web_app.py"
+BOUND = 60  # seconds for a whole conversation
+HOSTILE_MESSAGE = "<script>document.title='pwned'</script><b>Bold?</b> & <img src=x onerror=\"alert(1)\">"
+
+
+def web_app(*args: str) -> Iterator[str]:
+    from tests.cli._cli import ROOT
+
+    with run_http_server(
+        lambda port: [sys.executable, str(ROOT / WEB_APP), *args, "--port", str(port)], path=""
+    ) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def bistro_app() -> Iterator[str]:
+    """The web app with its defaults: the bistro example over stdio, legacy era."""
+    yield from web_app()
+
+
+@pytest.fixture(scope="module")
+def forms_app(forms_http_url: str) -> Iterator[str]:
+    yield from web_app(forms_http_url, "--mode", "2026-07-28")
+
+
+async def first_question(http: httpx.AsyncClient, app: str) -> dict[str, Any]:
+    """The first question on the app's event stream (``async for question in broker`` behind it)."""
+    async with http.stream("GET", app + "/api/questions/stream") as stream:
+        async for line in stream.aiter_lines():
+            if line.startswith("data: "):
+                return json.loads(line[len("data: ") :])
+    raise AssertionError("the question stream ended")
+
+
+async def test_a_question_answered_over_the_api(bistro_app: str) -> None:
+    results: list[httpx.Response] = []
+    with anyio.fail_after(BOUND):
+        async with httpx.AsyncClient(timeout=BOUND) as http, anyio.create_task_group() as tg:
+
+            async def call() -> None:
+                arguments = {"date": "2025-12-25", "party_size": 2}
+                results.append(
+                    await http.post(
+                        bistro_app + "/api/call", json={"tool": "book_table", "arguments": arguments}
+                    )
+                )
+
+            tg.start_soon(call)
+            question = await first_question(http, bistro_app)
+            assert question["server_name"] == "bistro"
+            assert question["message"] == "No tables for 2 on 2025-12-25. Would you like another date?"
+            assert [(f["name"], f["kind"], f["required"]) for f in question["form"]["fields"]] == [
+                ("accept_alternative", "boolean", True),
+                ("date", "text", False),
+            ]
+            assert (await http.get(bistro_app + "/api/questions")).json() == [question]
+            where = f"{bistro_app}/api/questions/{question['id']}"
+            refused = await http.post(
+                where, json={"action": "accept", "content": {"accept_alternative": "yes"}}
+            )
+            assert refused.status_code == 422 and refused.json()["field"] == "accept_alternative"
+            assert not results  # nothing was sent; the call still waits
+            content = {"accept_alternative": True, "date": "2025-12-27"}
+            assert (await http.post(where, json={"action": "accept", "content": content})).json() == {
+                "ok": True
+            }
+            assert (await http.post(where, json={"action": "decline"})).status_code == 404
+    assert results[0].json() == {"text": "[SUCCESS] Booked for 2025-12-27", "is_error": False}
+
+
+async def test_the_app_only_answers_to_its_own_host_name(bistro_app: str) -> None:
+    async with httpx.AsyncClient(timeout=BOUND) as http:
+        rebound = await http.get(bistro_app + "/api/questions", headers={"Host": "evil.example"})
+        page = await http.get(bistro_app + "/")
+    assert rebound.status_code == 400
+    assert page.status_code == 200
+    assert page.headers["content-security-policy"].startswith("default-src 'self'")
+
+
+@pytest.mark.browser
+async def test_the_page_answers_a_question(bistro_app: str, browser: Browser) -> None:
+    def call_book_table(driver: Any) -> None:
+        from selenium.webdriver.support.select import Select
+
+        driver.get(bistro_app)
+        wait_for(driver, lambda d: d.find_elements("css selector", "#tool option"))
+        Select(driver.find_element("id", "tool")).select_by_visible_text("book_table")
+        driver.find_element("css selector", "#call button").click()
+
+    def answer(driver: Any) -> dict[str, str]:
+        card = wait_for(driver, lambda d: d.find_elements("css selector", ".question"))[0]
+        seen = {"message": card.find_element("css selector", ".message").text}
+        card.find_element("css selector", "input[type=radio][value=true]").click()
+        date = card.find_element("css selector", "input[type=text]")
+        seen["default date"] = date.get_attribute("value")
+        date.clear()
+        date.send_keys("2025-12-28")
+        card.find_element("css selector", "button[name=accept]").click()
+        seen["result"] = wait_for(
+            driver,
+            lambda d: [
+                li.text for li in d.find_elements("css selector", "#results li") if "SUCCESS" in li.text
+            ],
+        )[0]
+        return seen
+
+    with anyio.fail_after(BOUND):
+        await browser.run(call_book_table, browser.driver)
+        seen = await browser.run(answer, browser.driver)
+    assert seen == {
+        "message": "No tables for 2 on 2025-12-25. Would you like another date?",
+        "default date": "2025-12-26",
+        "result": "book_table: [SUCCESS] Booked for 2025-12-28",
+    }
+
+
+@pytest.mark.browser
+async def test_the_page_shows_server_text_as_text(forms_app: str, browser: Browser) -> None:
+    schema = {
+        "type": "object",
+        "properties": {"who": {"type": "string", "title": "<i>Name</i>", "description": "<b>bold</b>"}},
+    }
+
+    def ask(driver: Any) -> dict[str, Any]:
+        driver.get(forms_app)
+        wait_for(driver, lambda d: d.find_elements("css selector", "#tool option"))
+        arguments = driver.find_element("id", "arguments")
+        arguments.clear()
+        arguments.send_keys(json.dumps({"message": HOSTILE_MESSAGE, "schema": schema}))
+        driver.find_element("css selector", "#call button").click()
+        card = wait_for(driver, lambda d: d.find_elements("css selector", ".question"))[0]
+        seen = {
+            "title": driver.title,
+            "message": card.find_element("css selector", ".message").text,
+            "label": card.find_element("css selector", "label").text,
+            "help": card.find_element("css selector", ".help").text,
+            "injected": card.find_elements("css selector", "b, i, img, script"),
+        }
+        card.find_element("css selector", "input").send_keys("Ada")
+        card.find_element("css selector", "button[name=accept]").click()
+        seen["result"] = wait_for(
+            driver,
+            lambda d: [
+                li.text for li in d.find_elements("css selector", "#results li") if "accept" in li.text
+            ],
+        )[0]
+        return seen
+
+    with anyio.fail_after(BOUND):
+        seen = await browser.run(ask, browser.driver)
+    assert seen == {
+        "title": "MCP questions",
+        "message": HOSTILE_MESSAGE,
+        "label": "<i>Name</i>",
+        "help": "<b>bold</b>",
+        "injected": [],
+        "result": 'ask: accept {"who": "Ada"}',
+    }
+
+
+def wait_for(driver: Any, condition: Any) -> Any:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, STEP_TIMEOUT).until(condition)
