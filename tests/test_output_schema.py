@@ -122,14 +122,114 @@ def test_json_paths() -> None:
     assert json_path(["a", 0, "b-c"]) == "$.a[0]['b-c']"
 
 
-def test_the_validator_library_loads_only_when_a_schema_is_met() -> None:
+def test_the_validator_library_loads_only_when_a_schema_needs_it() -> None:
+    # A plain schema (the official server's {"result": ...} wrapper) is checked without jsonschema-rs
+    # (about 6 MB); a mismatch, or a schema beyond the plain keywords, loads it.
     code = (
         "import sys, mcp_client\n"
         "from mcp_client._output_schema import OutputSchemas\n"
         "r = OutputSchemas('x'); r.absorb([{'name': 'echo'}]); r.check('echo', {'structuredContent': 1})\n"
-        "assert 'jsonschema_rs' not in sys.modules, 'loaded too early'\n"
-        "r.absorb([{'name': 'n', 'outputSchema': {'type': 'integer'}}])\n"
+        "plain = {'type': 'object', 'properties': {'result': {'title': 'Result', 'type': 'string'}},\n"
+        "         'required': ['result'], 'title': 'echoOutput'}\n"
+        "r.absorb([{'name': 'p', 'outputSchema': plain}])\n"
+        "r.check('p', {'structuredContent': {'result': 'hi'}})\n"
+        "assert 'jsonschema_rs' not in sys.modules, 'loaded for a plain schema'\n"
+        "r.absorb([{'name': 'n', 'outputSchema': {'type': 'integer', 'minimum': 0}}])\n"
         "r.check('n', {'structuredContent': 1})\n"
         "assert 'jsonschema_rs' in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+_PLAIN_SCHEMAS: list[dict[str, Any]] = [
+    {"type": "object", "properties": {"result": {"type": "string"}}, "required": ["result"]},
+    {"type": "object", "properties": {"n": {"type": "integer"}, "x": {"type": ["number", "null"]}}},
+    {"type": "object", "properties": {"a": {"type": "boolean"}}, "additionalProperties": False},
+    {
+        "type": "array",
+        "items": {"type": "object", "properties": {"k": {"type": "string"}}, "required": ["k"]},
+    },
+    {"properties": {"result": {"type": "array", "items": {"type": "integer"}}}, "required": ["result"]},
+    {"type": "object", "title": "T", "description": "d", "properties": {"o": {"type": "object"}}},
+]
+_VALUES: list[Any] = [
+    None,
+    True,
+    False,
+    0,
+    1,
+    1.0,
+    1.5,
+    -3,
+    "",
+    "hi",
+    [],
+    [1, 2],
+    [1.0, "x"],
+    [{"k": "v"}],
+    [{"k": 1}],
+    [{}],
+    {},
+    {"result": "hi"},
+    {"result": 1},
+    {"result": None},
+    {"result": [1, 2]},
+    {"result": [1, 2.5]},
+    {"result": [True]},
+    {"n": 1, "x": None},
+    {"n": 1.0, "x": 2},
+    {"n": True},
+    {"n": 1.5},
+    {"x": "s"},
+    {"a": True},
+    {"a": 1},
+    {"a": True, "b": 2},
+    {"o": {}},
+    {"o": []},
+    {"result": "x", "extra": 1},
+]
+
+
+@pytest.mark.parametrize("schema", _PLAIN_SCHEMAS)
+def test_the_plain_check_agrees_with_the_library(schema: dict[str, Any]) -> None:
+    import jsonschema_rs
+
+    from mcp_client._output_schema import _PlainSchema  # pyright: ignore[reportPrivateUsage]
+
+    plain = _PlainSchema.of(schema)
+    assert plain is not None, "expected a plain schema"
+    library = jsonschema_rs.validator_for(schema)
+    for value in _VALUES:
+        assert plain.is_valid(value) == library.is_valid(value), (schema, value)
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "string", "pattern": "^a"},
+        {"$ref": "#/$defs/x", "$defs": {"x": {"type": "string"}}},
+        {"type": "object", "required": ["a", "a"]},
+        {"type": "strin"},
+        {"type": []},
+        {"title": 5},
+        {"properties": {"a": {"enum": [1]}}},
+        {"additionalProperties": {"type": "string"}},
+        {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object"},
+    ],
+)
+def test_anything_beyond_plain_keywords_goes_to_the_library(schema: dict[str, Any]) -> None:
+    from mcp_client._output_schema import _PlainSchema  # pyright: ignore[reportPrivateUsage]
+
+    assert _PlainSchema.of(schema) is None
+
+
+def test_a_plain_schema_mismatch_is_worded_by_the_library() -> None:
+    schemas = OutputSchemas("srv")
+    schema = {"type": "object", "properties": {"result": {"type": "string"}}, "required": ["result"]}
+    schemas.absorb([{"name": "echo", "outputSchema": schema}])
+    schemas.check("echo", {"structuredContent": {"result": "ok"}})
+    with pytest.raises(InvalidToolResultError) as caught:
+        schemas.check("echo", {"structuredContent": {"result": 5}})
+    assert caught.value.path == "$.result"
+    assert caught.value.rule == "type"
+    assert "5" in str(caught.value) and "string" in str(caught.value)

@@ -123,7 +123,7 @@ class Client(PausableCalls):
         self._session = Session(
             transport,
             router,
-            client_info=info.model_dump_wire(),
+            client_info=info,
             timeout=timeout,
             max_rounds=input_required_max_rounds,
             completions=completions,

@@ -22,7 +22,9 @@ from mcp_client._transport import Transport
 from mcp_client._versions import MODES
 from mcp_client.types import Implementation, LoggingLevel
 
-_DEFAULT_CLIENT_INFO = Implementation(name="mcp-client", version="0.1.0")
+_DEFAULT_CLIENT_INFO: dict[str, Any] = {"name": "mcp-client", "version": "0.1.0"}
+"""A plain dict, not an ``Implementation``: building a model at import builds its validator, which runs
+pydantic's plugin lookup (``importlib.metadata`` scanning every installed distribution)."""
 _LEVELS: tuple[str, ...] = get_args(LoggingLevel)
 
 
@@ -38,10 +40,13 @@ def check_level(level: str | None) -> None:
         raise ValueError(f"log level must be one of {', '.join(_LEVELS)}; got {level!r}")
 
 
-def client_info_of(client_info: Implementation | Mapping[str, Any] | None) -> Implementation:
-    if isinstance(client_info, Implementation):
-        return client_info
-    return Implementation.model_validate(client_info) if client_info is not None else _DEFAULT_CLIENT_INFO
+def client_info_of(client_info: Implementation | Mapping[str, Any] | None) -> dict[str, Any]:
+    """The ``clientInfo`` to send, as a wire dict (checked as an ``Implementation`` when the app gave one)."""
+    if client_info is None:
+        return dict(_DEFAULT_CLIENT_INFO)
+    if not isinstance(client_info, Implementation):
+        client_info = Implementation.model_validate(client_info)
+    return client_info.model_dump_wire()
 
 
 def transport_for(

@@ -7,12 +7,20 @@ a schema says ``$schema``), imported only when the first schema is met, so a cli
 declare no output schema never loads it. Remote ``$ref``s are never fetched: a schema is checked
 with what it contains.
 
+Most output schemas are small and plain: the official server wraps a function's return value as
+``{"type": "object", "properties": {"result": {"type": "string"}}, "required": ["result"]}``.
+Such a schema (only ``type``, ``properties``, ``required``, ``items``, boolean
+``additionalProperties`` and annotations) is checked by ``_PlainSchema`` here, without loading
+``jsonschema-rs`` at all (it costs about 6 MB of memory, more than the rest of the client). The
+plain check only says "valid"; when it says "invalid", ``jsonschema-rs`` checks again and words the
+error, so every error is the library's.
+
 A call to a tool without a schema costs one dict lookup.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from mcp_client._errors import InvalidToolResultError
@@ -35,7 +43,7 @@ class OutputSchemas:
     def __init__(self, server: str) -> None:
         self._server = server
         self._schemas: dict[str, dict[str, Any]] = {}
-        self._validators: dict[str, Validator] = {}
+        self._validators: dict[str, Validator | _PlainSchema] = {}
         self.known = False
 
     def absorb(self, tools: Iterable[Any]) -> None:
@@ -77,10 +85,15 @@ class OutputSchemas:
                 path="$",
                 rule="structuredContent",
             )
-        validator = self._validators.get(tool) or self._compile(tool, schema)
+        validator = self._validators.get(tool)
+        if validator is None:
+            validator = _PlainSchema.of(schema) or self._compile(tool, schema)
+            self._validators[tool] = validator
         content = result["structuredContent"]
         if validator.is_valid(content):
             return
+        if isinstance(validator, _PlainSchema):
+            validator = self._compile(tool, schema)  # the library words the error
         error = _first_error(validator, content)
         path = json_path(error.instance_path)
         rule = _rule(error)
@@ -108,6 +121,122 @@ class OutputSchemas:
             ) from None
         self._validators[tool] = validator
         return validator
+
+
+_PLAIN_TYPES: dict[str, Callable[[Any], bool]] = {
+    "object": lambda v: isinstance(v, dict),
+    "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str),
+    "boolean": lambda v: isinstance(v, bool),
+    "null": lambda v: v is None,
+    "number": lambda v: isinstance(v, int | float) and not isinstance(v, bool),
+    # JSON Schema counts 1.0 as an integer: any number with a zero fractional part.
+    "integer": lambda v: (
+        (isinstance(v, int) and not isinstance(v, bool)) or (isinstance(v, float) and v.is_integer())
+    ),
+}
+_ANNOTATIONS: dict[str, Callable[[Any], bool]] = {
+    # What the meta-schema allows for each annotation: anything else makes the schema invalid, and the
+    # library's error says so.
+    "title": lambda v: isinstance(v, str),
+    "description": lambda v: isinstance(v, str),
+    "default": lambda v: True,
+    "examples": lambda v: isinstance(v, list),
+    "deprecated": lambda v: isinstance(v, bool),
+    "readOnly": lambda v: isinstance(v, bool),
+    "writeOnly": lambda v: isinstance(v, bool),
+}
+
+
+def _never(value: Any) -> bool:
+    return False
+
+
+class _PlainSchema:
+    """A schema of plain keywords only, checked in Python (see the module docstring).
+
+    ``of()`` returns ``None`` for anything beyond that subset (``$ref``, ``enum``, ``pattern``,
+    ``$schema``...): those go to ``jsonschema-rs``.
+    """
+
+    __slots__ = ("_additional", "_items", "_properties", "_required", "_types")
+
+    def __init__(
+        self,
+        types: tuple[Callable[[Any], bool], ...],
+        properties: dict[str, _PlainSchema],
+        required: tuple[str, ...],
+        additional: bool,
+        items: _PlainSchema | None,
+    ) -> None:
+        self._types = types
+        self._properties = properties
+        self._required = required
+        self._additional = additional
+        self._items = items
+
+    @classmethod
+    def of(cls, schema: object, depth: int = 0) -> _PlainSchema | None:
+        if not isinstance(schema, dict) or depth > 8:
+            return None
+        schema_dict: dict[str, Any] = schema  # pyright: ignore[reportUnknownVariableType]
+        types: tuple[Callable[[Any], bool], ...] = ()
+        properties: dict[str, _PlainSchema] = {}
+        required: tuple[str, ...] = ()
+        additional = True
+        items: _PlainSchema | None = None
+        for key, value in schema_dict.items():
+            if key == "type":
+                names = [value] if isinstance(value, str) else value
+                if not isinstance(names, list) or not names:
+                    return None
+                checks = [_PLAIN_TYPES.get(name) if isinstance(name, str) else None for name in names]
+                if None in checks or len(set(names)) != len(names):  # pyright: ignore[reportUnknownArgumentType]
+                    return None
+                types = tuple(c for c in checks if c is not None)
+            elif key == "properties":
+                if not isinstance(value, dict):
+                    return None
+                for name, sub in value.items():  # pyright: ignore[reportUnknownVariableType]
+                    plain = cls.of(sub, depth + 1)
+                    if plain is None:
+                        return None
+                    properties[str(name)] = plain  # pyright: ignore[reportUnknownArgumentType]
+            elif key == "required":
+                if not isinstance(value, list) or not all(isinstance(n, str) for n in value):  # pyright: ignore[reportUnknownVariableType]
+                    return None
+                required = tuple(value)  # pyright: ignore[reportUnknownArgumentType]
+                if len(set(required)) != len(required):
+                    return None
+            elif key == "additionalProperties":
+                if not isinstance(value, bool):
+                    return None
+                additional = value
+            elif key == "items":
+                items = cls.of(value, depth + 1)
+                if items is None:
+                    return None
+            elif not _ANNOTATIONS.get(key, _never)(value):
+                return None
+        return cls(types, properties, required, additional, items)
+
+    def is_valid(self, value: Any) -> bool:
+        if self._types and not any(check(value) for check in self._types):
+            return False
+        if isinstance(value, dict):
+            for name in self._required:
+                if name not in value:
+                    return False
+            for name, item in value.items():  # pyright: ignore[reportUnknownVariableType]
+                sub = self._properties.get(name)  # pyright: ignore[reportUnknownArgumentType]
+                if sub is None:
+                    if not self._additional:
+                        return False
+                elif not sub.is_valid(item):
+                    return False
+        elif isinstance(value, list) and self._items is not None:
+            return all(self._items.is_valid(item) for item in value)  # pyright: ignore[reportUnknownVariableType]
+        return True
 
 
 def _first_error(validator: Validator, content: Any) -> ValidationError:
