@@ -77,8 +77,7 @@ async def _watched(deadlines: RequestDeadlines, tg: anyio.abc.TaskGroup) -> anyi
             await deadlines.watch()
 
     tg.start_soon(watch)
-    await anyio.sleep(0)  # let it start
-    await anyio.sleep(0)
+    await anyio.sleep(0.01)  # let it start
     return scope
 
 
@@ -100,8 +99,8 @@ async def test_a_shorter_timeout_wakes_the_watchdog_sleeping_for_a_later_one() -
     async with anyio.create_task_group() as tg:
         await _watched(deadlines, tg)
 
-        async def request(request_id: int, timeout: float | None) -> None:
-            with deadlines.clock(request_id, timeout=timeout):
+        async def request(request_id: int, seconds: float | None) -> None:
+            with deadlines.clock(request_id, timeout=seconds):
                 await anyio.sleep(30)
             timed_out.append(request_id)
 
