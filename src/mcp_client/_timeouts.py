@@ -49,6 +49,7 @@ class RequestDeadlines:
         """The clocks of the requests waiting for an answer, by request id."""
         self._paused = 0  # paused() blocks in force: every clock stopped
         self._now: Callable[[], float] = anyio.current_time
+        self._new_scope: Callable[[], anyio.CancelScope] = anyio.CancelScope
         self._watching = False
         self._next_check = math.inf  # when the watchdog looks next
         self._wake: anyio.Event | None = None
@@ -73,6 +74,9 @@ class RequestDeadlines:
     async def watch(self) -> None:
         """Cancel each request past its deadline, for as long as this runs (the session's lifetime)."""
         self._now = _fast_clock()
+        # The running backend's own scope class: built directly, without anyio's backend lookup per
+        # request (1.5 instead of 2.8 µs a scope on asyncio).
+        self._new_scope = type(anyio.CancelScope())
         self._watching = True
         try:
             while True:
@@ -125,7 +129,7 @@ class RequestClock:
         if grace:
             deadline = max(deadline, deadlines._now() + grace)
         self._deadline = deadline
-        self._scope = anyio.CancelScope()
+        self._scope = deadlines._new_scope()
         self._own_timer = False  # True: the scope keeps the deadline itself (no watchdog at the start)
         self._token: Token[RequestDeadlines | None] | None = None
 

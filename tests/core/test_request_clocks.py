@@ -16,6 +16,12 @@ from mcp_client._timeouts import RequestDeadlines, waiting_on_a_person
 pytestmark = pytest.mark.anyio
 
 
+@pytest.fixture(params=["asyncio", "trio"])
+def anyio_backend(request: pytest.FixtureRequest) -> str:
+    """The watchdog uses each backend's own clock and scope class: both backends run these."""
+    return request.param
+
+
 async def test_pausing_one_clock_leaves_the_others_running() -> None:
     deadlines = RequestDeadlines(5.0)
     with deadlines.clock(1) as a, deadlines.clock(2) as b:
