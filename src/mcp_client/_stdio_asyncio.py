@@ -27,8 +27,8 @@ from __future__ import annotations
 import asyncio
 import collections
 import os
-import subprocess
 from collections.abc import Callable
+from subprocess import PIPE
 from typing import Any, cast
 
 import anyio
@@ -43,6 +43,13 @@ from mcp_client._stdio import (
 )
 from mcp_client._transport import Message, Spawn
 
+DIRECT_STDOUT = os.name == "posix"
+"""Read stdout through a pipe of our own rather than the subprocess transport's (POSIX only).
+
+The subprocess transport hands each chunk it reads to its protocol with ``call_soon``: one more event
+loop iteration per reply. A pipe connected with ``connect_read_pipe`` calls ``data_received`` from the
+read itself. (Windows' proactor loop cannot connect an ``os.pipe``: there, stdout is the transport's.)
+"""
 _QUEUE_HIGH = 64
 _QUEUE_LOW = 16
 _EXIT_WAIT_SECONDS = 1.0
@@ -61,17 +68,46 @@ async def start(
     """Start the server (``OSError`` if it cannot be) and the dispatcher task."""
     loop = asyncio.get_running_loop()
     pipes = AsyncioPipes(owner, loop)
-    await loop.subprocess_exec(
-        lambda: pipes,
-        *argv,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        env=env,
-        cwd=cwd,
-    )
+    if not DIRECT_STDOUT:
+        await loop.subprocess_exec(
+            lambda: pipes, *argv, stdin=PIPE, stdout=PIPE, stderr=PIPE, env=env, cwd=cwd
+        )
+        spawn(pipes.dispatch)
+        return pipes
+    read_fd, write_fd = os.pipe()
+    try:
+        try:
+            transport, _ = await loop.subprocess_exec(
+                lambda: pipes, *argv, stdin=PIPE, stdout=write_fd, stderr=PIPE, env=env, cwd=cwd
+            )
+        finally:
+            os.close(write_fd)  # the server's now: its end of file is stdout's end
+    except BaseException:
+        os.close(read_fd)
+        raise
+    try:
+        await loop.connect_read_pipe(lambda: _Stdout(pipes), os.fdopen(read_fd, "rb", buffering=0))
+    except BaseException:
+        transport.close()  # kills the server
+        raise
     spawn(pipes.dispatch)
     return pipes
+
+
+class _Stdout(asyncio.Protocol):
+    """stdout's own read pipe (see ``DIRECT_STDOUT``): its data reaches the pipes without a detour."""
+
+    def __init__(self, pipes: AsyncioPipes) -> None:
+        self._pipes = pipes
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._pipes.stdout_connected(cast(asyncio.ReadTransport, transport))
+
+    def data_received(self, data: bytes) -> None:
+        self._pipes.stdout_received(data)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._pipes.stdout_lost()
 
 
 class AsyncioPipes(asyncio.SubprocessProtocol):
@@ -167,6 +203,8 @@ class AsyncioPipes(asyncio.SubprocessProtocol):
                     await _wait(self._exited, KILL_WAIT_SECONDS)
             await _wait(self._stderr_done, _STDERR_WAIT_SECONDS)  # the last lines, for errors to come
             # Our ends of the pipes, now, though a grandchild may still hold the others open.
+            if self._stdout is not None and not self._stdout.is_closing():
+                self._stdout.close()
             for fd in (0, 1, 2):
                 pipe = transport.get_pipe_transport(fd)
                 if pipe is not None and not pipe.is_closing():
@@ -180,19 +218,20 @@ class AsyncioPipes(asyncio.SubprocessProtocol):
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self._transport = process = cast(asyncio.SubprocessTransport, transport)
         self._stdin = cast(asyncio.WriteTransport, process.get_pipe_transport(0))
-        self._stdout = cast(asyncio.ReadTransport, process.get_pipe_transport(1))
+        stdout = process.get_pipe_transport(1)  # None with DIRECT_STDOUT
+        if stdout is not None:
+            self.stdout_connected(cast(asyncio.ReadTransport, stdout))
 
     def pipe_data_received(self, fd: int, data: bytes | str) -> None:
         assert isinstance(data, bytes)
         if fd == 1:
-            if not self._ignore_stdout:
-                self._stdout_received(data)
+            self.stdout_received(data)
         else:
             self._stderr_received(data)
 
     def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
         if fd == 1:
-            self._enqueue(None)  # stdout ended
+            self.stdout_lost()
         elif fd == 2:
             if self._stderr_partial:
                 self._owner.stderr_line(bytes(self._stderr_partial))
@@ -213,7 +252,15 @@ class AsyncioPipes(asyncio.SubprocessProtocol):
 
     # ----------------------------------------------------------------------------- reading stdout
 
-    def _stdout_received(self, data: bytes) -> None:
+    def stdout_connected(self, transport: asyncio.ReadTransport) -> None:
+        self._stdout = transport
+
+    def stdout_lost(self) -> None:
+        self._enqueue(None)  # after whatever is queued: it fails the requests still pending
+
+    def stdout_received(self, data: bytes) -> None:
+        if self._ignore_stdout:
+            return
         end = data.find(b"\n")
         if end < 0:
             self._partial += data
