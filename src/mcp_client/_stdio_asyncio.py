@@ -150,7 +150,7 @@ class AsyncioPipes(asyncio.SubprocessProtocol):
             self._owner.abandoned(request_id)
             raise
         finally:
-            del self._pending[request_id]
+            self._pending.pop(request_id, None)
 
     async def send(self, message: Message) -> None:
         if self._write(message):
