@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench._venvs import ensure_fastmcp_venv, fastmcp_python
+from bench._venvs import ensure_fastmcp_venv, ensure_runtime_venv, fastmcp_python, runtime_python
 from bench._workloads import WORKLOADS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,7 +30,7 @@ RESULTS = ROOT / "bench" / "results"
 class Driver:
     name: str
     era: str  # "modern" | "legacy": which floor it is compared with
-    venv: str  # "main" | "fastmcp"
+    venv: str  # "runtime" | "main" | "fastmcp" (see bench/_venvs.py)
     description: str
 
 
@@ -40,17 +40,17 @@ DRIVERS: dict[str, Driver] = {
         Driver(
             "floor-modern",
             "modern",
-            "main",
+            "runtime",
             "hand-written JSON-RPC, 2026-07-28 envelope, httpx / asyncio pipes",
         ),
         Driver(
             "floor-legacy",
             "legacy",
-            "main",
+            "runtime",
             "hand-written JSON-RPC, initialize + session, SSE parsed by hand",
         ),
-        Driver("ours-modern", "modern", "main", 'mcp_client.Client(mode="2026-07-28")'),
-        Driver("ours-legacy", "legacy", "main", 'mcp_client.Client(mode="legacy")'),
+        Driver("ours-modern", "modern", "runtime", 'mcp_client.Client(mode="2026-07-28")'),
+        Driver("ours-legacy", "legacy", "runtime", 'mcp_client.Client(mode="legacy")'),
         Driver("official-auto", "modern", "main", 'mcp.Client(mode="auto") (probe -> 2026-07-28)'),
         Driver("official-legacy", "legacy", "main", 'mcp.Client(mode="legacy")'),
         Driver("fastmcp-auto", "modern", "fastmcp", 'fastmcp.Client(mode="auto") (probe -> 2026-07-28)'),
@@ -61,9 +61,9 @@ FLOOR = {"modern": "floor-modern", "legacy": "floor-legacy"}
 
 # (label, python venv, statement). `import mcp_client` against `import httpx` is the target.
 IMPORTS = [
-    ("mcp_client", "main", "import mcp_client"),
-    ("mcp_client.Client", "main", "from mcp_client import Client"),
-    ("httpx", "main", "import httpx"),
+    ("mcp_client", "runtime", "import mcp_client"),
+    ("mcp_client.Client", "runtime", "from mcp_client import Client"),
+    ("httpx", "runtime", "import httpx"),
     ("mcp.client", "main", "import mcp.client"),
     ("fastmcp", "fastmcp", "import fastmcp"),
 ]
@@ -73,12 +73,18 @@ def _env(venv: str) -> dict[str, str]:
     env = dict(os.environ)
     env["BENCH_SERVER_PYTHON"] = sys.executable
     env.pop("PYTHONPATH", None)
-    if venv == "main":
+    if venv in ("main", "runtime"):
         env["PYTHONPATH"] = str(ROOT / "src")  # harmless when mcp_client is installed (editable)
     return env
 
 
+_IN_REPO_VENV = False
+"""``--repo-venv``: run the "runtime" drivers in the repo venv instead (with the test peers beside them)."""
+
+
 def _python(venv: str) -> str:
+    if venv == "runtime":
+        return sys.executable if _IN_REPO_VENV else str(runtime_python())
     return sys.executable if venv == "main" else str(fastmcp_python())
 
 
@@ -219,16 +225,16 @@ def _targets(summary: dict[str, Any], imports: dict[str, Any]) -> list[dict[str,
         return summary.get(w, {}).get(d, {}).get(key, float("nan"))
 
     for era, d in (("modern", "ours-modern"), ("legacy", "ours-legacy")):
-        add(f"HTTP echo CPU/call, {era}: <= 1.15x floor", get("http-echo", d, "cpu_ratio"), 1.15)
+        add(f"HTTP echo CPU/call, {era}: <= 1.05x floor", get("http-echo", d, "cpu_ratio"), 1.05)
     for era, d in (("modern", "ours-modern"), ("legacy", "ours-legacy")):
-        add(f"stdio echo CPU/call, {era}: <= 1.5x floor", get("stdio-echo", d, "cpu_ratio"), 1.5)
+        add(f"stdio echo CPU/call, {era}: <= 1.3x floor", get("stdio-echo", d, "cpu_ratio"), 1.3)
     for era, d in (("modern", "ours-modern"), ("legacy", "ours-legacy")):
-        add(f"elicitation round trip CPU, {era}: <= 1.15x floor", get("http-elicit", d, "cpu_ratio"), 1.15)
+        add(f"elicitation round trip CPU, {era}: <= 1.10x floor", get("http-elicit", d, "cpu_ratio"), 1.10)
     for era, d in (("modern", "ours-modern"), ("legacy", "ours-legacy")):
         add(
-            f"16 concurrent calls throughput, {era}: >= 0.9x floor",
+            f"16 concurrent calls throughput, {era}: >= 0.95x floor",
             get("http-echo-c16", d, "throughput_ratio"),
-            0.9,
+            0.95,
             higher_is_better=True,
         )
     ours = imports.get("mcp_client", {}).get("median_s", float("nan"))
@@ -250,6 +256,12 @@ def _table(
     lines = [
         f"calls per run: {meta['calls']} (+{meta['warmup']} warm-up), rounds: {meta['rounds']}, "
         f"python {meta['python']}, {meta['date']}",
+        "our client and the floors ran in "
+        + (
+            "the repo venv (test peers installed)"
+            if meta["venv"] == "repo"
+            else "a venv of the runtime dependencies only"
+        ),
         "CPU = client-process user+sys per call; xfloor = median of per-round ratios to the same-era floor;",
         "x range = lowest-highest per-round CPU ratio (how noisy the machine was).",
         "",
@@ -319,6 +331,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-imports", action="store_true", help="skip the import-time measurement")
     parser.add_argument("--import-runs", type=int, default=3, help="import samples per round (default 3)")
     parser.add_argument("--output", type=Path, default=RESULTS / "latest.json")
+    parser.add_argument(
+        "--repo-venv",
+        action="store_true",
+        help="run our client and the floors in the repo venv (test peers installed) instead of a venv "
+        "with the runtime dependencies only",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.calls, args.rounds, args.import_runs = min(args.calls, 10), 1, 1
@@ -334,6 +352,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown workloads: {bad}")
 
     notes: list[str] = []
+    global _IN_REPO_VENV
+    _IN_REPO_VENV = args.repo_venv
+    if not _IN_REPO_VENV:
+        try:
+            ensure_runtime_venv()
+        except Exception as exc:
+            _IN_REPO_VENV = True
+            notes.append(
+                f"runtime-only venv unavailable ({exc}); our client and the floors run in the repo venv"
+            )
     if not explicit and args.quick:
         names = [n for n in names if DRIVERS[n].venv != "fastmcp"]
     if any(DRIVERS[n].venv == "fastmcp" for n in names):
@@ -344,7 +372,7 @@ def main(argv: list[str] | None = None) -> int:
                 raise
             notes.append(f"fastmcp drivers skipped: {exc}")
             names = [n for n in names if DRIVERS[n].venv != "fastmcp"]
-    if any(n.startswith("ours-") for n in names) and not _works("main", "from mcp_client import Client"):
+    if any(n.startswith("ours-") for n in names) and not _works("runtime", "from mcp_client import Client"):
         if explicit:
             print("mcp_client is not importable (from mcp_client import Client failed)", file=sys.stderr)
             return 2
@@ -369,7 +397,7 @@ def main(argv: list[str] | None = None) -> int:
         else [
             (label, venv, stmt)
             for label, venv, stmt in IMPORTS
-            if (venv == "main" or any(d.venv == venv for d in drivers))
+            if (venv in ("main", "runtime") or any(d.venv == venv for d in drivers))
             and (not label.startswith("mcp_client") or any(d.name.startswith("ours-") for d in drivers))
         ]
     )
@@ -413,6 +441,7 @@ def main(argv: list[str] | None = None) -> int:
         "date": time.strftime("%Y-%m-%d %H:%M:%S"),
         "elapsed_s": time.time() - started,
         "notes": notes,
+        "venv": "repo" if _IN_REPO_VENV else "runtime-only",
     }
     table = _table(summary, imports, targets, meta)
     print()

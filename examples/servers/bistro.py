@@ -25,7 +25,11 @@ mcp = MCPServer("bistro", log_level="WARNING")
 
 class AlternativeDate(BaseModel):
     accept_alternative: bool = Field(description="Book the alternative date instead?")
-    date: str = Field(default="2025-12-26", description="Alternative date (YYYY-MM-DD)")
+    date: str = Field(
+        default="2025-12-26",
+        description="Alternative date (YYYY-MM-DD)",
+        json_schema_extra={"format": "date"},  # a real date field: 2025-13-45 is refused as it is typed
+    )
 
 
 @mcp.tool()

@@ -221,8 +221,13 @@ class _PlainSchema:
         return cls(types, properties, required, additional, items)
 
     def is_valid(self, value: Any) -> bool:
-        if self._types and not any(check(value) for check in self._types):
-            return False
+        types = self._types
+        if types:
+            if len(types) == 1:  # the common case, without a generator per value
+                if not types[0](value):
+                    return False
+            elif not any(check(value) for check in types):
+                return False
         if isinstance(value, dict):
             for name in self._required:
                 if name not in value:

@@ -79,7 +79,7 @@ def parse_form_schema(schema: object) -> FormSchema:
     Nesting, ``$ref``, ``anyOf`` at property level and unknown types are refused, naming the property.
     See ``mcp_client.schema`` for the policies on unknown keywords, formats and bad defaults.
     """
-    if not isinstance(schema, Mapping):
+    if not isinstance(schema, dict | Mapping):
         raise _envelope_error(f"must be a JSON object, not {_json_type(schema)}")
     envelope = cast(Mapping[str, Any], schema)
     schema_type = envelope.get("type", "object")
@@ -100,7 +100,7 @@ def parse_form_schema(schema: object) -> FormSchema:
     raw_properties = envelope.get("properties")
     if raw_properties is None:
         raw_properties = {}
-    if not isinstance(raw_properties, Mapping):
+    if not isinstance(raw_properties, dict | Mapping):
         raise _envelope_error(
             f'has "properties" that is {_json_type(raw_properties)}; it must be a JSON object '
             "mapping field names to field schemas"
@@ -140,7 +140,7 @@ def _required_names(raw: object, properties: Mapping[object, object]) -> frozens
 
 
 def _parse_property(name: str, raw: object, required: bool) -> FormField:
-    if not isinstance(raw, Mapping):
+    if not isinstance(raw, dict | Mapping):
         raise _error(name, f"must be a JSON object describing one field, not {_json_type(raw)}")
     prop = cast(Mapping[str, Any], raw)
     if "$ref" in prop:
@@ -228,7 +228,7 @@ def _parse_boolean(name: str, prop: Mapping[str, Any]) -> _Details:
 
 def _parse_array(name: str, prop: Mapping[str, Any]) -> _Details:
     raw_items = prop.get("items")
-    if not isinstance(raw_items, Mapping):
+    if not isinstance(raw_items, dict | Mapping):
         raise _error(
             name,
             'is an array without an "items" object; a multi choice needs "items" with "enum", '

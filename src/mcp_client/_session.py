@@ -205,6 +205,7 @@ class Session:
         task_group = anyio.create_task_group()
         await task_group.__aenter__()
         self._task_group = task_group
+        self.spawn(self.deadlines.watch)  # enforces every request's deadline (see _timeouts)
         try:
             await self.transport.open(self.spawn, self._inbound)
             await self.negotiator.connect(mode)

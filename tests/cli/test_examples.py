@@ -12,6 +12,8 @@ from typing import Any
 import anyio
 import pytest
 
+from mcp_client import Client, ClientRequestContext, StdioServerParameters
+from mcp_client.types import ElicitRequestParams, ElicitResult, TextContent
 from tests.cli._cli import BISTRO, EXAMPLE_CLIENTS, FILES, ROOT, TIMEOUT, cli_env, run_cli
 
 pytestmark = pytest.mark.slow
@@ -73,13 +75,73 @@ def _tools_of(module: str, path: Path | None = None) -> dict[str, dict[str, Any]
     return {tool.name: tool.model_dump(by_alias=True, exclude_none=True) for tool in tools}
 
 
-def test_the_demo_server_is_a_faithful_copy_of_the_examples() -> None:
+def test_the_demo_server_lists_the_examples_tools() -> None:
     demo = _tools_of("ui_adapters.cli._demo_server")
     originals = {**_tools_of("example_bistro", BISTRO), **_tools_of("example_files", FILES)}
     assert sorted(demo) == sorted(originals) == ["book_table", "delete_folder"]
     for name, tool in originals.items():
         assert demo[name]["inputSchema"] == tool["inputSchema"]
         assert demo[name]["description"] == tool["description"]
+
+
+# The demo server is a copy of the two example servers (the wheel has no examples/ folder, and the
+# examples must stay readable on their own), so every behaviour a person sees is compared: the questions
+# asked (message and form) and the results, for each answer, in each era a tool asks in.
+_Cases = list[tuple[dict[str, Any], ElicitResult | None]]  # (arguments, the answer to its question if any)
+_ACCEPT_ALTERNATIVE = ElicitResult(
+    action="accept", content={"accept_alternative": True, "date": "2025-12-27"}
+)
+_REFUSE_ALTERNATIVE = ElicitResult(action="accept", content={"accept_alternative": False})
+_BOOKINGS: _Cases = [
+    ({"date": "2025-12-24", "party_size": 2}, None),
+    ({"date": "2025-12-25", "party_size": 2}, _ACCEPT_ALTERNATIVE),
+    ({"date": "2025-12-25", "party_size": 4}, _REFUSE_ALTERNATIVE),
+    ({"date": "2025-12-25", "party_size": 6}, ElicitResult(action="decline")),
+    ({"date": "2025-12-25", "party_size": 8}, ElicitResult(action="cancel")),
+]
+_DELETIONS: _Cases = [
+    ({"path": "/tmp/empty"}, None),
+    ({"path": "/tmp/old-drafts"}, ElicitResult(action="accept", content={"confirm": True})),
+    ({"path": "/tmp/old-drafts"}, ElicitResult(action="accept", content={"confirm": False})),
+    ({"path": "/tmp/old-drafts"}, ElicitResult(action="decline")),
+    ({"path": "/tmp/old-drafts"}, ElicitResult(action="cancel")),
+]
+
+
+async def _transcript(
+    server: StdioServerParameters, mode: str, tool: str, cases: _Cases
+) -> list[tuple[Any, ...]]:
+    """For each case: the arguments, each question asked (message, form), the result text and isError."""
+    asked: list[tuple[str, dict[str, Any]]] = []
+    answer: list[ElicitResult] = []
+
+    async def callback(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        assert params.mode == "form" and answer, f"unexpected question: {params.message}"
+        asked.append((params.message, params.requested_schema))
+        return answer[0]
+
+    transcript: list[tuple[Any, ...]] = []
+    async with Client(server, mode=mode, elicitation_callback=callback) as client:
+        for arguments, reply in cases:
+            asked.clear()
+            answer[:] = [] if reply is None else [reply]
+            result = await client.call_tool(tool, arguments)
+            text = [block.text for block in result.content if isinstance(block, TextContent)]
+            transcript.append((arguments, reply, list(asked), text, result.is_error))
+    return transcript
+
+
+@pytest.mark.anyio
+async def test_the_demo_server_behaves_as_the_examples() -> None:
+    demo = StdioServerParameters(sys.executable, ["-m", "ui_adapters.cli._demo_server"])
+    bistro = StdioServerParameters(sys.executable, [str(BISTRO)])
+    files = StdioServerParameters(sys.executable, [str(FILES)])
+    runs = [("legacy", "book_table", _BOOKINGS, bistro)]  # ctx.elicit needs the legacy back-channel
+    runs += [(mode, "delete_folder", _DELETIONS, files) for mode in ("legacy", "2026-07-28")]
+    for mode, tool, cases, example in runs:
+        expected = await _transcript(example, mode, tool, cases)
+        assert sum(len(asked) for _, _, asked, _, _ in expected) == len(cases) - 1  # each answer was used
+        assert await _transcript(demo, mode, tool, cases) == expected, (mode, tool)
 
 
 def test_the_demo_server_runs_over_stdio_too() -> None:

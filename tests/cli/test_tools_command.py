@@ -12,7 +12,15 @@ from pathlib import Path
 import pytest
 
 import mcp_client
-from tests.cli._cli import FILES, TIMEOUT, run_cli
+from tests.cli._cli import FILES, ROOT, TIMEOUT, TYPED, cli_env, run_cli
+from tests.support.screen import cli_screen
+
+# typed_server.py's `forecast` tool: a description and a parameter description longer than 80 columns.
+FORECAST = (
+    "Look up the weather forecast for a city several days ahead, with temperatures in Celsius and the "
+    "chance of rain for each half day."
+)
+CITY = "The city to forecast, spelled in English or in the local language, for example Lisbon or Lisboa."
 
 
 def test_lists_each_tool_with_its_arguments(bistro: str) -> None:
@@ -31,6 +39,42 @@ def test_lists_in_every_mode(typed_http_url: str, mode: str) -> None:
     assert re.search(r"^\s+colour\s+one of: red, green, blue\s+optional$", done.stdout, re.M)
     assert re.search(r"^\s+note\s+string \| null\s+optional$", done.stdout, re.M)
     assert re.search(r"^no_params\n.*\n\s+\(no parameters\)$", done.stdout, re.M)
+
+
+def test_piped_each_line_of_the_listing_arrives_whole() -> None:
+    env = cli_env()
+    del env["COLUMNS"]  # a pipe has no width; rich would assume 80 columns
+    done = subprocess.run(
+        [sys.executable, "-m", "ui_adapters.cli", "tools", str(TYPED)],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,  # stdout is a pipe
+        text=True,
+        cwd=ROOT,
+        env=env,
+        timeout=TIMEOUT,
+    )
+    assert done.returncode == 0, done.stderr
+    assert f"\nforecast\n  {FORECAST}\n" in done.stdout
+    assert re.search(rf"^  city\s+string\s+required  {re.escape(CITY)}$", done.stdout, re.M)
+    assert re.search(r"^  days\s+integer\s+optional$", done.stdout, re.M)
+    assert [line for line in done.stdout.splitlines() if line != line.rstrip()] == []
+
+
+@pytest.mark.slow
+def test_in_a_terminal_the_listing_wraps_at_its_width_between_words() -> None:
+    with cli_screen("tools", str(TYPED), rows=60, columns=80) as term:
+        assert term.wait_exit() == 0
+        lines = term.lines
+    start = lines.index("forecast")
+    description = lines[start + 1 : start + 3]
+    assert all(line.startswith("  ") and len(line) <= 80 for line in description), lines
+    assert " ".join(line.strip() for line in description) == FORECAST
+    city = lines[start + 3 : start + 5]
+    column = city[0].index("The city")
+    assert re.match(r"^  city\s+string\s+required  The city", city[0]), lines
+    assert city[1][:column].strip() == "" and city[1][column] != " ", lines  # continued under its column
+    assert " ".join(line[column:] for line in city) == CITY
+    assert re.match(r"^  days\s+integer\s+optional$", lines[start + 5]), lines
 
 
 def test_json_is_the_raw_tool_list(files: str) -> None:

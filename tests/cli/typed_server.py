@@ -7,16 +7,17 @@
 test can see exactly how ``mcp-client call`` typed each ``KEY=VALUE`` word. ``headers`` returns the
 HTTP request headers it saw; ``no_params`` takes nothing; ``summary`` returns only structured content.
 ``create_entities`` takes an array of objects (like server-memory); ``read_note`` returns its text
-twice, as text and as ``{"content": text}`` (like server-filesystem).
+twice, as text and as ``{"content": text}`` (like server-filesystem). ``forecast`` has a description
+and a parameter description longer than 80 columns (how the listing lays out long lines).
 """
 
 import argparse
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp_types import CallToolResult, TextContent
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 mcp = MCPServer("typed", log_level="WARNING")
 
@@ -101,6 +102,20 @@ async def read_note(text: str) -> CallToolResult:
 async def broken() -> str:
     """Always fails (isError)."""
     raise ToolError("the oven is on fire")
+
+
+FORECAST_DESCRIPTION = (
+    "Look up the weather forecast for a city several days ahead, with temperatures in Celsius and the "
+    "chance of rain for each half day."
+)
+CITY_DESCRIPTION = (
+    "The city to forecast, spelled in English or in the local language, for example Lisbon or Lisboa."
+)
+
+
+@mcp.tool(description=FORECAST_DESCRIPTION)
+async def forecast(city: Annotated[str, Field(description=CITY_DESCRIPTION)], days: int = 3) -> str:
+    return f"{city}: sunny for {days} days"
 
 
 def main() -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 
 import anyio
+import anyio.abc
 import pytest
 
 from mcp_client._timeouts import RequestDeadlines, waiting_on_a_person
@@ -62,3 +63,95 @@ async def test_on_end_runs_once_when_the_request_is_over() -> None:
     assert ended == [7] and 7 not in deadlines.active
     clock.pause()
     clock.resume()  # a question answered after its request ended: harmless
+
+
+# ------------------------------------------------------------------ the watchdog (one per session)
+
+
+async def _watched(deadlines: RequestDeadlines, tg: anyio.abc.TaskGroup) -> anyio.CancelScope:
+    """Start the watchdog in ``tg``; cancelling the returned scope stops only the watchdog."""
+    scope = anyio.CancelScope()
+
+    async def watch() -> None:
+        with scope:
+            await deadlines.watch()
+
+    tg.start_soon(watch)
+    await anyio.sleep(0.01)  # let it start
+    return scope
+
+
+async def test_the_watchdog_cancels_a_request_past_its_deadline() -> None:
+    deadlines = RequestDeadlines(0.2)
+    async with anyio.create_task_group() as tg:
+        await _watched(deadlines, tg)
+        with anyio.fail_after(10):  # a bound for the test, not a timing assertion
+            with deadlines.clock(1) as clock:
+                assert clock._scope.deadline == math.inf  # the watchdog keeps time, not a timer
+                await anyio.sleep(30)
+        assert 1 not in deadlines.active
+        tg.cancel_scope.cancel()
+
+
+async def test_a_shorter_timeout_wakes_the_watchdog_sleeping_for_a_later_one() -> None:
+    deadlines = RequestDeadlines(60)
+    timed_out: list[int] = []
+    async with anyio.create_task_group() as tg:
+        await _watched(deadlines, tg)
+
+        async def request(request_id: int, seconds: float | None) -> None:
+            with deadlines.clock(request_id, timeout=seconds):
+                await anyio.sleep(30)
+            timed_out.append(request_id)
+
+        tg.start_soon(request, 1, None)  # the watchdog now sleeps until this one's deadline (60 s)
+        await anyio.sleep(0.05)
+        with anyio.fail_after(10):
+            await request(2, 0.2)
+        assert timed_out == [2] and 1 in deadlines.active
+        tg.cancel_scope.cancel()
+
+
+async def test_a_paused_clock_does_not_expire_and_a_resumed_one_does() -> None:
+    deadlines = RequestDeadlines(0.2)
+    async with anyio.create_task_group() as tg:
+        await _watched(deadlines, tg)
+        with anyio.fail_after(10):
+            with deadlines.clock(1) as clock:
+                clock.pause()
+                await anyio.sleep(0.5)  # past the timeout: a question is open, nothing happens
+                assert not clock._scope.cancel_called
+                clock.resume()
+                await anyio.sleep(30)
+        tg.cancel_scope.cancel()
+
+
+async def test_clocks_keep_their_own_time_once_the_watchdog_stops() -> None:
+    deadlines = RequestDeadlines(0.3)
+    async with anyio.create_task_group() as tg:
+        watchdog = await _watched(deadlines, tg)
+        with anyio.fail_after(10):
+            with deadlines.clock(1) as clock:
+                assert clock._scope.deadline == math.inf
+                watchdog.cancel()  # the session closes
+                await anyio.sleep(0.05)
+                assert clock._scope.deadline == clock.deadline < math.inf
+                await anyio.sleep(30)
+            assert clock._scope.cancelled_caught  # its own deadline, not the test's bound
+
+
+async def test_a_clock_started_before_the_watchdog_keeps_its_own_timer_when_paused() -> None:
+    deadlines = RequestDeadlines(0.2)
+    async with anyio.create_task_group() as tg:
+        with anyio.fail_after(10):
+            with deadlines.clock(1) as clock:  # no watchdog yet: the scope has the deadline
+                assert clock._scope.deadline < math.inf
+                await _watched(deadlines, tg)
+                with deadlines.paused():  # an OAuth login, say
+                    assert clock._scope.deadline == math.inf
+                    await anyio.sleep(0.5)
+                assert clock._scope.deadline < math.inf
+                assert not clock._scope.cancel_called
+                await anyio.sleep(30)
+            assert clock._scope.cancelled_caught
+        tg.cancel_scope.cancel()

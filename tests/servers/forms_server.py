@@ -12,20 +12,21 @@ key `key`) on a 2026-07-28 request. It returns what it received, as the text
 
     python tests/servers/forms_server.py stdio
     python tests/servers/forms_server.py http --host 127.0.0.1 --port N     # http://127.0.0.1:N/mcp
+
+In http mode it prints `FORMS_SERVER_READY <url>` once it accepts connections.
 """
 
-import argparse
 import json
-import socket
 from collections.abc import Sequence
 from typing import Any
 
-import anyio
+from _serve import serve, transport_parser
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import ElicitRequest, ElicitRequestFormParams, ElicitResult, InputRequiredResult
 from mcp_types.version import is_version_at_least
 
 MODERN_VERSION = "2026-07-28"
+READY_MARKER = "FORMS_SERVER_READY"
 
 mcp: MCPServer = MCPServer("forms-lab", version="0.0.1", log_level="WARNING")
 
@@ -58,29 +59,9 @@ async def ask(
     return _outcome(answer)
 
 
-async def _serve_http(host: str, port: int) -> None:
-    import uvicorn
-
-    app = mcp.streamable_http_app(host=host)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=1)
-    await uvicorn.Server(config).serve([sock])
-
-
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="transport", required=True)
-    sub.add_parser("stdio", help="serve on stdin/stdout")
-    http = sub.add_parser("http", help="serve streamable HTTP at /mcp on a loopback port")
-    http.add_argument("--host", default="127.0.0.1", choices=["127.0.0.1"], help="loopback only")
-    http.add_argument("--port", type=int, required=True)
-    args = parser.parse_args(argv)
-    if args.transport == "stdio":
-        mcp.run("stdio")
-    else:
-        anyio.run(_serve_http, args.host, args.port)
+    parser, _, _ = transport_parser(__doc__)
+    serve(parser.parse_args(argv), ready_marker=READY_MARKER, server=mcp)
 
 
 if __name__ == "__main__":

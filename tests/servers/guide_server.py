@@ -18,12 +18,12 @@ import argparse
 import datetime
 import json
 import os
-import socket
 import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Annotated, Any, Literal, TypeVar
 
 import anyio
+from _serve import serve, transport_parser
 from mcp import UrlElicitationRequiredError
 from mcp.server.elicitation import render_elicitation_schema
 from mcp.server.mcpserver import (
@@ -598,55 +598,33 @@ class _LegacyOnly:
         await self.app(scope, receive, send)
 
 
-async def _serve_http(args: argparse.Namespace) -> None:
-    import uvicorn
-
-    app = mcp.streamable_http_app(
+def _http_app(args: argparse.Namespace) -> Any:
+    app: Any = mcp.streamable_http_app(
         json_response=args.json_response,
         stateless_http=args.stateless,
         event_store=InMemoryEventStore() if args.resumable else None,
         retry_interval=300 if args.resumable else None,
         host=args.host,
     )
-    if args.legacy_only:
-        app = _LegacyOnly(app)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((args.host, args.port))
-    config = uvicorn.Config(app, log_level=args.log_level.lower(), lifespan="on", timeout_graceful_shutdown=1)
-    server = uvicorn.Server(config)
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(server.serve, [sock])
-        with anyio.fail_after(15):
-            while not server.started:  # noqa: ASYNC110 - uvicorn only exposes a flag
-                await anyio.sleep(0.01)
-        port = sock.getsockname()[1]
-        print(f"{READY_MARKER} http://{args.host}:{port}/mcp", flush=True)
+    return _LegacyOnly(app) if args.legacy_only else app
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="transport", required=True)
-    stdio = sub.add_parser("stdio", help="serve on stdin/stdout")
-    http = sub.add_parser("http", help="serve streamable HTTP at /mcp on a loopback port")
-    http.add_argument("--host", default="127.0.0.1", choices=["127.0.0.1"], help="loopback only")
-    http.add_argument("--port", type=int, default=0, help="0 picks a free port (see the ready line)")
+    parser, stdio, http = transport_parser(__doc__)
+    assert stdio is not None
     http.add_argument("--json-response", action="store_true", help="answer legacy POSTs with JSON, not SSE")
     http.add_argument("--stateless", action="store_true", help="legacy stateless mode: no session ids")
     http.add_argument("--resumable", action="store_true", help="in-memory event store + retry 300 ms")
     http.add_argument(
         "--legacy-only", action="store_true", help="hide modern headers: a legacy-only endpoint"
     )
+    stdio.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     for p in (stdio, http):
         p.add_argument("--page-size", type=int, default=0, help="paginate list results (0: one page)")
-        p.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     args = parser.parse_args(argv)
     if args.page_size > 0:
         install_pagination(mcp, args.page_size)
-    if args.transport == "stdio":
-        mcp.run("stdio")
-    else:
-        anyio.run(_serve_http, args)
+    serve(args, ready_marker=READY_MARKER, server=mcp, http_app=lambda _origin: _http_app(args))
 
 
 if __name__ == "__main__":

@@ -21,14 +21,12 @@ Tools (all need a token with the configured scope):
 
 from __future__ import annotations
 
-import argparse
 import json
 import secrets
-import socket
 import time
 from collections.abc import Sequence
 
-import anyio
+from _serve import serve, transport_parser
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import (
     AccessToken,
@@ -190,36 +188,18 @@ def build_server(base: str, scope: str, access_ttl: int) -> MCPServer:
     return mcp
 
 
-async def _serve_http(args: argparse.Namespace) -> None:
-    import uvicorn
-
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((args.host, args.port))
-    port = sock.getsockname()[1]
-    base = f"http://{args.host}:{port}"
-    app = build_server(base, args.scope, args.access_ttl).streamable_http_app(host=args.host)
-    config = uvicorn.Config(app, log_level=args.log_level.lower(), lifespan="on", timeout_graceful_shutdown=1)
-    server = uvicorn.Server(config)
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(server.serve, [sock])
-        with anyio.fail_after(15):
-            while not server.started:  # noqa: ASYNC110 - uvicorn only exposes a flag
-                await anyio.sleep(0.01)
-        print(f"{READY_MARKER} {base}/mcp", flush=True)
-
-
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="transport", required=True)
-    http = sub.add_parser("http", help="serve streamable HTTP at /mcp on a loopback port")
-    http.add_argument("--host", default="127.0.0.1", choices=["127.0.0.1"], help="loopback only")
-    http.add_argument("--port", type=int, default=0, help="0 picks a free port (see the ready line)")
+    parser, _, http = transport_parser(__doc__, stdio=False)
     http.add_argument("--scope", default="mcp:tools", help="the scope every request needs")
     http.add_argument("--access-ttl", type=int, default=3600, help="access token lifetime in seconds")
-    http.add_argument("--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"])
     args = parser.parse_args(argv)
-    anyio.run(_serve_http, args)
+    serve(
+        args,
+        ready_marker=READY_MARKER,
+        http_app=lambda origin: build_server(origin, args.scope, args.access_ttl).streamable_http_app(
+            host=args.host
+        ),
+    )
 
 
 if __name__ == "__main__":

@@ -12,14 +12,11 @@ can be seen. Same CLI convention as guide_server.py:
 Its tools are listed in README.md beside this file.
 """
 
-import argparse
 import json
-import socket
-import sys
 from collections.abc import Sequence
 from typing import Annotated, Any
 
-import anyio
+from _serve import serve, transport_parser
 from mcp.server.mcpserver import Context, Elicit, ElicitationResult, MCPServer, Resolve
 from mcp.server.mcpserver.resolve import ListRoots, Sample
 from mcp.shared.exceptions import MCPError
@@ -180,36 +177,10 @@ async def roots_changes() -> str:
     return f"roots changes: {_roots_changes}"
 
 
-async def _serve_http(args: argparse.Namespace) -> None:
-    import uvicorn
-
-    app = mcp.streamable_http_app(host=args.host)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((args.host, args.port))
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=1)
-    server = uvicorn.Server(config)
-    async with anyio.create_task_group() as tg:
-        tg.start_soon(server.serve, [sock])
-        with anyio.fail_after(15):
-            while not server.started:  # noqa: ASYNC110 - uvicorn only exposes a flag
-                await anyio.sleep(0.01)
-        print(f"{READY_MARKER} http://{args.host}:{sock.getsockname()[1]}/mcp", flush=True)
-
-
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    sub = parser.add_subparsers(dest="transport", required=True)
-    sub.add_parser("stdio", help="serve on stdin/stdout")
-    http = sub.add_parser("http", help="serve streamable HTTP at /mcp on a loopback port")
-    http.add_argument("--host", default="127.0.0.1", choices=["127.0.0.1"], help="loopback only")
-    http.add_argument("--port", type=int, default=0)
-    args = parser.parse_args(argv)
-    if args.transport == "stdio":
-        mcp.run("stdio")
-    else:
-        anyio.run(_serve_http, args)
+    parser, _, _ = transport_parser(__doc__)
+    serve(parser.parse_args(argv), ready_marker=READY_MARKER, server=mcp)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

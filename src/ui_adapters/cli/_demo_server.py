@@ -1,7 +1,9 @@
 """The server ``mcp-client demo`` runs: the bistro's ``book_table`` and the file store's ``delete_folder``.
 
 A copy of ``examples/servers/bistro.py`` and ``examples/servers/files.py`` kept inside the package, so
-the demo finds it however the package was installed (a wheel has no ``examples/`` folder). It is
+the demo finds it however the package was installed (a wheel has no ``examples/`` folder), while the
+examples stay whole files a reader can copy. ``tests/cli/test_examples.py`` holds the copy to them:
+same tools, same questions (message and form) and same results for every answer, in both eras. It is
 built with the official MCP SDK (the ``examples`` extra) and only ever runs as a subprocess::
 
     python -m ui_adapters.cli._demo_server                     # stdio

@@ -6,7 +6,8 @@ raw result, one JSON document on stdout. Everything a server wrote is passed thr
 ``ui_adapters.text.sanitize`` before it reaches a terminal, and put in ``rich.text.Text`` (never
 parsed as markup), so a server cannot move the cursor or restyle the screen. A result is never
 hard-wrapped (a long line or URL stays one line; the terminal folds it for display), and redirected
-output keeps the server's text byte for byte.
+output keeps the server's text byte for byte. The tool list fits the terminal's width on a terminal;
+piped or redirected, where no width applies, each line of it arrives whole.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.json import JSON
 from rich.padding import Padding
 from rich.table import Table
@@ -39,23 +40,26 @@ __all__ = ["print_json", "print_parameters", "print_result", "print_tools"]
 
 _MAX_DESCRIPTION = 2000
 _MAX_NAME = 200
+# Width the tool list is laid out at when stdout is not a terminal: wider than any line it can have
+# (every field is capped well below it), so no line is wrapped.
+_UNWRAPPED_WIDTH = 10_000
 
 
 def print_tools(console: Console, tools: Sequence[Tool]) -> None:
     """Every tool with its description and a table of its parameters."""
     if not tools:
-        console.print(Text("This server has no tools.", style="dim"))
+        _emit(console, Text("This server has no tools.", style="dim"))
         return
     for index, tool in enumerate(tools):
         if index:
-            console.print()
+            _emit(console, Text())
         heading = Text(_safe(tool.name, _MAX_NAME, single_line=True), style="bold cyan")
         if tool.title and tool.title != tool.name:
             heading.append(f"  {_safe(tool.title, _MAX_NAME, single_line=True)}", style="bold")
-        console.print(heading)
+        _emit(console, heading)
         if tool.description:
-            console.print(
-                Padding(Text(_safe(tool.description, _MAX_DESCRIPTION)), (0, 0, 0, 2), expand=False)
+            _emit(
+                console, Padding(Text(_safe(tool.description, _MAX_DESCRIPTION)), (0, 0, 0, 2), expand=False)
             )
         print_parameters(console, tool, heading=False)
 
@@ -64,9 +68,9 @@ def print_parameters(console: Console, tool: Tool, *, heading: bool = True) -> N
     """The parameter table of one tool (name, type, required, description)."""
     params = parameters_of(tool)
     if heading:
-        console.print(Text(f"Parameters of {_safe(tool.name, _MAX_NAME, single_line=True)}:", style="bold"))
+        _emit(console, Text(f"Parameters of {_safe(tool.name, _MAX_NAME, single_line=True)}:", style="bold"))
     if not params:
-        console.print(Text("  (no parameters)", style="dim"))
+        _emit(console, Text("  (no parameters)", style="dim"))
         return
     described = any(param.description for param in params)
     table = Table.grid(padding=(0, 2))
@@ -77,7 +81,22 @@ def print_parameters(console: Console, tool: Tool, *, heading: bool = True) -> N
         table.add_column()
     for param in params:
         table.add_row(*_parameter_row(param)[: 4 if described else 3])
-    console.print(Padding(table, (0, 0, 0, 2), expand=False))
+    _emit(console, Padding(table, (0, 0, 0, 2), expand=False))
+
+
+def _emit(console: Console, renderable: RenderableType) -> None:
+    """``renderable`` fitted to the terminal; piped or redirected, laid out unwrapped, each line whole.
+
+    Off a terminal rich would wrap at a made-up 80 columns and pad every line to it; a script or a
+    pager reading the list wants a long description on one line and no trailing blanks instead.
+    """
+    if console.is_terminal:
+        console.print(renderable)
+        return
+    options = console.options.update(width=_UNWRAPPED_WIDTH, no_wrap=False)
+    lines = console.render_lines(renderable, options, pad=False)
+    console.file.write("".join("".join(segment.text for segment in line).rstrip() + "\n" for line in lines))
+    console.file.flush()
 
 
 def _parameter_row(param: Parameter) -> tuple[Text, Text, Text, Text]:
