@@ -15,6 +15,10 @@ import pytest
 from mcp_client import StdioServerParameters
 from tests.support.servers import LOOPBACK, run_http_server
 
+STDIO_BACKENDS = ["asyncio", "trio", "asyncio-transport-stdout"]
+"""The stdio transport's three ways of reading the server: its own stdout pipe on asyncio (POSIX), the
+subprocess transport's (as on Windows), and anyio's process streams (trio)."""
+
 HERE = Path(__file__).resolve().parent
 HTTP_SCRIPT = HERE / "hostile_http_server.py"
 STDIO_SCRIPT = HERE / "hostile_stdio_server.py"
@@ -73,3 +77,13 @@ def tag(request: pytest.FixtureRequest) -> str:
 
 def hostile_stdio() -> StdioServerParameters:
     return StdioServerParameters(sys.executable, [str(STDIO_SCRIPT), "stdio"])
+
+
+def stdio_backend(backend: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The ``anyio_backend`` for one of ``STDIO_BACKENDS``, setting up the stdout path it names."""
+    if backend == "asyncio-transport-stdout":
+        from mcp_client import _stdio_asyncio
+
+        monkeypatch.setattr(_stdio_asyncio, "DIRECT_STDOUT", False)
+        return "asyncio"
+    return backend

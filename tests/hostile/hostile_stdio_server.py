@@ -102,6 +102,22 @@ def main() -> None:
             send({"jsonrpc": "2.0", "result": {"content": []}})  # a response without an id
             send(text_result(request_id, "first"))
             send(text_result(request_id, "duplicate, must be ignored"))
+        elif name == "logs_then_answer":  # `n` log notifications and the answer, in one write
+            logs = (
+                json.dumps(
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "notifications/message",
+                        "params": {"level": "info", "logger": "order", "data": index},
+                    }
+                ).encode()
+                + b"\n"
+                for index in range(int(args.get("n", 1)))
+            )
+            write(b"".join(logs) + json.dumps(text_result(request_id, "answer")).encode() + b"\n")
+        elif name == "slow_echo":  # the answer after `delay` seconds (a caller may have given up by then)
+            time.sleep(float(args.get("delay", 0.5)))
+            send(text_result(request_id, str(args.get("text", ""))))
         elif name == "result_and_error":
             reply = text_result(request_id, "both")
             reply["error"] = {"code": -32603, "message": "and also an error"}

@@ -11,13 +11,18 @@ import pytest
 from mcp_client import Client
 from mcp_client._errors import MCPClientError, ProtocolError
 from tests.hostile._leaks import no_leaks
-from tests.hostile.conftest import HostileServer, hostile_stdio
+from tests.hostile.conftest import HostileServer, hostile_stdio, stdio_backend
 
 pytestmark = pytest.mark.anyio
 
 LIMIT = 100_003
 BOUND = 20
 MODES = ["legacy", "2026-07-28"]
+
+
+@pytest.fixture
+def anyio_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    return stdio_backend(getattr(request, "param", "asyncio"), monkeypatch)
 
 
 def _text_length(result: object) -> int:
@@ -38,6 +43,7 @@ async def test_an_http_message_of_exactly_the_limit_is_accepted_and_one_byte_mor
             assert (await client.call_tool(tool, {"size": LIMIT - 1})).content  # and the client goes on
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio", "asyncio-transport-stdout"], indirect=True)
 @pytest.mark.parametrize("mode", MODES)
 async def test_a_stdio_line_of_exactly_the_limit_is_accepted_and_one_byte_more_refused(mode: str) -> None:
     async with no_leaks(), Client(hostile_stdio(), mode=mode, timeout=5, max_message_bytes=LIMIT) as client:
