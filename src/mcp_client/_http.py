@@ -692,9 +692,16 @@ class _Exchange:
             await self._response.aclose()
 
 
+_IDENTITY = BodyDecoder(None)
+"""The decoder of every uncompressed body (it has no state): most bodies, built once."""
+
+
 def _body_decoder(response: httpx.Response, url: str) -> BodyDecoder:
+    encoding = response.headers.get("content-encoding")
+    if not encoding:
+        return _IDENTITY
     try:
-        return BodyDecoder(response.headers.get("content-encoding"))
+        return BodyDecoder(encoding)
     except ContentEncodingError as exc:
         raise ProtocolError(f"{url}: {exc}") from None
 
