@@ -74,7 +74,7 @@ async def test_a_question_answered_over_the_api(bistro_app: str) -> None:
             assert question["message"] == "No tables for 2 on 2025-12-25. Would you like another date?"
             assert [(f["name"], f["kind"], f["required"]) for f in question["form"]["fields"]] == [
                 ("accept_alternative", "boolean", True),
-                ("date", "text", False),
+                ("date", "date", False),
             ]
             assert (await http.get(bistro_app + "/api/questions")).json() == [question]
             where = f"{bistro_app}/api/questions/{question['id']}"
@@ -114,10 +114,16 @@ async def test_the_page_answers_a_question(bistro_app: str, browser: Browser) ->
         card = wait_for(driver, lambda d: d.find_elements("css selector", ".question"))[0]
         seen = {"message": card.find_element("css selector", ".message").text}
         card.find_element("css selector", "input[type=radio][value=true]").click()
-        date = card.find_element("css selector", "input[type=text]")
+        date = card.find_element("css selector", "input[type=date]")  # the schema says format: date
         seen["default date"] = date.get_attribute("value")
-        date.clear()
-        date.send_keys("2025-12-28")
+        # A date input takes keys in the browser's locale order; set its ISO value as a picker would.
+        driver.execute_script(
+            "arguments[0].value = arguments[1];"
+            "arguments[0].dispatchEvent(new Event('input', {bubbles: true}));"
+            "arguments[0].dispatchEvent(new Event('change', {bubbles: true}));",
+            date,
+            "2025-12-28",
+        )
         card.find_element("css selector", "button[name=accept]").click()
         seen["result"] = wait_for(
             driver,
