@@ -18,6 +18,7 @@ import pexpect
 import pytest
 
 from tests.cli._cli import ROOT, TIMEOUT, cli_env, run_cli
+from tests.support.screen import terminal_signals
 
 # A text prompt is on screen: the key hint line, then the "›" input line (pick lists have no "›").
 TEXT_PROMPT = r"cancel\S*\s+\S*›"
@@ -40,6 +41,7 @@ def spawn(*args: str) -> Iterator[pexpect.spawn]:
         encoding="utf-8",
         dimensions=(40, 120),
         timeout=TIMEOUT,
+        preexec_fn=terminal_signals,
     )
     try:
         yield child

@@ -21,6 +21,7 @@ import pytest
 from tests.auth.conftest import start_oauth_server
 from tests.cli._cli import ROOT, TIMEOUT, cli_env
 from tests.cli.test_demo import ENTER
+from tests.support.screen import terminal_signals
 
 pytestmark = pytest.mark.slow
 
@@ -46,6 +47,7 @@ def spawn(data: Path, *args: str, browser: bool = False) -> Iterator[pexpect.spa
         encoding="utf-8",
         dimensions=(40, 400),
         timeout=TIMEOUT,
+        preexec_fn=terminal_signals,
     )
     try:
         yield child

@@ -22,6 +22,19 @@ ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 60  # seconds per wait: a bound, never reached when things work
 
 
+def terminal_signals() -> None:
+    """``preexec_fn`` for a program under a test terminal: Ctrl-C and Ctrl-\\ act as on a user's terminal.
+
+    A test suite started in the background by a non-interactive shell (``cmd &``, as CI scripts do)
+    inherits SIGINT and SIGQUIT ignored, and so would the program under test: its Ctrl-C test would
+    wait out the call's timeout instead. A shell gives its foreground jobs the default handlers.
+    """
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 class Screen:
     """A child process on a pty of ``rows`` x ``columns``, with its output replayed on a pyte screen."""
 
@@ -114,6 +127,7 @@ def screen(args: Sequence[str], *, rows: int = 40, columns: int = 120, **env: st
         encoding="utf-8",
         dimensions=(rows, columns),
         timeout=TIMEOUT,
+        preexec_fn=terminal_signals,
     )
     try:
         yield Screen(child, rows, columns)

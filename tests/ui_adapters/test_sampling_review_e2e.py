@@ -16,6 +16,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from tests.support.screen import terminal_signals
+
 SCRIPT = Path(__file__).with_name("e2e_sampling_script.py")
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 30  # seconds per expectation; a bound, never reached when things work
@@ -35,6 +37,7 @@ def spawn(mode: str) -> Generator[pexpect.spawn[str]]:
         encoding="utf-8",
         dimensions=(40, 120),
         timeout=TIMEOUT,
+        preexec_fn=terminal_signals,
     )
     try:
         yield child

@@ -18,6 +18,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
+from tests.support.screen import terminal_signals
+
 SCRIPT = Path(__file__).with_name("e2e_terminal_script.py")
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 30  # seconds per expectation; a bound, never reached when things work
@@ -39,6 +41,7 @@ def spawn(*args: str) -> Generator[pexpect.spawn[str]]:
         encoding="utf-8",
         dimensions=(40, 100),
         timeout=TIMEOUT,
+        preexec_fn=terminal_signals,
     )
     try:
         yield child
