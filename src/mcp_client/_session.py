@@ -208,6 +208,8 @@ class Session:
         self.spawn(self.deadlines.watch)  # enforces every request's deadline (see _timeouts)
         try:
             await self.transport.open(self.spawn, self._inbound)
+            # A transport that hands its waits to the request clocks needs no cancel scope per request.
+            self.deadlines.binding = bool(getattr(self.transport, "binds_waits", False))
             await self.negotiator.connect(mode)
             await self._ask_log_level()
         except BaseException:

@@ -101,6 +101,7 @@ class StdioTransport:
         self._server_requests = ServerRequestSlots()
         self._dropping = False
         self._abandoned: collections.deque[Any] = collections.deque(maxlen=_ABANDONED_IDS)
+        self._binds_waits = False
 
     @property
     def label(self) -> str:
@@ -113,6 +114,11 @@ class StdioTransport:
     @property
     def sends_headers(self) -> bool:
         return False  # a pipe has no headers: the era need not build them
+
+    @property
+    def binds_waits(self) -> bool:
+        """Whether each request's wait is a future its clock can cancel (asyncio): no scope needed."""
+        return self._binds_waits
 
     @property
     def startup_grace(self) -> float:
@@ -139,6 +145,8 @@ class StdioTransport:
         try:
             if sniffio.current_async_library() == "asyncio":
                 from mcp_client._stdio_asyncio import start
+
+                self._binds_waits = True
             else:
                 from mcp_client._stdio_anyio import start
             self._pipes = await start(self, spawn, argv, env, self.params.cwd)

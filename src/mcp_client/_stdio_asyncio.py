@@ -18,7 +18,9 @@ reading stdout pauses until the dispatcher is down to ``_QUEUE_LOW``: the server
 pipe instead of the client buffering without bound, as the reader task does on trio.
 
 Cancellation. A caller waits on a bare future under its anyio cancel scopes; cancelling the scope
-cancels the future, and the caller removes its entry from the pending table on the way out. A reply that
+cancels the future, and the caller removes its entry from the pending table on the way out. The
+request's own deadline needs no scope: the future (or the drain waiter, while the pipe is full) is
+bound to the request's clock, which cancels it at the deadline (``_timeouts``, ``binding``). A reply that
 arrives afterwards finds no entry and is dropped (quietly, for an id whose caller gave up).
 """
 
@@ -41,6 +43,7 @@ from mcp_client._stdio import (
     STDERR_LINE_BYTES,
     StdioTransport,
 )
+from mcp_client._timeouts import current_clock
 from mcp_client._transport import Message, Spawn
 
 DIRECT_STDOUT = os.name == "posix"
@@ -142,9 +145,12 @@ class AsyncioPipes(asyncio.SubprocessProtocol):
         future: asyncio.Future[Message] = self._loop.create_future()
         request_id = message["id"]
         self._pending[request_id] = future
+        clock = current_clock()  # its deadline cancels what we wait on (see _timeouts)
         try:
             if self._write(message):
                 await self._drain()
+            if clock is not None:
+                clock.bind(future)
             return await future
         except asyncio.CancelledError:
             self._owner.abandoned(request_id)
@@ -179,6 +185,9 @@ class AsyncioPipes(asyncio.SubprocessProtocol):
                 return
             waiter: asyncio.Future[None] = self._loop.create_future()
             self._drain_waiters.append(waiter)
+            clock = current_clock()
+            if clock is not None:
+                clock.bind(waiter)  # a server that stops reading must not outlast the deadline
             try:
                 await waiter
             finally:

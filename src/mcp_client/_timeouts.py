@@ -27,6 +27,13 @@ sent one after another with the same timeout end later than the one the watchdog
 request wakes it only when its deadline comes first (the first request after a quiet spell, a call
 with a shorter ``read_timeout_seconds``). Without a watchdog (before it started, or a
 ``RequestDeadlines`` used on its own) a clock puts its deadline on its scope, as before.
+
+A transport that waits for each reply on a future of its own (stdio on asyncio) needs no cancel scope
+at all: the session sets ``RequestDeadlines.binding``, the transport hands the future it waits on to
+the request's clock (``current_clock().bind``), and at the deadline the watchdog cancels that future.
+The clock turns the ``CancelledError`` it caused into the timeout, and leaves any other cancellation
+(the task itself being cancelled) alone. An anyio scope per request costs more in place than its
+instructions say (bench/README.md): on that path it was a fifth of the client's distance to the floor.
 """
 
 from __future__ import annotations
@@ -35,11 +42,20 @@ import math
 from collections.abc import Callable
 from contextvars import ContextVar, Token
 from types import TracebackType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
+if TYPE_CHECKING:
+    import asyncio
+
 _current: ContextVar[RequestDeadlines | None] = ContextVar("mcp_client_request_deadlines", default=None)
+_current_clock: ContextVar[RequestClock | None] = ContextVar("mcp_client_request_clock", default=None)
+
+
+def current_clock() -> RequestClock | None:
+    """The clock of the request this task is sending, when it runs without a scope (see ``binding``)."""
+    return _current_clock.get()
 
 
 class RequestDeadlines:
@@ -53,6 +69,8 @@ class RequestDeadlines:
         self._watching = False
         self._next_check = math.inf  # when the watchdog looks next
         self._wake: anyio.Event | None = None
+        self.binding = False
+        """The transport binds each request's wait to its clock: no cancel scope per request."""
 
     def _deadline(self, timeout: float) -> float:
         return math.inf if self._paused or math.isinf(timeout) else self._now() + timeout
@@ -110,8 +128,8 @@ class RequestDeadlines:
 
 class RequestClock:
     __slots__ = (
-        "_deadline", "_deadlines", "_ended", "_own_timer", "_pauses", "_request_id", "_scope", "_token",
-        "call", "on_end", "timeout",
+        "_clock_token", "_deadline", "_deadlines", "_ended", "_expired", "_own_timer", "_pauses",
+        "_request_id", "_scope", "_token", "_waiter", "call", "on_end", "timeout",
     )  # fmt: skip
 
     def __init__(
@@ -129,17 +147,26 @@ class RequestClock:
         if grace:
             deadline = max(deadline, deadlines._now() + grace)
         self._deadline = deadline
-        self._scope = deadlines._new_scope()
+        self._scope: anyio.CancelScope | None = None  # None: the transport binds its wait instead
         self._own_timer = False  # True: the scope keeps the deadline itself (no watchdog at the start)
+        self._expired = False
+        self._waiter: asyncio.Future[Any] | None = None
         self._token: Token[RequestDeadlines | None] | None = None
+        self._clock_token: Token[RequestClock | None] | None = None
 
     def __enter__(self) -> RequestClock:
-        self._scope.__enter__()
         deadlines = self._deadlines
-        deadlines.active[self._request_id] = self
-        if not deadlines._scheduled(self._deadline):
-            self._own_timer = True
-            self._scope.deadline = self._deadline
+        if deadlines.binding and deadlines._watching:
+            deadlines.active[self._request_id] = self
+            deadlines._scheduled(self._deadline)
+            self._clock_token = _current_clock.set(self)
+        else:
+            scope = self._scope = deadlines._new_scope()
+            scope.__enter__()
+            deadlines.active[self._request_id] = self
+            if not deadlines._scheduled(self._deadline):
+                self._own_timer = True
+                scope.deadline = self._deadline
         self._token = _current.set(deadlines)
         return self
 
@@ -150,10 +177,16 @@ class RequestClock:
             _current.reset(self._token)
         self._deadlines.active.pop(self._request_id, None)
         self._ended = True
+        self._waiter = None
         if self.on_end:
             for callback in self.on_end:
                 callback()
-        return bool(self._scope.__exit__(exc_type, exc, tb))
+        if self._scope is not None:
+            return bool(self._scope.__exit__(exc_type, exc, tb))
+        if self._clock_token is not None:
+            _current_clock.reset(self._clock_token)
+        # Swallow only the cancellation this clock caused: the task itself is not being cancelled.
+        return self._expired and exc_type is not None and _cancelled_by_its_wait(exc_type)
 
     @property
     def deadline(self) -> float:
@@ -166,8 +199,19 @@ class RequestClock:
 
     def expire(self) -> None:
         """The deadline passed (the watchdog says): cancel the request; the session reports the timeout."""
-        if not self._ended:
+        if self._ended:
+            return
+        self._expired = True
+        if self._scope is not None:
             self._scope.cancel()
+        elif self._waiter is not None and not self._waiter.done():
+            self._waiter.cancel()
+
+    def bind(self, waiter: asyncio.Future[Any]) -> None:
+        """What the request waits on now (a scopeless clock): cancelled at the deadline."""
+        self._waiter = waiter
+        if self._expired and not waiter.done():
+            waiter.cancel()
 
     def pause(self) -> None:
         """Stop this request's clock until as many ``resume()`` calls (nesting is fine)."""
@@ -192,15 +236,28 @@ class RequestClock:
 
     def _set(self, deadline: float) -> None:
         self._deadline = deadline
-        if self._own_timer or not self._deadlines._scheduled(deadline):
+        scope = self._scope
+        if scope is None:
+            self._deadlines._scheduled(deadline)
+        elif self._own_timer or not self._deadlines._scheduled(deadline):
             self._own_timer = True
-            self._scope.deadline = deadline
+            scope.deadline = deadline
 
     def _direct(self) -> None:
         """The watchdog stopped: the scope keeps its own deadline from now on."""
-        if not self._ended:
+        if not self._ended and self._scope is not None:
             self._own_timer = True
             self._scope.deadline = self._deadline
+
+
+def _cancelled_by_its_wait(exc_type: type[BaseException]) -> bool:
+    """A ``CancelledError`` that did not come from cancelling the task (asyncio: nothing pending)."""
+    import asyncio
+
+    if not issubclass(exc_type, asyncio.CancelledError):
+        return False
+    task = asyncio.current_task()
+    return task is not None and not task.cancelling()
 
 
 def _fast_clock() -> Callable[[], float]:

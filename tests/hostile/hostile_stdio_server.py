@@ -134,6 +134,8 @@ def main() -> None:
             size = int(args["size"])
             empty = json.dumps(text_result(request_id, "")).encode()
             write(json.dumps(text_result(request_id, "p" * (size - len(empty)))).encode() + b"\n")
+        elif name == "stop_reading":  # never answer, and read nothing more for `hold` s
+            time.sleep(float(args.get("hold", 10)))
         elif name == "flood_questions":  # push `n` questions, then stop reading stdin for `hold` s
             question = {
                 "method": "elicitation/create",

@@ -69,6 +69,27 @@ async def test_no_usable_answer_times_out_and_the_client_recovers(tool: str) -> 
         assert await _echo(client, "after") == "after"
 
 
+async def test_a_server_that_stops_reading_cannot_hold_a_request_past_its_deadline() -> None:
+    """A request stuck behind a full stdin pipe still times out (and so does the one it is stuck behind)."""
+    async with _client() as client:
+        with anyio.fail_after(BOUND):
+            with pytest.raises(MCPTimeoutError, match=r"no answer within 1\.5s"):
+                await client.call_tool("stop_reading", {"hold": 15})
+        # Far more than a pipe holds: the write waits for room that only comes when the server reads
+        # again, 15 s from now; the 1.5 s deadline must not wait for that (8 s: a bound, not a timing).
+        with anyio.fail_after(8), pytest.raises(MCPTimeoutError, match=r"no answer within 1\.5s"):
+            await client.call_tool("echo", {"text": "x" * (4 << 20)})
+
+
+async def test_a_caller_cancelled_from_outside_is_cancelled_not_timed_out() -> None:
+    async with no_leaks(), _client() as client:
+        with anyio.fail_after(BOUND):
+            with anyio.move_on_after(0.3) as outer:
+                await client.call_tool("silent", {})
+            assert outer.cancelled_caught  # the caller's own scope, well before the 1.5 s timeout
+            assert await _echo(client, "after") == "after"
+
+
 async def test_megabytes_of_stderr_neither_block_the_server_nor_flood_the_error() -> None:
     async with no_leaks(), _client() as client:
         with anyio.fail_after(BOUND):
