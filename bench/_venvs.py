@@ -29,15 +29,29 @@ def fastmcp_python() -> Path:
     return VENV / "bin" / "python"
 
 
-def _works(python: Path) -> bool:
+_FASTMCP_PROBE = f"import fastmcp, mcp; assert fastmcp.__version__ == {FASTMCP_VERSION!r}"
+
+
+def _works(python: Path, probe: str) -> bool:
     if not python.exists():
         return False
-    probe = subprocess.run(
-        [str(python), "-c", f"import fastmcp, mcp; assert fastmcp.__version__ == {FASTMCP_VERSION!r}"],
-        capture_output=True,
-        timeout=120,
-    )
-    return probe.returncode == 0
+    return subprocess.run([str(python), "-c", probe], capture_output=True, timeout=120).returncode == 0
+
+
+def _ensure(venv: Path, packages: list[str], probe: str, what: str, log) -> Path:
+    """``venv``'s python; first (re)built with ``packages``, pinned like the repo venv, if ``probe`` fails."""
+    python = venv / "bin" / "python"
+    if _works(python, probe):
+        return python
+    log(f"creating {venv.relative_to(ROOT)} ({what}) ...")
+    venv.parent.mkdir(parents=True, exist_ok=True)
+    subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True, timeout=300)
+    constraints = _constraints(venv)
+    install = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
+    subprocess.run([*install, *packages, "-c", str(constraints)], check=True, timeout=900)
+    if not _works(python, probe):
+        raise RuntimeError(f"the venv at {venv} fails its check after install: {probe}")
+    return python
 
 
 def _constraints(venv: Path) -> Path:
@@ -77,62 +91,11 @@ _RUNTIME_PROBE = "import httpx, pydantic, anyio, httpcore"
 
 def ensure_runtime_venv(log=print) -> Path:
     """Return the runtime venv's python, creating it if needed (needs the package index, ~30 s)."""
-    venv = runtime_venv()
-    python = venv / "bin" / "python"
-    if (
-        python.exists()
-        and subprocess.run([str(python), "-c", _RUNTIME_PROBE], capture_output=True).returncode == 0
-    ):
-        return python
-    log(f"creating {venv.relative_to(ROOT)} (the project's runtime dependencies only) ...")
-    venv.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True, timeout=300)
-    constraints = _constraints(venv)
-    subprocess.run(
-        [
-            str(python),
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            *runtime_dependencies(),
-            "-c",
-            str(constraints),
-        ],
-        check=True,
-        timeout=900,
-    )
-    if subprocess.run([str(python), "-c", _RUNTIME_PROBE], capture_output=True).returncode != 0:
-        raise RuntimeError(f"the runtime venv at {venv} does not import httpx, pydantic and anyio")
-    return python
+    what = "the project's runtime dependencies only"
+    return _ensure(runtime_venv(), runtime_dependencies(), _RUNTIME_PROBE, what, log)
 
 
 def ensure_fastmcp_venv(log=print) -> Path:
     """Return the venv's python, creating the venv if needed (needs the package index, ~1 min)."""
-    python = fastmcp_python()
-    if _works(python):
-        return python
-    log(f"creating {VENV.relative_to(ROOT)} (fastmcp=={FASTMCP_VERSION}) ...")
-    VENV.parent.mkdir(parents=True, exist_ok=True)
-    subprocess.run([sys.executable, "-m", "venv", "--clear", str(VENV)], check=True, timeout=300)
-    constraints = _constraints(VENV)
-    subprocess.run(
-        [
-            str(python),
-            "-m",
-            "pip",
-            "install",
-            "--quiet",
-            "--disable-pip-version-check",
-            f"fastmcp=={FASTMCP_VERSION}",
-            "mcp==2.3.0",
-            "-c",
-            str(constraints),
-        ],
-        check=True,
-        timeout=900,
-    )
-    if not _works(python):
-        raise RuntimeError(f"fastmcp venv at {VENV} does not import fastmcp=={FASTMCP_VERSION}")
-    return python
+    packages = [f"fastmcp=={FASTMCP_VERSION}", "mcp==2.3.0"]
+    return _ensure(VENV, packages, _FASTMCP_PROBE, f"fastmcp=={FASTMCP_VERSION}", log)
