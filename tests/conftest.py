@@ -9,3 +9,22 @@ pytest_plugins = ["tests.support.fixtures", "tests.support.browser", "ui_adapter
 def anyio_backend() -> str:
     """asyncio by default; modules that also run on trio parametrize this fixture themselves."""
     return "asyncio"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """``docs examples: N run, M not run (marked)`` whenever the docs examples test ran."""
+    reports = [
+        report
+        for key in ("passed", "failed")
+        for report in terminalreporter.stats.get(key, [])
+        if getattr(report, "when", None) == "call"
+        and "test_docs_examples.py::test_the_example_runs" in report.nodeid
+    ]
+    if not reports:
+        return
+    from tests.support.docs_examples import examples
+
+    not_run = sum(1 for example in examples() if example.not_run is not None)
+    failed = sum(1 for report in reports if report.failed)
+    outcome = f" ({failed} failed)" if failed else ""
+    terminalreporter.write_line(f"docs examples: {len(reports)} run{outcome}, {not_run} not run (marked)")

@@ -1,0 +1,124 @@
+"""Resolve the private module paths type hints carry to the public names the reference documents.
+
+``Client.__init__`` is annotated with ``StdioServerParameters``, whose ``__module__`` is
+``mcp_client._stdio``; the reference documents it as ``mcp_client.StdioServerParameters``. A
+reference to ``package._private.Name`` resolves to ``package.Name`` (or the public module that
+exports it) when that name is public; anything else stays unresolved, and the strict build fails.
+References to other libraries (httpx, anyio, pydantic, the standard library) are left unlinked on
+purpose: the build fetches nothing from the network.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from typing import Any
+
+from docutils import nodes
+from sphinx.addnodes import pending_xref
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+
+PUBLIC_MODULES = (
+    "mcp_client",
+    "mcp_client.types",
+    "mcp_client.schema",
+    "mcp_client.auth",
+    "ui_adapters",
+    "ui_adapters.broker",
+    "ui_adapters.browser",
+    "ui_adapters.canned",
+    "ui_adapters.canned_sampling",
+    "ui_adapters.login",
+    "ui_adapters.paused",
+    "ui_adapters.pending",
+    "ui_adapters.policies",
+    "ui_adapters.pytest_plugin",
+    "ui_adapters.routing",
+    "ui_adapters.sampling",
+    "ui_adapters.terminal",
+    "ui_adapters.text",
+    "ui_adapters.url",
+)
+
+# Other libraries' names (and Python's own), shown as plain text.
+FOREIGN = re.compile(
+    r"^(httpx|anyio|pydantic|pydantic_core|typing|typing_extensions|collections|types|enum|datetime|"
+    r"pathlib|os|re|json|asyncio|trio|pytest|_pytest|starlette|webbrowser|logging|abc|contextlib|"
+    r"builtins|rich|prompt_toolkit)(\.|$)"
+    r"|^(str|int|float|bool|bytes|dict|list|tuple|set|frozenset|object|None|type|Exception|LookupError|"
+    r"ValueError|RuntimeError|BaseException|Any|Callable|Awaitable|Mapping|Sequence|Iterable|Iterator|"
+    r"AsyncIterator|Literal|Self|Path|TypeAlias|ellipsis|NoneType|Input|Output|Console)$"
+)
+
+
+def _candidates(target: str) -> list[str]:
+    name = target.rsplit(".", 1)[-1]
+    return [f"{module}.{name}" for module in PUBLIC_MODULES]
+
+
+def resolve(app: Sphinx, env: BuildEnvironment, node: pending_xref, contnode: nodes.TextElement) -> Any:
+    if node.get("refdomain") != "py":
+        return None
+    target = node["reftarget"]
+    if FOREIGN.search(target):
+        return contnode
+    if "._" not in target and "." in target and not target.startswith(("mcp_client", "ui_adapters")):
+        return None
+    domain = env.get_domain("py")
+    objects = domain.objects  # type: ignore[attr-defined]
+    for candidate in _candidates(target):
+        if candidate in objects:
+            new = node.copy()
+            new["reftarget"] = candidate
+            return domain.resolve_xref(
+                env, node["refdoc"], app.builder, node["reftype"], candidate, new, contnode
+            )
+    if _is_private(target):
+        return contnode  # an implementation detail in a public signature: shown, not linked
+    return None
+
+
+def _is_private(target: str) -> bool:
+    """An existing name no public ``__all__`` lists: ``mcp_client._x.Name``, ``mcp_client.types.WireModel``.
+
+    A name that does not exist at all is not private, it is a mistake: it stays unresolved.
+    """
+    if not target.startswith(("mcp_client.", "ui_adapters.")):
+        return False
+    module_name, _, name = target.rpartition(".")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError:
+        return False
+    if not hasattr(module, name):
+        return False
+    hidden = name.startswith("_") or any(part.startswith("_") for part in module_name.split("."))
+    return hidden or name not in getattr(module, "__all__", ())
+
+
+def drop_private_bases(app: Sphinx, name: str, obj: object, options: Any, bases: list[type]) -> None:
+    """``Bases: WireModel`` / ``PausableCalls`` would point at nothing the reader can look up."""
+    bases[:] = [base for base in bases if not _is_private(f"{base.__module__}.{base.__qualname__}")]
+
+
+def readable_signature(
+    app: Sphinx,
+    what: str,
+    name: str,
+    obj: object,
+    options: Any,
+    signature: str | None,
+    annotation: str | None,
+) -> tuple[str | None, str | None]:
+    """A dataclass field with a ``default_factory`` shows as ``<factory>``, which breaks the signature."""
+    if signature:
+        signature = signature.replace("= <factory>", "= ...")
+    return signature, annotation
+
+
+def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("missing-reference", resolve)
+    app.connect("autodoc-process-bases", drop_private_bases)
+    app.connect("autodoc-process-signature", readable_signature)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
