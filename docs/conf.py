@@ -37,7 +37,6 @@ myst_enable_extensions = ["colon_fence"]
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 autodoc_default_options = {"members": True, "show-inheritance": True}
-autodoc_class_signature = "separated"
 add_module_names = False
 
 html_theme = "furo"

@@ -97,9 +97,30 @@ def _is_private(target: str) -> bool:
     return hidden or name not in getattr(module, "__all__", ())
 
 
-def drop_private_bases(app: Sphinx, name: str, obj: object, options: Any, bases: list[type]) -> None:
-    """``Bases: WireModel`` / ``PausableCalls`` would point at nothing the reader can look up."""
-    bases[:] = [base for base in bases if not _is_private(f"{base.__module__}.{base.__qualname__}")]
+def public_bases(app: Sphinx, name: str, obj: object, options: Any, bases: list[type]) -> None:
+    """``Bases:`` names public classes only: a private base (``WireModel``, ``PausableCalls``) is replaced
+    by its own nearest public bases, so ``TextContent`` shows pydantic's ``BaseModel``."""
+    shown: list[type] = []
+    for base in bases:
+        for public in _public_ancestors(base):
+            if public not in shown:
+                shown.append(public)
+    bases[:] = [base for base in shown if base is not object] or [object]
+
+
+def _public_ancestors(cls: type) -> list[type]:
+    if not cls.__module__.startswith(("mcp_client", "ui_adapters")) or _is_exported(cls):
+        return [cls]
+    return [ancestor for base in cls.__bases__ for ancestor in _public_ancestors(base)]
+
+
+def _is_exported(cls: type) -> bool:
+    """Listed in the ``__all__`` of a public module (where the reference documents it)."""
+    for module_name in PUBLIC_MODULES:
+        module = importlib.import_module(module_name)
+        if cls.__name__ in getattr(module, "__all__", ()) and getattr(module, cls.__name__, None) is cls:
+            return True
+    return False
 
 
 def readable_signature(
@@ -119,6 +140,6 @@ def readable_signature(
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.connect("missing-reference", resolve)
-    app.connect("autodoc-process-bases", drop_private_bases)
+    app.connect("autodoc-process-bases", public_bases)
     app.connect("autodoc-process-signature", readable_signature)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
