@@ -1,4 +1,4 @@
-"""Make the docs' pictures from real runs: ``.venv/bin/python scripts/docs_pictures.py [NAME ...]``.
+"""Make the docs' pictures from real runs: ``python scripts/docs_pictures.py [--out DIR] [NAME ...]``.
 
 Each terminal picture is a real ``mcp-client`` run on a pseudo-terminal (pexpect), its output replayed
 on a pyte screen (what a person would see, after every cursor move and redraw), and that screen drawn
@@ -7,10 +7,12 @@ browser-form test takes in a real headless Chromium (it needs Debian's chromium 
 Nothing is drawn by hand: after a change to what a picture shows, run this again and commit the result.
 
 Names: terminal-form, terminal-review, url-consent, login-headless, browser-form (default: all).
+``--out DIR`` writes them elsewhere than ``docs/pictures`` (tests/test_docs_pictures.py does).
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 import os
@@ -31,7 +33,7 @@ from tests.auth.conftest import start_oauth_server  # noqa: E402
 from tests.support.screen import Screen, cli_screen  # noqa: E402
 from tests.support.servers import free_loopback_port, run_http_server  # noqa: E402
 
-PICTURES = ROOT / "docs" / "pictures"
+PICTURES = ROOT / "docs" / "pictures"  # --out changes it
 ENTER = "\r"
 ROWS, COLUMNS = 30, 100
 
@@ -84,7 +86,7 @@ def _save(term: Screen, name: str, title: str) -> None:
     console.print(_text_of(term._screen), soft_wrap=True)
     path = PICTURES / f"{name}.svg"
     path.write_text(console.export_svg(title=title), encoding="utf-8")
-    print(f"wrote {path.relative_to(ROOT)}")
+    print(f"wrote {path}")
 
 
 def _example_server(name: str) -> contextlib.AbstractContextManager[str]:
@@ -138,7 +140,7 @@ def browser_form() -> None:
     env = {**os.environ, "MCP_CLIENT_SCREENSHOTS": str(PICTURES)}
     test = "tests/ui_adapters/test_browser_form.py::test_every_field_kind_filled_in_and_sent"
     subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", test], cwd=ROOT, env=env, check=True)
-    print(f"wrote {(PICTURES / 'browser-form.png').relative_to(ROOT)}")
+    print(f"wrote {PICTURES / 'browser-form.png'}")
 
 
 PICTURES_BY_NAME: dict[str, Callable[[], None]] = {
@@ -150,10 +152,16 @@ PICTURES_BY_NAME: dict[str, Callable[[], None]] = {
 }
 
 
-def main(names: list[str]) -> None:
+def main(argv: list[str]) -> None:
+    global PICTURES
+    parser = argparse.ArgumentParser(description="Make the docs' pictures from real runs.")
+    parser.add_argument("--out", type=Path, default=PICTURES, help="folder to write them to")
+    parser.add_argument("names", nargs="*", choices=[*PICTURES_BY_NAME, []], help="default: all")
+    args = parser.parse_args(argv)
+    PICTURES = args.out.resolve()
     PICTURES.mkdir(parents=True, exist_ok=True)
     done: set[Callable[[], None]] = set()
-    for name in names or list(PICTURES_BY_NAME):
+    for name in args.names or list(PICTURES_BY_NAME):
         make = PICTURES_BY_NAME[name]
         if make not in done:
             done.add(make)
