@@ -49,3 +49,21 @@ def test_every_public_module_has_a_reference() -> None:
         importlib.import_module(module)
     missing = sorted(set(public) - everywhere)
     assert not missing, f"public modules without a reference page section: {missing}"
+
+
+def test_the_cli_page_has_every_command_and_exit_code() -> None:
+    """docs/cli.md against the real parser and exit codes: a new command or code must be documented."""
+    from ui_adapters.cli import _exit
+    from ui_adapters.cli._parser import build_parser
+
+    page = (REFERENCE.parent / "cli.md").read_text(encoding="utf-8")
+    parser = build_parser()
+    commands = next(action for action in parser._actions if action.dest == "command").choices
+    assert commands, "the parser has no sub-commands?"
+    missing = [name for name in commands if f"mcp-client {name}" not in page]
+    assert not missing, f"commands missing from docs/cli.md: {missing}"
+    codes = {
+        value for name, value in vars(_exit).items() if name.startswith("EXIT_") and isinstance(value, int)
+    }
+    rows = {int(code) for code in re.findall(r"^\| (\d+) \|", page, flags=re.M)}
+    assert codes == rows, f"exit codes in the code {sorted(codes)}, in docs/cli.md {sorted(rows)}"
