@@ -1,6 +1,10 @@
 """Shared test set-up: real servers (tests/support/fixtures.py) and the anyio backend."""
 
+from collections.abc import Iterator
+
 import pytest
+
+from tests.support import temp
 
 pytest_plugins = ["tests.support.fixtures", "tests.support.browser", "ui_adapters.pytest_plugin"]
 
@@ -28,3 +32,13 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     failed = sum(1 for report in reports if report.failed)
     outcome = f" ({failed} failed)" if failed else ""
     terminalreporter.write_line(f"docs examples: {len(reports)} run{outcome}, {not_run} not run (marked)")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _leaves_no_temp_files() -> Iterator[None]:
+    """Tests clean up after themselves: nothing this run made stays in the system temp folder."""
+    yield
+    temp.remove_registered()
+    left = temp.leftovers()
+    if left:
+        pytest.fail(f"the test run left these in the temp folder: {left}", pytrace=False)
