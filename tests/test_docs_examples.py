@@ -81,6 +81,7 @@ def test_every_page_has_its_examples_found() -> None:
     assert all(example.not_run.strip() for example in NOT_RUN if example.not_run is not None)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("example", RUN, ids=[example.id for example in RUN])
 def test_the_example_runs(example: Example, example_servers: ExampleServers, tmp_path: Path) -> None:
     code = example.code
