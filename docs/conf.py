@@ -36,7 +36,12 @@ myst_enable_extensions = ["colon_fence"]
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
-autodoc_default_options = {"members": True, "show-inheritance": True}
+autodoc_default_options = {
+    "members": True,
+    "show-inheritance": True,
+    # pydantic's own machinery on every wire model: noise in a reference of our names.
+    "exclude-members": "model_config,model_post_init,model_fields,model_computed_fields",
+}
 add_module_names = False
 
 html_theme = "furo"

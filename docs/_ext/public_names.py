@@ -10,14 +10,20 @@ purpose: the build fetches nothing from the network.
 
 from __future__ import annotations
 
+import functools
 import importlib
+import operator
 import re
+import types
+import typing
 from typing import Any
 
 from docutils import nodes
+from pydantic import BaseModel
 from sphinx.addnodes import pending_xref
 from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
+from sphinx.util.typing import stringify_annotation
 
 PUBLIC_MODULES = (
     "mcp_client",
@@ -132,10 +138,46 @@ def readable_signature(
     signature: str | None,
     annotation: str | None,
 ) -> tuple[str | None, str | None]:
-    """A dataclass field with a ``default_factory`` shows as ``<factory>``, which breaks the signature."""
+    """Signatures a reader can use.
+
+    A pydantic model's ``__init__`` is ``(**data: Any)``: show its fields instead, as the keyword
+    arguments they are (with ``defer_build`` pydantic has not made a signature of its own yet). A
+    dataclass field with a ``default_factory`` shows as ``<factory>``, which breaks the signature.
+    """
+    if what == "class" and isinstance(obj, type) and issubclass(obj, BaseModel):
+        return _fields_signature(obj), annotation
     if signature:
         signature = signature.replace("= <factory>", "= ...")
     return signature, annotation
+
+
+def _plain(annotation: Any) -> Any:
+    """``annotation`` without ``Annotated[...]`` metadata (pydantic's ``Field`` discriminators), deeply."""
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Annotated:
+        return _plain(args[0])
+    if not args:
+        return annotation
+    plain = tuple(_plain(arg) for arg in args)
+    if origin in (typing.Union, types.UnionType):
+        return functools.reduce(operator.or_, plain)
+    if origin is typing.Literal:
+        return annotation
+    try:
+        return origin[plain]
+    except TypeError:
+        return annotation
+
+
+def _fields_signature(model: type[BaseModel]) -> str:
+    parameters = []
+    for field_name, info in model.model_fields.items():
+        text = f"{field_name}: {stringify_annotation(_plain(info.annotation), 'smart')}"
+        if not info.is_required():
+            default = "..." if info.default_factory is not None else repr(info.default)
+            text += f" = {default}"
+        parameters.append(text)
+    return f"(*, {', '.join(parameters)})" if parameters else "()"
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
