@@ -20,7 +20,7 @@ CTRL_U = "\x15"  # erase the line typed so far
 
 def _to_the_date_prompt(term: Screen) -> None:
     term.wait_for(r"Enter to choose\)")
-    term.send("y")  # Accept Alternative: yes
+    term.send("y" + ENTER)  # Accept Alternative: y moves to Yes, Enter confirms
     term.wait_for(r"^› 2025-12-26")  # the date prompt, pre-filled with the schema's default
 
 
@@ -45,8 +45,8 @@ def test_a_required_yes_no_without_default_starts_with_nothing_chosen() -> None:
         term.wait_for(r"Enter to choose\)")
         assert "❯" not in term.text.split("Really delete")[-1]  # nothing is chosen
         term.send(ENTER + ENTER)  # Enter, Enter must not delete anything
-        term.wait_for("nothing is chosen yet: press y/n to choose")
-        term.send("n")
+        term.wait_for("nothing is chosen yet: press y or n to choose, then Enter")
+        term.send("n" + ENTER)
         term.wait_for("Send these answers")
         term.send(ENTER)
         term.wait_for(r"kept ~/projects/old-drafts")
@@ -74,7 +74,7 @@ def test_a_field_label_is_shown_once_while_it_is_asked() -> None:
 def test_at_50_columns_the_pick_list_is_not_cut() -> None:
     with cli_screen("demo", rows=20, columns=50) as term:
         term.wait_for(r"Enter to")
-        term.send("y")
+        term.send("y" + ENTER)
         term.wait_for(r"\[2/2\] Date")
         term.settle()
         term.send(ENTER)
