@@ -56,14 +56,15 @@ async def read_plain_line(
 
     The line is read in a worker thread, so the event loop never blocks, and abandoned if the caller is
     cancelled. Raises ``EOFError`` at the end of input, as ``input()`` does; the line ending is removed.
+    The forms' line mode (``terminal._lines``) reads the same way.
     """
     shown = console if console is not None else Console(stderr=True, highlight=False, markup=False)
     shown.print(Text(question), end="")
     shown.file.flush()
     source = stream if stream is not None else sys.stdin
     line: str = await anyio.to_thread.run_sync(source.readline, _MAX_LINE, abandon_on_cancel=True)
+    shown.print()  # a pipe does not echo the answer: end the question's line, as a terminal would
     if line == "":
-        shown.print()
         raise EOFError
     return line.rstrip("\r\n")
 

@@ -27,9 +27,10 @@ CONTEXT = ClientRequestContext(
     protocol_version="2025-11-25",
     era="legacy",
 )
+# The redirect URI is not on loopback, so nothing listens for it: the address can only be pasted.
 LOGIN_URL = (
     "https://login.example.com/authorize?response_type=code&client_id=c"
-    "&redirect_uri=http%3A%2F%2F127.0.0.1%3A1%2Fcallback&state=s1"
+    "&redirect_uri=https%3A%2F%2Fapp.example.com%2Fcallback&state=s1"
 )
 
 

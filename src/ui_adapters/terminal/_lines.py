@@ -130,7 +130,7 @@ class LinePrompter:
         self._console.print(Text(prompt), end="")
         self._console.file.flush()
         line = await anyio.to_thread.run_sync(self._stream.readline, _MAX_LINE, abandon_on_cancel=True)
+        self._console.print()  # a pipe does not echo the answer: end the prompt's line
         if line == "":
-            self._console.print()
             raise UserCancelled
         return line.rstrip("\r\n")

@@ -228,7 +228,7 @@ class Picker:
                     keys = " or ".join(self.shortcuts)
                     self.error = f"nothing is chosen yet: press {keys} to choose, then Enter"
                 else:
-                    self.error = "nothing is chosen yet: move to a choice with Up/Down, then press Enter"
+                    self.error = "nothing is chosen yet: press Up/Down, then Enter"
             elif self.labels:
                 _exit(app, result=[self.cursor])
             return
