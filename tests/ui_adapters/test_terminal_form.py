@@ -395,3 +395,34 @@ async def test_tens_of_thousands_of_options_are_declined_and_thousands_are_paged
 def test_bad_policy_is_refused() -> None:
     with pytest.raises(ValueError, match="non_interactive"):
         TerminalFormAdapter(non_interactive="ask")  # type: ignore[arg-type]
+
+
+_NAME_COUNT = ElicitRequestFormParams(
+    message="Two fields",
+    requested_schema={
+        "type": "object",
+        "properties": {"name": {"type": "string", "title": "Name"}, "count": {"type": "integer"}},
+        "required": ["name", "count"],
+    },
+)
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
+async def test_shift_tab_goes_back_a_field_and_esc_from_a_change_goes_back_to_the_review(
+    anyio_backend: str,
+) -> None:
+    shift_tab, ctrl_u = "\x1b[Z", "\x15"
+    with terminal() as term:
+        steps = [
+            ("Ada" + ENTER, "[2/2] count"),
+            (shift_tab, "back to the previous field"),
+            (ctrl_u + "Bob" + ENTER, "[2/2] count"),
+            ("3" + ENTER, "Send these answers"),
+            (DOWN + ENTER, "Esc back to the review"),  # Change 1. Name
+            ("xyz", "Bobxyz"),
+            (ESC, "back to the review, unchanged"),
+            (ENTER, None),
+        ]
+        result = await converse(term, _NAME_COUNT, steps)
+    assert result == ElicitResult(action="accept", content={"name": "Bob", "count": 3})
+    assert term.console_text.count("Your answers") == 2
