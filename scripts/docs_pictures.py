@@ -105,7 +105,7 @@ def terminal_form() -> None:
         args = ("call", "--mode", "legacy", url, "book_table", "date=2025-12-25", "party_size=2")
         with cli_screen(*args, rows=ROWS, columns=COLUMNS) as term:
             term.wait_for(r"Enter to choose\)")
-            term.send("y")  # Accept Alternative: yes
+            term.send("y" + ENTER)  # Accept Alternative: y moves to Yes, Enter confirms
             term.wait_for(r"^› 2025-12-26")  # the date, pre-filled with the schema's default
             term.send("\x15" + "2025-12-27")  # erase, type another date
             term.wait_for(r"^› 2025-12-27")
