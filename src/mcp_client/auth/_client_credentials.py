@@ -8,7 +8,7 @@ A token close to expiry is replaced before the request. Tokens live in memory on
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncGenerator, Generator, Sequence
+from collections.abc import AsyncGenerator, Callable, Generator, Sequence
 
 import httpx
 
@@ -53,7 +53,7 @@ class ClientCredentials(httpx.Auth):
         self._timeout = timeout
         self._tokens: dict[str, StoredTokens] = {}
         self._discovery: dict[str, Discovery] = {}
-        self.clock = time.time
+        self.clock: Callable[[], float] = time.time
 
     def __repr__(self) -> str:
         return f"ClientCredentials(client_id={self._client_id!r}, client_secret=<hidden>)"
