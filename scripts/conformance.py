@@ -14,6 +14,9 @@ Wires (select with --spec-version, repeatable or comma separated):
     2025-11-25   harness 0.2.0-alpha.12, `--spec-version 2025-11-25` (handshake era)
     2026-07-28   harness 0.2.0-alpha.12, `--spec-version 2026-07-28` (per-request `_meta` era)
     0.1.16       harness 0.1.16, no spec version (it sets no MCP_CONFORMANCE_PROTOCOL_VERSION)
+    extension    harness 0.2.0-alpha.12, no spec version: the scenarios it marks `[extension]`
+                 (client credentials with a JWT, enterprise-managed authorization, workload identity,
+                 DPoP, SEP-2640...), which it skips whenever a spec version is given
 
 Stdlib only, so CI can run it before anything is installed:
 
@@ -53,7 +56,8 @@ ALPHA_DIR = MODULES / "@modelcontextprotocol" / "conformance"
 OLD_ALIAS = "conformance-0116"
 OLD_DIR = MODULES / OLD_ALIAS
 
-WIRES = ("2025-11-25", "2026-07-28", "0.1.16")
+WIRES = ("2025-11-25", "2026-07-28", "0.1.16", "extension")
+EXTENSION = "extension"
 
 # The harness kills the client after this long; our own per-scenario limit adds headroom for the
 # harness's start-up and teardown. The overall deadline bounds a whole run for CI.
@@ -241,12 +245,16 @@ def list_scenarios(wire: str, auth: str = "include") -> list[str]:
     ``auth``: ``include`` (the default), ``skip`` or ``only`` the ``auth/...`` scenarios. They run at the
     alpha's wires only: harness 0.1.16 carries older copies of the same scenarios.
     """
-    args = ["list", "--client"] if wire == "0.1.16" else ["list", "--client", "--spec-version", wire]
+    unversioned = wire in ("0.1.16", EXTENSION)
+    args = ["list", "--client"] if unversioned else ["list", "--client", "--spec-version", wire]
     argv = [str(NODE_BIN / "node"), str(_harness_for(wire) / "dist" / "index.js"), *args]
     proc = subprocess.run(argv, capture_output=True, text=True, timeout=60, env=_node_env())
     if proc.returncode != 0:
         raise SetupError(f"`{' '.join(args)}` failed for wire {wire}:\n{proc.stderr}")
-    names = re.findall(r"^\s*-\s+(\S+)", proc.stdout, flags=re.MULTILINE)
+    if wire == EXTENSION:
+        names = re.findall(r"^\s*-\s+(\S+)\s+\[extension\]", proc.stdout, flags=re.MULTILINE)
+    else:
+        names = re.findall(r"^\s*-\s+(\S+)", proc.stdout, flags=re.MULTILINE)
     if wire == "0.1.16":
         names = [name for name in names if not name.startswith("auth/")]
     if auth == "skip":
@@ -277,7 +285,7 @@ def run_scenario(
     out_dir.mkdir(parents=True, exist_ok=True)
     args = ["client", "--command", client_command, "--scenario", scenario]
     args += ["--timeout", str(client_timeout_s * 1000), "-o", str(out_dir)]
-    if wire != "0.1.16":
+    if wire not in ("0.1.16", EXTENSION):
         args += ["--spec-version", wire]
     argv = _harness_argv(_harness_for(wire), args, isolation)
     started = time.monotonic()
