@@ -10,6 +10,7 @@ is never written to the token storage.
 from __future__ import annotations
 
 from mcp_client._errors import OAuthError
+from mcp_client.auth import _jose
 from mcp_client.auth._dpop import DPoPKey, DPoPNonces
 from mcp_client.auth._records import StoredTokens
 
@@ -19,6 +20,8 @@ __all__ = ["DPoPOption"]
 class DPoPOption:
     def __init__(self, dpop: object) -> None:
         self.enabled = dpop is not False and dpop is not None
+        if self.enabled:
+            _jose.require("DPoP")  # a missing extra fails here, when the option is given
         self.nonces = DPoPNonces()
         self._app_key = DPoPKey(dpop) if self.enabled and dpop is not True else None
 

@@ -28,7 +28,8 @@ _EC_ALGORITHMS = {"secp256r1": "ES256", "secp384r1": "ES384", "secp521r1": "ES51
 _RSA_ALGORITHMS = ("RS256", "PS256", "RS384", "PS384", "RS512", "PS512")
 
 
-def _require(feature: str) -> None:
+def require(feature: str) -> None:
+    """``OAuthError`` naming the ``pip install`` when the libraries of the ``oauth-jwt`` extra are missing."""
     try:
         import cryptography  # noqa: F401  # pyright: ignore[reportUnusedImport]
         import jwt  # noqa: F401  # pyright: ignore[reportUnusedImport]
@@ -44,7 +45,7 @@ def load_private_key(source: object, *, feature: str, password: bytes | None = N
     A key file readable by anyone but its owner is refused, as ssh refuses one: a private key that
     others can read is no longer private.
     """
-    _require(feature)
+    require(feature)
     from cryptography.hazmat.primitives import serialization
 
     if isinstance(source, Path):
@@ -97,7 +98,7 @@ def _is_private_key(key: object) -> bool:
 
 def generate_dpop_key() -> Any:
     """A fresh P-256 key (ES256, the algorithm every DPoP server supports)."""
-    _require("DPoP")
+    require("DPoP")
     from cryptography.hazmat.primitives.asymmetric import ec
 
     return ec.generate_private_key(ec.SECP256R1())
@@ -165,7 +166,7 @@ def _jwk(key: Any) -> dict[str, Any]:
 
 def key_from_jwk(jwk: Mapping[str, Any]) -> Any:
     """The private key a stored JWK holds (``OAuthError`` if it holds none)."""
-    _require("DPoP")
+    require("DPoP")
     import jwt
 
     try:
