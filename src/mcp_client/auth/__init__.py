@@ -24,7 +24,8 @@ from mcp_client.auth._client_credentials import ClientCredentials
 from mcp_client.auth._id_jag import IdJagAssertion, request_id_jag
 from mcp_client.auth._jwt_bearer import JWTBearer
 from mcp_client.auth._oauth import OAuth
-from mcp_client.auth._records import ClientRegistration, StoredTokens
+from mcp_client.auth._reason import LoginReason, login_reason
+from mcp_client.auth._records import ClientRegistration, Revocation, StoredTokens
 from mcp_client.auth._storage import (
     FileTokenStorage,
     InMemoryTokenStorage,
@@ -39,10 +40,13 @@ __all__ = [
     "IdJagAssertion",
     "InMemoryTokenStorage",
     "JWTBearer",
+    "LoginReason",
     "OAuth",
     "OAuthError",
+    "Revocation",
     "StoredTokens",
     "TokenStorage",
     "default_storage_path",
+    "login_reason",
     "request_id_jag",
 ]

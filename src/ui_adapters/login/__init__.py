@@ -28,6 +28,7 @@ from rich.console import Console
 from rich.text import Text
 
 from mcp_client import OAuthError
+from mcp_client.auth import login_reason
 from ui_adapters._terminal_prompt import prompt_line
 from ui_adapters._url_safety import UrlInspection, inspect_url
 from ui_adapters.login._listener import RedirectListener, listen_for_redirect
@@ -97,7 +98,9 @@ class BrowserLogin:
         name = sanitize(self.server or "", max_length=_MAX_NAME, single_line=True)
         title = f"Log in to {name}" if name else "Log in"
         self._console.rule(Text(title), align="left", style="cyan")
-        self._console.print(Text("This server needs you to log in. The login page is:"))
+        reason = login_reason()  # why now: a first login, a refused saved login, more permission...
+        why = reason.describe() if reason is not None else "This server needs you to log in."
+        self._console.print(Text(why + " The login page is:"))
         print_link(self._console, url, inspection)
 
     async def _maybe_open(self, url: str) -> bool:
