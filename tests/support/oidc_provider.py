@@ -21,6 +21,7 @@ Without Node or the installed peer the tests are skipped locally and fail under 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import subprocess
@@ -76,8 +77,16 @@ def require_peer() -> None:
 class OidcProvider:
     """One oidc-provider process (see the module docstring); ``issuer`` is its URL."""
 
-    def __init__(self, workdir: Path, *, access_ttl: int = 60, scope_mode: str = "resource") -> None:
+    def __init__(
+        self,
+        workdir: Path,
+        *,
+        access_ttl: int = 60,
+        scope_mode: str = "resource",
+        clients: list[dict[str, Any]] | None = None,
+    ) -> None:
         self.workdir = workdir
+        self.clients = clients
         self.access_ttl = access_ttl
         self.scope_mode = scope_mode
         self.keys = workdir / "provider-key.json"
@@ -108,6 +117,10 @@ class OidcProvider:
             "--scope-mode",
             self.scope_mode,
         ]
+        if self.clients:
+            clients_file = self.workdir / "clients.json"
+            clients_file.write_text(json.dumps(self.clients))
+            argv += ["--clients", str(clients_file)]
         with open(self._stderr, "w", encoding="utf-8") as err:
             proc = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=err, text=True, bufsize=1
@@ -193,11 +206,15 @@ class OidcStack:
 
 @contextlib.contextmanager
 def oidc_stack_running(
-    workdir: Path, *, access_ttl: int = 60, scope_mode: str = "resource"
+    workdir: Path,
+    *,
+    access_ttl: int = 60,
+    scope_mode: str = "resource",
+    clients: list[dict[str, Any]] | None = None,
 ) -> Iterator[OidcStack]:
     """Start oidc-provider, then the MCP server it guards; stop both at the end."""
     require_peer()
-    provider = OidcProvider(workdir, access_ttl=access_ttl, scope_mode=scope_mode)
+    provider = OidcProvider(workdir, access_ttl=access_ttl, scope_mode=scope_mode, clients=clients)
     provider.start()
     try:
         with start_http_server("--issuer", provider.issuer, script=GUARDED_SERVER) as url:

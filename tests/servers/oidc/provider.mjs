@@ -2,6 +2,7 @@
 // scripts/install_peers.py into .cache/peers/oidc-provider), on 127.0.0.1 only.
 //
 //   node provider.mjs --peer DIR --port N --keys FILE [--access-ttl S] [--scope-mode resource|client]
+//                     [--clients FILE]
 //
 // DIR is the npm folder holding node_modules/oidc-provider (tests run it from elsewhere).
 //
@@ -16,6 +17,10 @@
 // - `--scope-mode resource` (default): the MCP scopes are resource scopes only, so a registration
 //   that names them in `scope` is refused (`invalid_client_metadata`); `client`: they are also
 //   provider scopes, so a registration may name them and is then held to them.
+// - DPoP (RFC 9449): a token request with a DPoP proof gets a DPoP-bound token (`cnf.jkt` in the
+//   JWT); a public client's refresh token is bound to the same key;
+// - `--clients FILE`: pre-registered clients (a JSON array of client metadata), e.g. a
+//   `private_key_jwt` client with its public `jwks`.
 // Keys: the signing key is read from `--keys` (made there on first start), so a restarted provider
 // (same port, clients and grants forgotten) signs with the key the MCP server already trusts.
 //
@@ -37,6 +42,7 @@ const { values: args } = parseArgs({
     'access-ttl': { type: 'string', default: '60' },
     'scope-mode': { type: 'string', default: 'resource' },
     peer: { type: 'string' },
+    clients: { type: 'string' },
   },
 });
 
@@ -65,6 +71,7 @@ const issuer = `http://127.0.0.1:${server.address().port}`;
 
 const provider = new Provider(issuer, {
   scopes: ['openid', 'offline_access', ...(args['scope-mode'] === 'client' ? MCP_SCOPES : [])],
+  clients: args.clients ? JSON.parse(readFileSync(args.clients, 'utf8')) : [],
   jwks: { keys: [signingKey(args.keys)] },
   cookies: { keys: ['oidc-test-cookie-key'] },
   pkce: { required: () => true },
@@ -79,6 +86,7 @@ const provider = new Provider(issuer, {
   },
   features: {
     devInteractions: { enabled: true },
+    dPoP: { enabled: true },
     registration: { enabled: true },
     revocation: { enabled: true },
     resourceIndicators: {
