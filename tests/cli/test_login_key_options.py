@@ -1,0 +1,90 @@
+"""``mcp-client login --client-id ID --private-key FILE --dpop``, in a real terminal (pexpect).
+
+The authorization server is ``tests/auth/_jwt_server``: it verifies the private_key_jwt assertion of
+every token request and the DPoP proof with the public keys, and issues a DPoP-bound token.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import stat
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+import uvicorn
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from mcp_client.auth._jose import pem_of
+from tests.auth._jwt_server import JwtServer
+from tests.cli.test_demo import ENTER
+from tests.cli.test_login import _finish, spawn
+
+pytestmark = pytest.mark.slow
+
+
+@contextmanager
+def running(server: JwtServer) -> Iterator[str]:
+    """``server`` on 127.0.0.1 in a thread of this process (the CLI under test is another process)."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server.base = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    uv = uvicorn.Server(uvicorn.Config(server.app(), log_level="error", lifespan="off"))
+    thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        yield f"{server.base}/mcp"
+    finally:
+        uv.should_exit = True
+        thread.join(timeout=10)
+
+
+def _key_file(folder: Path, mode: int) -> tuple[Path, ec.EllipticCurvePrivateKey]:
+    key = ec.generate_private_key(ec.SECP256R1())
+    path = folder / "client.pem"
+    path.write_bytes(pem_of(key))
+    os.chmod(path, mode)
+    return path, key
+
+
+def test_login_with_a_private_key_and_dpop(tmp_path: Path) -> None:
+    path, key = _key_file(tmp_path, 0o600)
+    server = JwtServer(client_id="cli-app", client_public_key=key.public_key())
+    with running(server) as url:
+        args = ("login", url, "--client-id", "cli-app", "--private-key", str(path), "--dpop")
+        with spawn(tmp_path, *args, browser=True) as child:
+            child.expect(r"Open the login page in your browser\? \[y/N\]")
+            child.send("y" + ENTER)
+            child.expect("Logged in to")
+            child.expect("client cli-app signs in with its private key")
+            child.expect(r"tokens bound to a DPoP key \(kept with them\)")
+            assert _finish(child) == 0
+    assert server.errors == []
+    assert [form["grant_type"] for form in server.token_requests] == ["authorization_code"]
+    assert len(server.assertions) == 1 and len(server.token_proofs) == 1
+    token_file = tmp_path / "mcp-client" / "tokens.json"
+    assert stat.S_IMODE(os.stat(token_file).st_mode) == 0o600
+    saved = json.loads(token_file.read_text())["servers"][url]["tokens"]
+    assert saved["token_type"] == "DPoP" and saved["dpop_jwk"]["kty"] == "EC"
+    assert "PRIVATE KEY" not in token_file.read_text()  # the client key stays in its own file
+
+
+def test_a_key_file_others_can_read_is_refused_in_one_line(tmp_path: Path) -> None:
+    path, _ = _key_file(tmp_path, 0o644)
+    args = ("login", "http://127.0.0.1:9/mcp", "--client-id", "cli-app", "--private-key", str(path))
+    with spawn(tmp_path, *args) as child:
+        child.expect(r"can be read by others \(mode 644\); refusing to use it\. Run: chmod 600")
+        output = child.before or ""
+        assert _finish(child) == 3
+    assert "Traceback" not in output
+
+
+def test_private_key_needs_a_client_id(tmp_path: Path) -> None:
+    path, _ = _key_file(tmp_path, 0o600)
+    with spawn(tmp_path, "login", "http://127.0.0.1:9/mcp", "--private-key", str(path)) as child:
+        child.expect("--private-key needs --client-id")
+        assert _finish(child) == 2
