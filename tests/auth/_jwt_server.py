@@ -12,12 +12,17 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import socket
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs, urlencode
 
 import jwt
+import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
@@ -222,7 +227,32 @@ class JwtServer:
                     status_code=401,
                     headers={"www-authenticate": 'DPoP error="use_dpop_nonce"', "DPoP-Nonce": nonce},
                 )
-        return JSONResponse({"jsonrpc": "2.0", "id": 1, "result": {"ok": True}})
+        return self._answer(await request.body())
+
+    @staticmethod
+    def _answer(body: bytes) -> Response:
+        """Just enough MCP (the handshake, an empty tools/list) for ``Client`` to list tools; else ok."""
+        try:
+            message = json.loads(body) if body else None
+        except ValueError:
+            message = None
+        if not isinstance(message, dict) or "method" not in message:
+            return JSONResponse({"jsonrpc": "2.0", "id": 1, "result": {"ok": True}})
+        if "id" not in message:
+            return Response(status_code=202)
+        method = message["method"]
+        if method == "initialize":
+            result: dict[str, Any] = {
+                "protocolVersion": message.get("params", {}).get("protocolVersion", "2025-11-25"),
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": "jwt-test-server", "version": "1"},
+            }
+        elif method == "tools/list":
+            result = {"tools": [{"name": "whoami", "inputSchema": {"type": "object"}}]}
+        else:
+            error = {"code": -32601, "message": f"Method not found: {method}"}
+            return JSONResponse({"jsonrpc": "2.0", "id": message["id"], "error": error})
+        return JSONResponse({"jsonrpc": "2.0", "id": message["id"], "result": result})
 
     def app(self) -> Starlette:
         return Starlette(
@@ -234,3 +264,19 @@ class JwtServer:
                 Route("/token", self.token, methods=["POST"]),
             ]
         )
+
+
+@contextmanager
+def running_in_thread(server: JwtServer) -> Iterator[str]:
+    """``server`` on 127.0.0.1 in a thread of this process, for a client in another process; the MCP URL."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    server.base = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    uv = uvicorn.Server(uvicorn.Config(server.app(), log_level="error", lifespan="off"))
+    thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        yield f"{server.base}/mcp"
+    finally:
+        uv.should_exit = True
+        thread.join(timeout=10)

@@ -8,39 +8,18 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import stat
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-import uvicorn
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from mcp_client.auth._jose import pem_of
-from tests.auth._jwt_server import JwtServer
+from tests.auth._jwt_server import JwtServer, running_in_thread
 from tests.cli.test_demo import ENTER
 from tests.cli.test_login import _finish, spawn
 
 pytestmark = pytest.mark.slow
-
-
-@contextmanager
-def running(server: JwtServer) -> Iterator[str]:
-    """``server`` on 127.0.0.1 in a thread of this process (the CLI under test is another process)."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    server.base = f"http://127.0.0.1:{sock.getsockname()[1]}"
-    uv = uvicorn.Server(uvicorn.Config(server.app(), log_level="error", lifespan="off"))
-    thread = threading.Thread(target=uv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        yield f"{server.base}/mcp"
-    finally:
-        uv.should_exit = True
-        thread.join(timeout=10)
 
 
 def _key_file(folder: Path, mode: int) -> tuple[Path, ec.EllipticCurvePrivateKey]:
@@ -54,7 +33,7 @@ def _key_file(folder: Path, mode: int) -> tuple[Path, ec.EllipticCurvePrivateKey
 def test_login_with_a_private_key_and_dpop(tmp_path: Path) -> None:
     path, key = _key_file(tmp_path, 0o600)
     server = JwtServer(client_id="cli-app", client_public_key=key.public_key())
-    with running(server) as url:
+    with running_in_thread(server) as url:
         args = ("login", url, "--client-id", "cli-app", "--private-key", str(path), "--dpop")
         with spawn(tmp_path, *args, browser=True) as child:
             child.expect(r"Open the login page in your browser\? \[y/N\]")
