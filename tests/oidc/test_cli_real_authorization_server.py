@@ -114,9 +114,7 @@ def test_login_with_scopes_by_pasting_then_in_the_browser(
     with spawn(tmp_path, "call", url, "admin_report") as child:  # a step-up, and the panel says so
         child.expect(r"The server asks for more permission \(mcp:admin\)")
         child.expect("Site:")
-        link = _link(child.before)
-        child.expect("Paste the address here")
-        _log_in_here(browser, link)
+        _log_in_here(browser, _link(child.before))  # at once: the listener is up before the link shows
         child.expect("admin report for ")
         screens.append(child.before)
         assert _finish(child) == 0

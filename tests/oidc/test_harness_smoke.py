@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import httpx
 import pytest
 
 from mcp_client import Client
@@ -14,7 +15,7 @@ from tests.support.oidc_provider import OidcStack, log_in_with_browser
 pytestmark = pytest.mark.anyio
 
 
-@pytest.mark.parametrize("scope_mode", ["client"])
+@pytest.mark.parametrize("scope_mode", ["resource", "client"])
 async def test_a_browser_login_reaches_the_guarded_tool(
     oidc_stack_factory: Callable[..., OidcStack], browser: Browser, scope_mode: str
 ) -> None:
@@ -30,3 +31,12 @@ async def test_a_browser_login_reaches_the_guarded_tool(
     assert oidc_stack.provider.seen("registration")
     tokens = await auth.get_tokens(oidc_stack.url)
     assert tokens is not None and tokens.refresh_token
+
+
+async def test_extra_configuration_is_merged_in(oidc_stack_factory: Callable[..., OidcStack]) -> None:
+    """``extra_config`` reaches the provider, merged into its features (for other auth methods' tests)."""
+    stack = oidc_stack_factory(extra_config={"features": {"introspection": {"enabled": True}}})
+    async with httpx.AsyncClient(timeout=10) as http:
+        metadata = (await http.get(f"{stack.provider.issuer}/.well-known/openid-configuration")).json()
+    assert metadata["introspection_endpoint"] == f"{stack.provider.issuer}/token/introspection"
+    assert metadata["revocation_endpoint"] == f"{stack.provider.issuer}/token/revocation"  # still there

@@ -77,7 +77,7 @@ async def test_login_and_refresh_with_private_key_jwt(
     }
     tokens = TokenFile(tmp_path / "tokens.json")
     (tmp_path / "stack").mkdir()
-    with oidc_stack_running(tmp_path / "stack", clients=[client]) as stack:
+    with oidc_stack_running(tmp_path / "stack", extra_config={"clients": [client]}) as stack:
         auth = OAuth(
             client_id="pkjwt-app",
             private_key=key_file,
@@ -150,7 +150,9 @@ async def test_a_dpop_bound_token_is_checked_by_the_resource_and_refreshed_with_
     )
     tokens = TokenFile(tmp_path / "tokens.json")
     (tmp_path / "stack").mkdir()
-    with oidc_stack_running(tmp_path / "stack") as stack:
+    with oidc_stack_running(
+        tmp_path / "stack", extra_config={"features": {"dPoP": {"enabled": True}}}
+    ) as stack:
         holder["issuer"] = stack.provider.issuer
         async with serve(app) as holder["base"]:
             url = f"{holder['base']}/mcp"

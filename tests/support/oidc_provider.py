@@ -83,12 +83,14 @@ class OidcProvider:
         *,
         access_ttl: int = 60,
         scope_mode: str = "resource",
-        clients: list[dict[str, Any]] | None = None,
+        extra_config: dict[str, Any] | None = None,
     ) -> None:
+        """``extra_config`` is merged into the provider's configuration (objects key by key), e.g.
+        ``{"features": {"dPoP": {"enabled": True}}}`` or pre-registered ``"clients"``."""
         self.workdir = workdir
-        self.clients = clients
         self.access_ttl = access_ttl
         self.scope_mode = scope_mode
+        self.extra_config = extra_config
         self.keys = workdir / "provider-key.json"
         self.port = 0
         self.issuer = ""
@@ -117,10 +119,10 @@ class OidcProvider:
             "--scope-mode",
             self.scope_mode,
         ]
-        if self.clients:
-            clients_file = self.workdir / "clients.json"
-            clients_file.write_text(json.dumps(self.clients))
-            argv += ["--clients", str(clients_file)]
+        if self.extra_config:
+            extra = self.workdir / "provider-extra.json"
+            extra.write_text(json.dumps(self.extra_config), encoding="utf-8")
+            argv += ["--extra", str(extra)]
         with open(self._stderr, "w", encoding="utf-8") as err:
             proc = subprocess.Popen(
                 argv, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=err, text=True, bufsize=1
@@ -210,11 +212,11 @@ def oidc_stack_running(
     *,
     access_ttl: int = 60,
     scope_mode: str = "resource",
-    clients: list[dict[str, Any]] | None = None,
+    extra_config: dict[str, Any] | None = None,
 ) -> Iterator[OidcStack]:
     """Start oidc-provider, then the MCP server it guards; stop both at the end."""
     require_peer()
-    provider = OidcProvider(workdir, access_ttl=access_ttl, scope_mode=scope_mode, clients=clients)
+    provider = OidcProvider(workdir, access_ttl=access_ttl, scope_mode=scope_mode, extra_config=extra_config)
     provider.start()
     try:
         with start_http_server("--issuer", provider.issuer, script=GUARDED_SERVER) as url:
@@ -225,7 +227,7 @@ def oidc_stack_running(
 
 @pytest.fixture
 def oidc_stack_factory(tmp_path: Path) -> Iterator[Callable[..., OidcStack]]:
-    """``factory(access_ttl=60, scope_mode="resource")`` starts a stack stopped after the test."""
+    """``factory(access_ttl=60, scope_mode="resource", extra_config=None)``: stopped after the test."""
     with contextlib.ExitStack() as stack:
 
         def start(**options: Any) -> OidcStack:

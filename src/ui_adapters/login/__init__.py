@@ -73,14 +73,16 @@ class BrowserLogin:
 
     async def __call__(self, authorization_url: str) -> str:
         inspection = inspect_url(authorization_url)
-        self._show(authorization_url, inspection)
         if inspection.refusal is not None:
+            self._show(authorization_url, inspection)
             self._console.print(Text.assemble(("✗ Not opened: ", "bold red"), inspection.refusal))
             raise OAuthError(f"the login page's link was refused: {inspection.refusal}")
         query = parse_qs(urlsplit(authorization_url).query)
         redirect_uri = query.get("redirect_uri", [""])[0]
         state = query.get("state", [None])[0]
         async with listen_for_redirect(redirect_uri, state) as listener:
+            # The link is shown once the listener is up: a quick browser must find it listening.
+            self._show(authorization_url, inspection)
             opened = await self._maybe_open(authorization_url)
             self._explain_wait(opened, listener, redirect_uri)
             redirect = ""

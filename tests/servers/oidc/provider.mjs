@@ -2,7 +2,7 @@
 // scripts/install_peers.py into .cache/peers/oidc-provider), on 127.0.0.1 only.
 //
 //   node provider.mjs --peer DIR --port N --keys FILE [--access-ttl S] [--scope-mode resource|client]
-//                     [--clients FILE]
+//       [--extra FILE]
 //
 // DIR is the npm folder holding node_modules/oidc-provider (tests run it from elsewhere).
 //
@@ -17,10 +17,9 @@
 // - `--scope-mode resource` (default): the MCP scopes are resource scopes only, so a registration
 //   that names them in `scope` is refused (`invalid_client_metadata`); `client`: they are also
 //   provider scopes, so a registration may name them and is then held to them.
-// - DPoP (RFC 9449): a token request with a DPoP proof gets a DPoP-bound token (`cnf.jkt` in the
-//   JWT); a public client's refresh token is bound to the same key;
-// - `--clients FILE`: pre-registered clients (a JSON array of client metadata), e.g. a
-//   `private_key_jwt` client with its public `jwks`.
+// --extra: a JSON file of more configuration, merged in (objects key by key, anything else replaced),
+// e.g. {"features": {"dPoP": {"enabled": true}}, "clients": [...]} for tests of other client
+// authentication methods.
 // Keys: the signing key is read from `--keys` (made there on first start), so a restarted provider
 // (same port, clients and grants forgotten) signs with the key the MCP server already trusts.
 //
@@ -42,9 +41,18 @@ const { values: args } = parseArgs({
     'access-ttl': { type: 'string', default: '60' },
     'scope-mode': { type: 'string', default: 'resource' },
     peer: { type: 'string' },
-    clients: { type: 'string' },
+    extra: { type: 'string' },
   },
 });
+
+function merge(base, extra) {
+  for (const [key, value] of Object.entries(extra)) {
+    const plain = value && typeof value === 'object' && !Array.isArray(value);
+    const into = base[key] && typeof base[key] === 'object' && !Array.isArray(base[key]);
+    base[key] = plain && into ? merge(base[key], value) : value;
+  }
+  return base;
+}
 
 const oidc = await import(pathToFileURL(join(args.peer, 'node_modules', 'oidc-provider', 'lib', 'index.js')).href);
 const { default: Provider, errors } = oidc;
@@ -69,9 +77,8 @@ const server = createServer();
 await new Promise((resolve) => server.listen(Number(args.port), '127.0.0.1', resolve));
 const issuer = `http://127.0.0.1:${server.address().port}`;
 
-const provider = new Provider(issuer, {
+const configuration = {
   scopes: ['openid', 'offline_access', ...(args['scope-mode'] === 'client' ? MCP_SCOPES : [])],
-  clients: args.clients ? JSON.parse(readFileSync(args.clients, 'utf8')) : [],
   jwks: { keys: [signingKey(args.keys)] },
   cookies: { keys: ['oidc-test-cookie-key'] },
   pkce: { required: () => true },
@@ -86,7 +93,6 @@ const provider = new Provider(issuer, {
   },
   features: {
     devInteractions: { enabled: true },
-    dPoP: { enabled: true },
     registration: { enabled: true },
     revocation: { enabled: true },
     resourceIndicators: {
@@ -105,7 +111,9 @@ const provider = new Provider(issuer, {
       },
     },
   },
-});
+};
+if (args.extra) merge(configuration, JSON.parse(readFileSync(args.extra, 'utf8')));
+const provider = new Provider(issuer, configuration);
 provider.proxy = false;
 
 provider.use(async (ctx, next) => {
