@@ -42,10 +42,21 @@ def test_login_with_a_private_key_and_dpop(tmp_path: Path) -> None:
             child.expect("client cli-app signs in with its private key")
             child.expect(r"tokens bound to a DPoP key \(kept with them\)")
             assert _finish(child) == 0
+        # A later run, tokens expired: it refreshes with the same client key and DPoP key by itself.
+        token_file = tmp_path / "mcp-client" / "tokens.json"
+        document = json.loads(token_file.read_text())
+        document["servers"][url]["tokens"]["expires_at"] = 1.0
+        token_file.write_text(json.dumps(document))
+        with spawn(tmp_path, "tools", url) as child:
+            child.expect("whoami")
+            assert _finish(child) == 0
     assert server.errors == []
-    assert [form["grant_type"] for form in server.token_requests] == ["authorization_code"]
-    assert len(server.assertions) == 1 and len(server.token_proofs) == 1
-    token_file = tmp_path / "mcp-client" / "tokens.json"
+    assert [form["grant_type"] for form in server.token_requests] == ["authorization_code", "refresh_token"]
+    assert len(server.assertions) == 2 and len(server.token_proofs) == 2
+    assert server.bound["at-1"] == server.bound["at-0"]
+    keys = json.loads((tmp_path / "mcp-client" / "client-keys.json").read_text())
+    assert keys[url] == {"client_id": "cli-app", "private_key": str(path.resolve())}
+    assert stat.S_IMODE(os.stat(tmp_path / "mcp-client" / "client-keys.json").st_mode) == 0o600
     assert stat.S_IMODE(os.stat(token_file).st_mode) == 0o600
     saved = json.loads(token_file.read_text())["servers"][url]["tokens"]
     assert saved["token_type"] == "DPoP" and saved["dpop_jwk"]["kty"] == "EC"

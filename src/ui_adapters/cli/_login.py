@@ -22,6 +22,7 @@ from rich.text import Text
 
 from mcp_client import OAuthError
 from mcp_client.auth import FileTokenStorage, OAuth, Revocation, StoredTokens, login_reason
+from ui_adapters.cli._client_keys import recall, remember
 from ui_adapters.cli._exit import EXIT_OK, UsageError
 from ui_adapters.cli._status import StatusLine
 from ui_adapters.login import BrowserLogin
@@ -82,6 +83,10 @@ def cli_oauth(
     Questions and the link go to stdout when stdin and stdout are both the terminal, else to stderr,
     so ``--json`` output stays clean; a piped stdin is read for a pasted redirect address.
     """
+    if client_id is None and private_key is None:
+        remembered = recall(server)  # a private_key_jwt login: refreshes must be signed too
+        if remembered is not None:
+            client_id, private_key = remembered
     stream = sys.stdout if _isatty(sys.stdin) and _isatty(sys.stdout) else sys.stderr
     console = Console(file=stream, highlight=False, emoji=False, markup=False)
     login = BrowserLogin(server=server, console=console, output=create_output(stdout=stream))
@@ -116,6 +121,8 @@ async def run_login(
         raise UsageError("--private-key needs --client-id (the client the key was registered for)")
     oauth = cli_oauth(server, scopes=scopes, client_id=client_id, private_key=private_key, dpop=dpop)
     tokens = await oauth.login(server)
+    if client_id and private_key:
+        remember(server, client_id, private_key)
     line = Text("Logged in to ", style="green")
     line.append(sanitize(server, single_line=True), style="bold")
     out.print(line, soft_wrap=True)
