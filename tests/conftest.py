@@ -33,10 +33,15 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         return
     from tests.support.docs_examples import examples
 
-    not_run = sum(1 for example in examples() if example.not_run is not None)
+    found = examples()
+    not_run = sum(1 for example in found if example.not_run is not None)
+    elsewhere = sum(1 for example in found if example.tested_by is not None)
     failed = sum(1 for report in reports if report.failed)
     outcome = f" ({failed} failed)" if failed else ""
-    terminalreporter.write_line(f"docs examples: {len(reports)} run{outcome}, {not_run} not run (marked)")
+    terminalreporter.write_line(
+        f"docs examples: {len(reports)} run{outcome}, {elsewhere} run by their own tests (tested-by), "
+        f"{not_run} not run (marked)"
+    )
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -22,7 +22,8 @@ from tests.support.docs_examples import PLACEHOLDER_URL, ROOT, Example, examples
 from tests.support.servers import PEER_PYTHON, run_http_server
 
 EXAMPLES = examples()
-RUN = [example for example in EXAMPLES if example.not_run is None]
+RUN = [example for example in EXAMPLES if example.not_run is None and example.tested_by is None]
+ELSEWHERE = [example for example in EXAMPLES if example.tested_by is not None]
 NOT_RUN = [example for example in EXAMPLES if example.not_run is not None]
 TIMEOUT = 120  # seconds per example: a bound, never reached when things work
 
@@ -79,6 +80,16 @@ def test_every_page_has_its_examples_found() -> None:
     assert "README.md" in pages
     assert {"docs/quickstart.md", "docs/elicitation.md", "docs/ui.md", "docs/testing.md"} <= pages
     assert all(example.not_run.strip() for example in NOT_RUN if example.not_run is not None)
+
+
+@pytest.mark.parametrize("example", ELSEWHERE, ids=[example.id for example in ELSEWHERE])
+def test_an_example_run_elsewhere_names_a_test_that_reads_its_page(example: Example) -> None:
+    test = ROOT / str(example.tested_by)
+    assert test.is_file(), f"{example.id}: tested-by={example.tested_by} does not exist"
+    page, source = Path(example.page), test.read_text(encoding="utf-8")
+    assert f'"{page.name}"' in source or str(page) in source, (
+        f"{example.id}: {example.tested_by} does not read it"
+    )
 
 
 @pytest.mark.slow

@@ -9,7 +9,8 @@ HTML comment (invisible on the rendered page) saying how::
 ``server=NAME`` starts ``examples/servers/NAME.py`` over HTTP (``oauth``: the test OAuth server) and
 puts its URL where the block says ``http://127.0.0.1:8000/mcp``; ``stdin`` (with ``\\n`` escapes) is fed
 to the program; every ``expect`` must appear in what it prints; ``runner=pytest`` runs the block as a
-test module.
+test module; ``tested-by=tests/x.py`` says another test runs the block as written, with a server or
+files this one cannot give it (it is counted apart, and that test must name the page).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ _BLOCK = re.compile(
     r"^(?:<!-- docs-example: (?P<options>[^\n]*?) -->\n)?```python\n(?P<code>.*?)^```[ \t]*$", re.M | re.S
 )
 _NOT_RUN = re.compile(r"# docs: not run \((?P<reason>[^)\n]+(?:\([^)\n]*\)[^)\n]*)*)\)\s*$")
-_OPTIONS = frozenset({"server", "stdin", "expect", "runner"})
+_OPTIONS = frozenset({"server", "stdin", "expect", "runner", "tested-by"})
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class Example:
     stdin: str = ""
     expect: tuple[str, ...] = field(default=())
     runner: str = "python"
+    tested_by: str | None = None  # another test runs it (a path relative to the repository root)
 
     @property
     def id(self) -> str:
@@ -80,6 +82,8 @@ def _options(text: str, where: str) -> dict[str, object]:
             raise ValueError(f"{where}: unknown docs-example option {word!r} (known: {sorted(_OPTIONS)})")
         if key == "expect":
             expect.append(value)
+        elif key == "tested-by":
+            options["tested_by"] = value
         elif key == "stdin":
             options["stdin"] = codecs.decode(value, "unicode_escape")
         else:
