@@ -16,6 +16,7 @@ import operator
 import re
 import types
 import typing
+from pathlib import Path
 from typing import Any
 
 from docutils import nodes
@@ -25,26 +26,22 @@ from sphinx.application import Sphinx
 from sphinx.environment import BuildEnvironment
 from sphinx.util.typing import stringify_annotation
 
+
+def public_ui_adapters_modules() -> list[str]:
+    """``ui_adapters.X`` for each public module and package (not ``cli``: a command, see docs/cli.md)."""
+    package = Path(importlib.import_module("ui_adapters").__file__ or "").parent
+    modules = [path.stem for path in package.glob("*.py") if not path.stem.startswith("_")]
+    modules += [path.parent.name for path in package.glob("*/__init__.py") if path.parent.name != "cli"]
+    return [f"ui_adapters.{name}" for name in sorted(modules)]
+
+
 PUBLIC_MODULES = (
     "mcp_client",
     "mcp_client.types",
     "mcp_client.schema",
     "mcp_client.auth",
     "ui_adapters",
-    "ui_adapters.broker",
-    "ui_adapters.browser",
-    "ui_adapters.canned",
-    "ui_adapters.canned_sampling",
-    "ui_adapters.login",
-    "ui_adapters.paused",
-    "ui_adapters.pending",
-    "ui_adapters.policies",
-    "ui_adapters.pytest_plugin",
-    "ui_adapters.routing",
-    "ui_adapters.sampling",
-    "ui_adapters.terminal",
-    "ui_adapters.text",
-    "ui_adapters.url",
+    *public_ui_adapters_modules(),
 )
 
 # Other libraries' names (and Python's own), shown as plain text.
@@ -180,7 +177,46 @@ def _fields_signature(model: type[BaseModel]) -> str:
     return f"(*, {', '.join(parameters)})" if parameters else "()"
 
 
+def complete_pages(app: Sphinx, docname: str, source: list[str]) -> None:
+    """Nothing public goes missing when a branch adds a page or a name without touching the index.
+
+    * ``index``: pages no toctree of the index lists are added to the navigation, under "More".
+    * ``reference/mcp_client``: names of ``mcp_client.__all__`` the page does not group are documented
+      under "More names".
+    * ``reference/ui_adapters``: public ``ui_adapters`` modules the page does not have get a section.
+    """
+    text = source[0]
+    if docname == "index":
+        listed = set(re.findall(r"^([\w/-]+)$", text, flags=re.M))
+        pages = sorted(
+            doc
+            for doc in app.env.found_docs
+            if doc != "index" and not doc.startswith("reference/") and doc not in listed
+        )
+        if pages:
+            text += "\n```{toctree}\n:hidden:\n:caption: More\n\n" + "\n".join(pages) + "\n```\n"
+    elif docname == "reference/mcp_client":
+        module = importlib.import_module("mcp_client")
+        names = [
+            name for name in module.__all__ if name != "__version__" and f"mcp_client.{name}\n" not in text
+        ]
+        if names:
+            directives = "\n".join(
+                f".. autodata:: mcp_client.{name}"
+                if not isinstance(getattr(module, name), type)
+                else f".. autoclass:: mcp_client.{name}"
+                for name in names
+            )
+            text += f"\n## More names\n\n```{{eval-rst}}\n{directives}\n```\n"
+    elif docname == "reference/ui_adapters":
+        for module in public_ui_adapters_modules():
+            if f".. automodule:: {module}\n" not in text:
+                text += f"\n## `{module}`\n\n```{{eval-rst}}\n.. automodule:: {module}\n```\n"
+    source[0] = text
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    app.connect("source-read", complete_pages)
     app.connect("missing-reference", resolve)
     app.connect("autodoc-process-bases", public_bases)
     app.connect("autodoc-process-signature", readable_signature)

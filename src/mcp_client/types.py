@@ -380,6 +380,7 @@ class CompleteResult(WireModel):
 
 
 ElicitationAction = Literal["accept", "decline", "cancel"]
+"""How a person answered: ``accept`` (with content, for a form), ``decline`` (said no) or ``cancel``."""
 
 
 class ElicitRequestFormParams(WireModel):
@@ -447,7 +448,9 @@ class ElicitResult(WireModel):
 # --------------------------------------------------------------------------------------------- sampling
 
 Role = Literal["user", "assistant"]
+"""Who speaks in a sampling or prompt message."""
 IncludeContext = Literal["none", "thisServer", "allServers"]
+"""Which MCP context a sampling request asks the app to add to the prompt (a hint the app may ignore)."""
 StopReason = str
 """Why sampling stopped: ``"endTurn"``, ``"stopSequence"``, ``"maxTokens"``, ``"toolUse"``, or other."""
 
