@@ -25,7 +25,7 @@ from mcp_client.types import CallToolResult, LoggingLevel, Root, Tool
 from ui_adapters.cli._args import parse_arguments, suggest
 from ui_adapters.cli._exit import EXIT_OK, EXIT_TOOL_ERROR, UsageError
 from ui_adapters.cli._render import print_json, print_result, print_tools
-from ui_adapters.cli._server_questions import refuse_sampling, roots_callback
+from ui_adapters.cli._server_questions import RootsAnswer, refuse_sampling
 from ui_adapters.cli._status import ServerLogPrinter, StatusAwareCallback, StatusLine, terminal_ui
 
 __all__ = ["Connection", "run_call", "run_tools"]
@@ -55,8 +55,12 @@ class Connection:
         callback: ElicitationCallback | None = None,
         complete: ElicitationCompleteCallback | None = None,
         status: StatusLine | None = None,
+        roots: RootsAnswer | None = None,
     ) -> Client:
-        """A client for this connection; with a ``status``, the server's log lines are printed there."""
+        """A client for this connection; with a ``status``, the server's log lines are printed there.
+
+        ``roots`` answers the server's ``roots/list`` (default: a fresh answer with this connection's roots).
+        """
         return Client(
             self.server,
             mode=self.mode,
@@ -65,7 +69,7 @@ class Connection:
             headers=dict(self.headers) or None,
             timeout=self.timeout,
             sampling_callback=refuse_sampling,
-            list_roots_callback=roots_callback(self.roots),
+            list_roots_callback=(roots or RootsAnswer(self.roots)).callback,
             auth=self._auth(status),
             logging_callback=ServerLogPrinter(status) if status is not None else None,
             log_level=self.log_level if status is not None else None,
@@ -106,11 +110,16 @@ async def run_call(
     Returns 0, or 1 when the tool reports ``isError``.
     """
     ui = terminal_ui(err)
+    roots = RootsAnswer(connection.roots)
     with ui.status.show(f"Connecting to {connection.label}…"):
-        async with connection.client(ui, ui.elicitation_complete_callback, ui.status) as client:
+        async with connection.client(ui, ui.elicitation_complete_callback, ui.status, roots) as client:
             ui.status.update("Listing tools…")
             tool = _find_tool((await client.list_tools()).tools, tool_name, connection.label)
             arguments = parse_arguments(tool, words)
+            if connection.roots and client.era == "legacy":
+                # A legacy server asks for roots by itself once connected; let it have them first.
+                ui.status.update("Waiting for the server to ask for the --root folders…")
+                await roots.wait_until_asked()
             ui.status.update(f"Calling {tool.name}…")
             # A progress callback makes the server report progress (a bar instead of the spinner), and
             # each report restarts --timeout: a long tool that keeps reporting is never cut off.
