@@ -140,7 +140,7 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
             mode=getattr(args, "mode", "auto"),
             roots_given=bool(getattr(args, "root", None)),
         )
-        _complain(err, message_for(error), *advice)
+        _complain(err, message_for(error, server=getattr(args, "server", "the server")), *advice)
         return EXIT_CONNECTION
 
 
