@@ -71,7 +71,8 @@ LOGIN_EXIT_CODES_HELP = (
 
 LOGOUT_EXIT_CODES_HELP = (
     "exit codes:\n"
-    "  0    logged out, or there was no login to forget\n"
+    "  0    logged out (the saved login is removed; the message says what was revoked), or no login\n"
+    "       to forget\n"
     "  2    usage error (bad option, SERVER not an http(s):// URL)\n"
     "  3    the logout failed (the token file or the authorization server gave an error)\n" + _INTERRUPTED
 )
