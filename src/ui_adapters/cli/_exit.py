@@ -63,9 +63,9 @@ TOOLS_EXIT_CODES_HELP = (
 LOGIN_EXIT_CODES_HELP = (
     "exit codes:\n"
     "  0    logged in; the tokens are kept\n"
-    "  2    usage error (bad option, SERVER not an http(s):// URL)\n"
-    "  3    the login failed: server or authorization server unreachable, login refused or cancelled\n"
-    + _INTERRUPTED
+    "  2    usage error (bad option, SERVER not an http(s):// URL, --private-key without --client-id)\n"
+    "  3    the login failed: server or authorization server unreachable, login refused or cancelled,\n"
+    "       private key file unreadable\n" + _INTERRUPTED
 )
 """The exit codes of ``login``."""
 
