@@ -62,10 +62,7 @@ EXTENSION = "extension"
 # Extension scenarios for features the SDK does not have. They are left out of a run (and named as
 # left out) unless asked for with --scenarios or --unimplemented: each of them only SKIPs when the
 # client never uses the feature, and a run passes only on a SUCCESS check.
-NOT_IMPLEMENTED = {
-    "sep-2640-": "the skills extension (SEP-2640: skills/list, loading a skill with digest, size and "
-    "frontmatter checks) is not implemented by mcp_client",
-}
+NOT_IMPLEMENTED: dict[str, str] = {}
 
 
 def not_implemented(scenario: str) -> str | None:
