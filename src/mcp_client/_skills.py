@@ -105,10 +105,12 @@ class Skill:
 
     @property
     def uri(self) -> str:
+        """The skill's ``SKILL.md`` URI."""
         return self.entry.uri
 
     @property
     def name(self) -> str:
+        """The skill's name (frontmatter ``name``)."""
         return self.entry.name
 
     def __repr__(self) -> str:
