@@ -128,12 +128,15 @@ class SkillVerificationError(ProtocolError):
     the entry again (``get_skill``/``list_skills``) and load it again.
     """
 
-    def __init__(self, skill: str, file: str, reason: str) -> None:
+    def __init__(self, skill: str, file: str, reason: str, *, read: bool = True) -> None:
         what = "its SKILL.md" if file == skill else file
-        super().__init__(
-            f"skill {skill}: {what} failed verification: {reason}. The content was not used; if the "
-            "skill changed since it was listed, get its entry again (get_skill) and load it again"
+        advice = (
+            ". The content was not used; if the skill changed since it was listed, get its entry again "
+            "(get_skill) and load it again"
+            if read
+            else ""
         )
+        super().__init__(f"skill {skill}: {what} failed verification: {reason}{advice}")
         self.skill = skill
         self.file = file
         self.reason = reason

@@ -165,6 +165,7 @@ class SkillsAccess:
                 entry.uri,
                 "its entry lists no files with digests (a dynamic skill), so nothing can be verified; "
                 "pass allow_unverified=True to load_skill to load it anyway",
+                read=False,
             )
         data = await self._read_listed(entry, entry.uri, allow_unverified=allow_unverified)
         try:
@@ -194,10 +195,15 @@ class SkillsAccess:
         if listed is None and isinstance(entry.resources, list):
             where = "SKILL.md" if uri == entry.uri else "file"
             raise SkillVerificationError(
-                entry.uri, uri, f"the skill entry does not list this {where}, so it cannot be verified"
+                entry.uri,
+                uri,
+                f"the skill entry does not list this {where}, so it was not read",
+                read=False,
             )
         if listed is None and not uri.startswith(entry.root + "/"):
-            raise SkillVerificationError(entry.uri, uri, "it is not inside the skill's directory")
+            raise SkillVerificationError(
+                entry.uri, uri, "it is not inside the skill's directory, so it was not read", read=False
+            )
         data = content_bytes(entry.uri, uri, await self._request("resources/read", {"uri": uri}))
         if listed is not None:
             verify_bytes(entry.uri, uri, data, listed.digest, listed.size)

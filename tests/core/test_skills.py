@@ -162,7 +162,7 @@ async def test_a_tampered_supporting_file_is_refused_when_read_and_never_kept(cl
 async def test_a_file_the_entry_does_not_list_is_refused_without_being_read(client: Client) -> None:
     skill = await client.load_skill(await _entry(client, PDF))
 
-    with pytest.raises(SkillVerificationError, match="the skill entry does not list this file"):
+    with pytest.raises(SkillVerificationError, match=r"does not list this file, so it was not read$"):
         await skill.read("scripts/extract.py")
 
     assert "read skill://pdf-processing/scripts/extract.py" not in await _served(client)
@@ -171,7 +171,7 @@ async def test_a_file_the_entry_does_not_list_is_refused_without_being_read(clie
 async def test_a_dynamic_skill_is_refused_unless_the_app_allows_unverified_content(client: Client) -> None:
     entry = await _entry(client, "skill://acme/dynamic-notes/SKILL.md")
 
-    with pytest.raises(SkillVerificationError, match="lists no files with digests"):
+    with pytest.raises(SkillVerificationError, match=r"lists no files with digests.*anyway$"):
         await client.load_skill(entry)
     assert not [line for line in await _served(client) if line.startswith("read")]
 
