@@ -11,11 +11,10 @@ import json
 import pytest
 
 from tests.cli._cli import run_cli
+from tests.conftest import ERAS
 
-MODES = ["legacy", "auto", "2026-07-28"]
 
-
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", [*ERAS, "auto"])
 def test_a_call_that_asks_nothing(bistro: str, mode: str) -> None:
     done = run_cli("call", "--mode", mode, bistro, "book_table", "date=2025-12-24", "party_size=2")
     assert (done.returncode, done.stdout) == (0, "[SUCCESS] Booked for 2025-12-24\n"), done.stderr

@@ -23,7 +23,6 @@ from tests.hostile.conftest import HostileServer
 pytestmark = pytest.mark.anyio
 
 BOUND = 15
-MODES = ["legacy", "2026-07-28"]
 
 
 def _text(result: object) -> str:
@@ -42,9 +41,8 @@ async def test_a_request_state_that_looks_like_json_goes_back_byte_for_byte(
     assert states == [None, '{"step": 1}']
 
 
-@pytest.mark.parametrize("mode", MODES)
 async def test_after_the_callback_returns_a_silent_server_still_times_out(
-    hostile: HostileServer, tag: str, mode: str
+    hostile: HostileServer, tag: str, era: str
 ) -> None:
     """The callback takes longer than ``timeout`` (which does not count); then the server never answers.
     The call must fail with a timeout, not wait for ever."""
@@ -57,7 +55,7 @@ async def test_after_the_callback_returns_a_silent_server_still_times_out(
 
     async with (
         no_leaks(),
-        Client(hostile.url(tag), mode=mode, elicitation_callback=slow, timeout=1) as client,
+        Client(hostile.url(tag), mode=era, elicitation_callback=slow, timeout=1) as client,
     ):
         with anyio.fail_after(BOUND), pytest.raises(MCPTimeoutError, match="no answer within 1s"):
             await client.call_tool("ask_then_silent", {})
@@ -91,9 +89,8 @@ async def test_a_question_the_server_cancels_cancels_the_callback(
             assert outcome == ["cancelled"]  # it had started: it was cancelled, not left running
 
 
-@pytest.mark.parametrize("mode", MODES)
 async def test_a_question_open_on_one_call_does_not_stop_the_clock_of_another(
-    hostile: HostileServer, tag: str, mode: str
+    hostile: HostileServer, tag: str, era: str
 ) -> None:
     """Call A's question stays on screen; call B, to a server that never answers, still times out."""
     release = anyio.Event()
@@ -102,7 +99,7 @@ async def test_a_question_open_on_one_call_does_not_stop_the_clock_of_another(
         await release.wait()
         return ElicitResult(action="decline")
 
-    async with Client(hostile.url(tag), mode=mode, elicitation_callback=holds, timeout=1) as client:
+    async with Client(hostile.url(tag), mode=era, elicitation_callback=holds, timeout=1) as client:
         async with anyio.create_task_group() as group:
             group.start_soon(client.call_tool, "ask_then_silent", {})
             try:

@@ -25,7 +25,6 @@ TIMEOUT = 1.5  # only for the calls that are meant to time out (read_timeout_sec
 PATIENT = 30.0  # every other call: on a loaded machine a slow answer must not become a timeout
 MAX_BYTES = 1024 * 1024
 BOUND = 20
-MODES = ["legacy", "2026-07-28"]
 
 
 @pytest.fixture(params=STDIO_BACKENDS)
@@ -41,11 +40,10 @@ async def _echo(client: Client, text: str) -> str:
     return (await client.call_tool("echo", {"text": text})).content[0].text  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("mode", MODES)
-async def test_garbage_lines_are_skipped_and_the_first_answer_wins(mode: str) -> None:
+async def test_garbage_lines_are_skipped_and_the_first_answer_wins(era: str) -> None:
     """Non-JSON lines, invalid UTF-8, JSON that is not JSON-RPC, a response for an unknown id, one with
     no id, an unknown notification, then our answer and a duplicate of it."""
-    async with no_leaks(), _client(mode) as client:
+    async with no_leaks(), _client(era) as client:
         assert await _echo(client, "before") == "before"
         with anyio.fail_after(BOUND):
             result = await client.call_tool("noise_then_answer", {})
@@ -53,10 +51,9 @@ async def test_garbage_lines_are_skipped_and_the_first_answer_wins(mode: str) ->
         assert await _echo(client, "after") == "after"
 
 
-@pytest.mark.parametrize("mode", MODES)
-async def test_an_answer_with_result_and_error_fails_that_call_at_once(mode: str) -> None:
+async def test_an_answer_with_result_and_error_fails_that_call_at_once(era: str) -> None:
     """The malformed line carries our id: waiting out the timeout for it would hide what happened."""
-    async with no_leaks(), _client(mode) as client:
+    async with no_leaks(), _client(era) as client:
         with anyio.fail_after(BOUND), pytest.raises(ProtocolError, match="both or neither"):
             await client.call_tool("result_and_error", {})
         assert await _echo(client, "after") == "after"
@@ -121,12 +118,11 @@ async def test_half_a_line_then_exit_reports_the_exit_and_stderr() -> None:
         assert "cut off in the middle of a line" in str(caught.value)
 
 
-@pytest.mark.parametrize("mode", MODES)
-async def test_a_crash_fails_every_pending_call_with_the_stderr_tail(mode: str) -> None:
+async def test_a_crash_fails_every_pending_call_with_the_stderr_tail(era: str) -> None:
     """Five calls wait on the server when it dies: each fails with its exit code and last words, and
     the client then reports the connection as closed for every later call, at once."""
     outcomes: list[BaseException] = []
-    async with no_leaks(), _client(mode) as client:
+    async with no_leaks(), _client(era) as client:
         assert await _echo(client, "warm") == "warm"
 
         async def pending(tool: str, arguments: dict[str, object]) -> None:

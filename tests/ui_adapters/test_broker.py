@@ -21,7 +21,6 @@ from ui_adapters import PendingQuestion, QuestionBroker, QuestionNotPendingError
 
 pytestmark = pytest.mark.anyio
 
-ERAS = ["legacy", "2026-07-28"]
 BOUND = 30  # seconds for a whole conversation with the server
 
 
@@ -46,7 +45,6 @@ async def next_question(broker: QuestionBroker) -> PendingQuestion:
     raise AssertionError("the broker was closed")
 
 
-@pytest.mark.parametrize("mode", ERAS)
 @pytest.mark.parametrize(
     ("act", "expected"),
     [
@@ -57,11 +55,11 @@ async def next_question(broker: QuestionBroker) -> PendingQuestion:
     ],
 )
 async def test_answer_decline_cancel_reach_the_tool(
-    guide_http_url: str, mode: str, act: str, expected: str
+    guide_http_url: str, era: str, act: str, expected: str
 ) -> None:
     broker = QuestionBroker()
     with anyio.fail_after(BOUND):
-        async with Client(guide_http_url, mode=mode, elicitation_callback=broker) as client:
+        async with Client(guide_http_url, mode=era, elicitation_callback=broker) as client:
             call = Call(client, "delete_folder", {"path": "/srv/photos"})
             async with anyio.create_task_group() as tg:
                 tg.start_soon(call.run)
@@ -90,11 +88,10 @@ async def test_answer_decline_cancel_reach_the_tool(
     )
 
 
-@pytest.mark.parametrize("mode", ERAS)
-async def test_the_question_describes_itself(guide_http_url: str, mode: str) -> None:
+async def test_the_question_describes_itself(guide_http_url: str, era: str) -> None:
     broker = QuestionBroker(timeout=600)
     with anyio.fail_after(BOUND):
-        async with Client(guide_http_url, mode=mode, elicitation_callback=broker) as client:
+        async with Client(guide_http_url, mode=era, elicitation_callback=broker) as client:
             call = Call(client, "delete_folder", {"path": "/srv/photos"})
             async with anyio.create_task_group() as tg:
                 tg.start_soon(call.run)
@@ -108,7 +105,7 @@ async def test_the_question_describes_itself(guide_http_url: str, mode: str) -> 
     assert question.message == "Really delete /srv/photos? This cannot be undone."
     assert question.mode == "form" and question.url is None
     assert question.form is not None and [f.name for f in question.form.fields] == ["confirm"]
-    assert question.context.era == ("legacy" if mode == "legacy" else "modern")
+    assert question.context.era == ("legacy" if era == "legacy" else "modern")
     assert question.expires_at is not None and question.expires_at > question.created_at
     assert description == {
         "id": question.id,
@@ -148,9 +145,8 @@ async def test_the_question_describes_itself(guide_http_url: str, mode: str) -> 
     assert call.text == "deleted /srv/photos"
 
 
-@pytest.mark.parametrize("mode", ERAS)
 async def test_a_question_nobody_answers_is_cancelled_after_the_timeout(
-    guide_http_url: str, mode: str
+    guide_http_url: str, era: str
 ) -> None:
     broker = QuestionBroker(timeout=0.5)
     seen: list[PendingQuestion] = []
@@ -160,7 +156,7 @@ async def test_a_question_nobody_answers_is_cancelled_after_the_timeout(
             seen.append(question)
 
     with anyio.fail_after(BOUND):
-        async with Client(guide_http_url, mode=mode, elicitation_callback=broker) as client:
+        async with Client(guide_http_url, mode=era, elicitation_callback=broker) as client:
             async with anyio.create_task_group() as tg:
                 tg.start_soon(watch)
                 result = await client.call_tool("delete_folder", {"path": "/srv/photos"})
@@ -174,13 +170,12 @@ async def test_a_question_nobody_answers_is_cancelled_after_the_timeout(
         await broker.answer(question.id, {"confirm": True})
 
 
-@pytest.mark.parametrize("mode", ERAS)
 async def test_an_invalid_answer_is_refused_and_the_question_stays_open(
-    guide_http_url: str, mode: str
+    guide_http_url: str, era: str
 ) -> None:
     broker = QuestionBroker()
     with anyio.fail_after(BOUND):
-        async with Client(guide_http_url, mode=mode, elicitation_callback=broker) as client:
+        async with Client(guide_http_url, mode=era, elicitation_callback=broker) as client:
             call = Call(client, "delete_folder", {"path": "/srv/photos"})
             async with anyio.create_task_group() as tg:
                 tg.start_soon(call.run)
@@ -218,8 +213,7 @@ async def test_defaults_are_filled_in_before_the_answer_is_sent(guide_http_url: 
     assert call.text == "[SUCCESS] Booked for 2025-12-26"
 
 
-@pytest.mark.parametrize("mode", ERAS)
-async def test_many_concurrent_questions_reach_the_calls_that_asked(guide_http_url: str, mode: str) -> None:
+async def test_many_concurrent_questions_reach_the_calls_that_asked(guide_http_url: str, era: str) -> None:
     """Twelve calls wait at once; each answer must go back into the call whose question it answers."""
     broker = QuestionBroker()
     paths = [f"/srv/folder-{n}" for n in range(12)]
@@ -238,7 +232,7 @@ async def test_many_concurrent_questions_reach_the_calls_that_asked(guide_http_u
             answered.append(path)
 
     with anyio.fail_after(BOUND):
-        async with Client(guide_http_url, mode=mode, elicitation_callback=broker) as client:
+        async with Client(guide_http_url, mode=era, elicitation_callback=broker) as client:
             calls = [Call(client, "delete_folder", {"path": path}) for path in paths]
             async with anyio.create_task_group() as app:
                 app.start_soon(answer_each)
@@ -324,12 +318,11 @@ async def test_a_cancelled_call_withdraws_its_question(guide_http_url: str) -> N
     assert call.text == "deleted /srv/other"
 
 
-@pytest.mark.parametrize("mode", ERAS)
-async def test_closing_the_client_withdraws_its_questions(guide_http_url: str, mode: str) -> None:
+async def test_closing_the_client_withdraws_its_questions(guide_http_url: str, era: str) -> None:
     broker = QuestionBroker()
     with anyio.fail_after(BOUND):
         async with anyio.create_task_group() as tg:
-            async with Client(guide_http_url, mode=mode, elicitation_callback=broker) as client:
+            async with Client(guide_http_url, mode=era, elicitation_callback=broker) as client:
                 tg.start_soon(Call(client, "delete_folder", {"path": "/srv/photos"}).run)
                 question = await next_question(broker)
                 tg.cancel_scope.cancel()

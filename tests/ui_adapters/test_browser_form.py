@@ -24,7 +24,6 @@ from ui_adapters import BrowserFormAdapter
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
-ERAS = ["legacy", "2026-07-28"]
 BOUND = 90  # seconds for a whole test: a browser on a busy 2-core machine is slow
 
 EVERY_KIND: dict[str, Any] = {
@@ -189,13 +188,12 @@ def screenshot(driver: Any, path: Path) -> None:
 # ------------------------------------------------------------------------------------------ tests
 
 
-@pytest.mark.parametrize("mode", ERAS)
 async def test_every_field_kind_filled_in_and_sent(
-    forms_http_url: str, browser: Browser, mode: str, tmp_path: Path
+    forms_http_url: str, browser: Browser, era: str, tmp_path: Path
 ) -> None:
     adapter = BrowserFormAdapter(open_browser=browser.open, timeout=BOUND)
     with anyio.fail_after(BOUND):
-        async with Client(forms_http_url, mode=mode, elicitation_callback=adapter) as client:
+        async with Client(forms_http_url, mode=era, elicitation_callback=adapter) as client:
             call = Call(client, MESSAGE, EVERY_KIND)
             async with anyio.create_task_group() as tg:
                 tg.start_soon(call.run)
@@ -281,11 +279,10 @@ async def test_defaults_are_shown_and_sent(forms_http_url: str, browser: Browser
     }
 
 
-@pytest.mark.parametrize("mode", ERAS)
-async def test_decline_with_required_fields_empty(forms_http_url: str, browser: Browser, mode: str) -> None:
+async def test_decline_with_required_fields_empty(forms_http_url: str, browser: Browser, era: str) -> None:
     adapter = BrowserFormAdapter(open_browser=browser.open, timeout=BOUND)
     with anyio.fail_after(BOUND):
-        async with Client(forms_http_url, mode=mode, elicitation_callback=adapter) as client:
+        async with Client(forms_http_url, mode=era, elicitation_callback=adapter) as client:
             call = Call(client, MESSAGE, EVERY_KIND)
             async with anyio.create_task_group() as tg:
                 tg.start_soon(call.run)
@@ -310,8 +307,7 @@ async def test_the_cancel_button(forms_http_url: str, browser: Browser) -> None:
     assert (action, content) == ("cancel", None)
 
 
-@pytest.mark.parametrize("mode", ERAS)
-async def test_closing_the_tab_cancels(forms_http_url: str, browser: Browser, mode: str) -> None:
+async def test_closing_the_tab_cancels(forms_http_url: str, browser: Browser, era: str) -> None:
     browser.reset(new_tab=True)
     adapter = BrowserFormAdapter(open_browser=browser.open, timeout=BOUND, closed_tab_grace=0.5)
 
@@ -320,7 +316,7 @@ async def test_closing_the_tab_cancels(forms_http_url: str, browser: Browser, mo
         driver.switch_to.window(driver.window_handles[0])
 
     with anyio.fail_after(BOUND):
-        async with Client(forms_http_url, mode=mode, elicitation_callback=adapter) as client:
+        async with Client(forms_http_url, mode=era, elicitation_callback=adapter) as client:
             call = Call(client, MESSAGE, EVERY_KIND)
             async with anyio.create_task_group() as tg:
                 tg.start_soon(call.run)
@@ -365,9 +361,8 @@ async def test_the_timeout_cancels_and_the_page_says_so(forms_http_url: str, bro
     )
 
 
-@pytest.mark.parametrize("mode", ERAS)
 async def test_an_invalid_value_is_refused_by_the_page_and_by_us(
-    forms_http_url: str, browser: Browser, mode: str
+    forms_http_url: str, browser: Browser, era: str
 ) -> None:
     adapter = BrowserFormAdapter(open_browser=browser.open, timeout=BOUND)
 
@@ -392,7 +387,7 @@ async def test_an_invalid_value_is_refused_by_the_page_and_by_us(
         click(driver, "accept")
 
     with anyio.fail_after(BOUND):
-        async with Client(forms_http_url, mode=mode, elicitation_callback=adapter) as client:
+        async with Client(forms_http_url, mode=era, elicitation_callback=adapter) as client:
             call = Call(client, MESSAGE, EVERY_KIND)
             async with anyio.create_task_group() as tg:
                 tg.start_soon(call.run)
@@ -452,8 +447,7 @@ HOSTILE_SCHEMA: dict[str, Any] = {
 }
 
 
-@pytest.mark.parametrize("mode", ERAS)
-async def test_hostile_server_text_is_shown_as_text(forms_http_url: str, browser: Browser, mode: str) -> None:
+async def test_hostile_server_text_is_shown_as_text(forms_http_url: str, browser: Browser, era: str) -> None:
     adapter = BrowserFormAdapter(open_browser=browser.open, timeout=BOUND)
 
     def look(driver: Any) -> dict[str, Any]:
@@ -471,7 +465,7 @@ async def test_hostile_server_text_is_shown_as_text(forms_http_url: str, browser
         }
 
     with anyio.fail_after(BOUND):
-        async with Client(forms_http_url, mode=mode, elicitation_callback=adapter) as client:
+        async with Client(forms_http_url, mode=era, elicitation_callback=adapter) as client:
             call = Call(client, HOSTILE_MESSAGE, HOSTILE_SCHEMA)
             async with anyio.create_task_group() as tg:
                 tg.start_soon(call.run)

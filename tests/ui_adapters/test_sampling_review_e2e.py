@@ -21,7 +21,6 @@ from tests.support.screen import terminal_signals
 SCRIPT = Path(__file__).with_name("e2e_sampling_script.py")
 ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 30  # seconds per expectation; a bound, never reached when things work
-MODES = ["legacy", "2026-07-28"]
 
 pytestmark = pytest.mark.slow
 
@@ -45,9 +44,8 @@ def spawn(mode: str) -> Generator[pexpect.spawn[str]]:
         child.close(force=True)
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_edit_the_prompt_approve_and_send(mode: str) -> None:
-    with spawn(mode) as child:
+def test_edit_the_prompt_approve_and_send(era: str) -> None:
+    with spawn(era) as child:
         child.expect("questions-server wants to ask your model")
         # (labels are bold: escape codes sit between a label and its value on a real terminal)
         child.expect("System prompt: .*You are a terse poet.")
@@ -67,9 +65,8 @@ def test_edit_the_prompt_approve_and_send(mode: str) -> None:
         child.expect(pexpect.EOF)
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_refuse(mode: str) -> None:
-    with spawn(mode) as child:
+def test_refuse(era: str) -> None:
+    with spawn(era) as child:
         child.expect(r"\[a\]pprove, \[e\]dit the prompt, \[r\]efuse")
         child.send("r\r")
         child.expect("Refused: nothing was sent to the model.")
