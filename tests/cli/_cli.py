@@ -29,6 +29,13 @@ def cli_env(**extra: str) -> dict[str, str]:
     return env
 
 
+def terminal_cli_env(**extra: str) -> dict[str, str]:
+    """``cli_env`` for a CLI run on a pty (``spawn_cli``): a terminal that takes colour and needs no CPR."""
+    env = cli_env(PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", **extra)
+    env.pop("NO_COLOR", None)
+    return env
+
+
 def run_cli(*args: str, stdin: str = "", timeout: float = TIMEOUT) -> subprocess.CompletedProcess[str]:
     """``python -m ui_adapters.cli ARGS`` with ``stdin`` piped in (empty: end of input at once)."""
     return subprocess.run(
