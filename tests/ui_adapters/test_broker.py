@@ -10,6 +10,8 @@ asks two questions at once in one 2026-07-28 round.
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
@@ -45,6 +47,18 @@ async def next_question(broker: QuestionBroker) -> PendingQuestion:
     raise AssertionError("the broker was closed")
 
 
+@asynccontextmanager
+async def asking(
+    broker: QuestionBroker, client: Client, name: str, arguments: dict[str, Any]
+) -> AsyncIterator[tuple[Call, PendingQuestion]]:
+    """The tool call running in a task group of its own, and its first question: the block answers it,
+    and leaving the block waits for the call to end."""
+    call = Call(client, name, arguments)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(call.run)
+        yield call, await next_question(broker)
+
+
 @pytest.mark.parametrize(
     ("act", "expected"),
     [
@@ -60,10 +74,7 @@ async def test_answer_decline_cancel_reach_the_tool(
     broker = QuestionBroker()
     with anyio.fail_after(BOUND):
         async with Client(guide_http_url, mode=era, elicitation_callback=broker) as client:
-            call = Call(client, "delete_folder", {"path": "/srv/photos"})
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                question = await next_question(broker)
+            async with asking(broker, client, "delete_folder", {"path": "/srv/photos"}) as (call, question):
                 assert broker.pending() == [question]
                 if act == "accept":
                     await broker.answer(question.id, {"confirm": True})
@@ -92,10 +103,7 @@ async def test_the_question_describes_itself(guide_http_url: str, era: str) -> N
     broker = QuestionBroker(timeout=600)
     with anyio.fail_after(BOUND):
         async with Client(guide_http_url, mode=era, elicitation_callback=broker) as client:
-            call = Call(client, "delete_folder", {"path": "/srv/photos"})
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                question = await next_question(broker)
+            async with asking(broker, client, "delete_folder", {"path": "/srv/photos"}) as (call, question):
                 description = json.loads(json.dumps(question.to_json()))  # plain JSON, as a browser gets it
                 await broker.answer(question.id, {"confirm": True})
     assert len(question.id) >= 16
@@ -176,10 +184,7 @@ async def test_an_invalid_answer_is_refused_and_the_question_stays_open(
     broker = QuestionBroker()
     with anyio.fail_after(BOUND):
         async with Client(guide_http_url, mode=era, elicitation_callback=broker) as client:
-            call = Call(client, "delete_folder", {"path": "/srv/photos"})
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                question = await next_question(broker)
+            async with asking(broker, client, "delete_folder", {"path": "/srv/photos"}) as (call, question):
                 with pytest.raises(InvalidElicitationContentError, match="'confirm'") as wrong_type:
                     await broker.answer(question.id, {"confirm": "yes please"})
                 assert wrong_type.value.rule == "type"
@@ -200,10 +205,10 @@ async def test_defaults_are_filled_in_before_the_answer_is_sent(guide_http_url: 
     broker = QuestionBroker()
     with anyio.fail_after(BOUND):
         async with Client(guide_http_url, mode="legacy", elicitation_callback=broker) as client:
-            call = Call(client, "book_table", {"date": "2025-12-25", "party_size": 2})
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                question = await next_question(broker)
+            async with asking(broker, client, "book_table", {"date": "2025-12-25", "party_size": 2}) as (
+                call,
+                question,
+            ):
                 assert question.form is not None
                 assert question.form.field("date").default == "2025-12-26"
                 await broker.answer(question.id, {"accept_alternative": True})
@@ -275,10 +280,7 @@ async def test_a_url_question_in_the_legacy_era(guide_http_url: str) -> None:
     broker = QuestionBroker()
     with anyio.fail_after(BOUND):
         async with Client(guide_http_url, mode="legacy", elicitation_callback=broker) as client:
-            call = Call(client, "pay_deposit", {"booking_id": "b42"})
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                question = await next_question(broker)
+            async with asking(broker, client, "pay_deposit", {"booking_id": "b42"}) as (call, question):
                 description = question.to_json()
                 with pytest.raises(InvalidElicitationContentError, match="URL question"):
                     await broker.answer(question.id, {"paid": True})

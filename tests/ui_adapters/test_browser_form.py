@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -105,6 +107,18 @@ class Call:
         return action, json.loads(content)
 
 
+@asynccontextmanager
+async def asking(
+    browser: Browser, client: Client, message: str, schema: dict[str, Any]
+) -> AsyncIterator[tuple[Call, str]]:
+    """The tool call running in a task group of its own, and the form's URL once the browser opened it:
+    the block fills the form in, and leaving the block waits for the call to end."""
+    call = Call(client, message, schema)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(call.run)
+        yield call, await browser.wait_opened()
+
+
 # ------------------------------------------------------------------------------ steps in the browser
 
 
@@ -194,10 +208,7 @@ async def test_every_field_kind_filled_in_and_sent(
     adapter = BrowserFormAdapter(open_browser=browser.open, timeout=BOUND)
     with anyio.fail_after(BOUND):
         async with Client(forms_http_url, mode=era, elicitation_callback=adapter) as client:
-            call = Call(client, MESSAGE, EVERY_KIND)
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                url = await browser.wait_opened()
+            async with asking(browser, client, MESSAGE, EVERY_KIND) as (call, url):
                 await browser.run(fill_every_kind, browser.driver)
                 shot = Path(os.environ.get("MCP_CLIENT_SCREENSHOTS", tmp_path)) / "browser-form.png"
                 await browser.run(screenshot, browser.driver, shot)
@@ -245,10 +256,7 @@ async def test_defaults_are_shown_and_sent(forms_http_url: str, browser: Browser
 
     with anyio.fail_after(BOUND):
         async with Client(forms_http_url, mode="legacy", elicitation_callback=adapter) as client:
-            call = Call(client, MESSAGE, EVERY_KIND)
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                await browser.wait_opened()
+            async with asking(browser, client, MESSAGE, EVERY_KIND) as (call, _):
                 shown = await browser.run(prefilled, browser.driver)
                 await browser.run(fill_required_only, browser.driver)
                 await browser.run(click, browser.driver, "accept")
@@ -283,10 +291,7 @@ async def test_decline_with_required_fields_empty(forms_http_url: str, browser: 
     adapter = BrowserFormAdapter(open_browser=browser.open, timeout=BOUND)
     with anyio.fail_after(BOUND):
         async with Client(forms_http_url, mode=era, elicitation_callback=adapter) as client:
-            call = Call(client, MESSAGE, EVERY_KIND)
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                await browser.wait_opened()
+            async with asking(browser, client, MESSAGE, EVERY_KIND) as (call, _):
                 await browser.run(click, browser.driver, "decline")
                 action, content = await call.received()
                 page_says = await browser.run(closed_text, browser.driver)
@@ -298,10 +303,7 @@ async def test_the_cancel_button(forms_http_url: str, browser: Browser) -> None:
     adapter = BrowserFormAdapter(open_browser=browser.open, timeout=BOUND)
     with anyio.fail_after(BOUND):
         async with Client(forms_http_url, mode="2026-07-28", elicitation_callback=adapter) as client:
-            call = Call(client, MESSAGE, EVERY_KIND)
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                await browser.wait_opened()
+            async with asking(browser, client, MESSAGE, EVERY_KIND) as (call, _):
                 await browser.run(click, browser.driver, "cancel")
                 action, content = await call.received()
     assert (action, content) == ("cancel", None)
@@ -317,10 +319,7 @@ async def test_closing_the_tab_cancels(forms_http_url: str, browser: Browser, er
 
     with anyio.fail_after(BOUND):
         async with Client(forms_http_url, mode=era, elicitation_callback=adapter) as client:
-            call = Call(client, MESSAGE, EVERY_KIND)
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                await browser.wait_opened()
+            async with asking(browser, client, MESSAGE, EVERY_KIND) as (call, _):
                 await browser.run(fill_required_only, browser.driver)  # half-way through, then gone
                 await browser.run(close_tab, browser.driver)
                 action, content = await call.received()
@@ -331,10 +330,9 @@ async def test_a_reload_is_not_a_closed_tab(forms_http_url: str, browser: Browse
     adapter = BrowserFormAdapter(open_browser=browser.open, timeout=BOUND, closed_tab_grace=2.0)
     with anyio.fail_after(BOUND):
         async with Client(forms_http_url, mode="legacy", elicitation_callback=adapter) as client:
-            call = Call(client, MESSAGE, {"type": "object", "properties": {"ok": {"type": "boolean"}}})
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                await browser.wait_opened()
+            async with asking(
+                browser, client, MESSAGE, {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+            ) as (call, _):
                 await browser.run(lambda: browser.driver.refresh())
                 await anyio.sleep(2.5)  # longer than the grace: a closed tab would have been cancelled
                 assert not call.done.is_set()
@@ -348,10 +346,7 @@ async def test_the_timeout_cancels_and_the_page_says_so(forms_http_url: str, bro
     adapter = BrowserFormAdapter(open_browser=browser.open, timeout=2)
     with anyio.fail_after(BOUND):
         async with Client(forms_http_url, mode="legacy", elicitation_callback=adapter) as client:
-            call = Call(client, MESSAGE, EVERY_KIND)
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                await browser.wait_opened()
+            async with asking(browser, client, MESSAGE, EVERY_KIND) as (call, _):
                 action, content = await call.received()
                 page_says = await browser.run(closed_text, browser.driver)
     assert (action, content) == ("cancel", None)
@@ -388,10 +383,7 @@ async def test_an_invalid_value_is_refused_by_the_page_and_by_us(
 
     with anyio.fail_after(BOUND):
         async with Client(forms_http_url, mode=era, elicitation_callback=adapter) as client:
-            call = Call(client, MESSAGE, EVERY_KIND)
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                url = await browser.wait_opened()
+            async with asking(browser, client, MESSAGE, EVERY_KIND) as (call, url):
                 in_page = await browser.run(too_many_guests, browser.driver)
                 assert in_page["url"] == url  # the browser did not submit
                 assert in_page["error"]  # the browser's own message, next to the field
@@ -466,10 +458,7 @@ async def test_hostile_server_text_is_shown_as_text(forms_http_url: str, browser
 
     with anyio.fail_after(BOUND):
         async with Client(forms_http_url, mode=era, elicitation_callback=adapter) as client:
-            call = Call(client, HOSTILE_MESSAGE, HOSTILE_SCHEMA)
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                await browser.wait_opened()
+            async with asking(browser, client, HOSTILE_MESSAGE, HOSTILE_SCHEMA) as (call, _):
                 seen = await browser.run(look, browser.driver)
                 await browser.run(click, browser.driver, "accept")
                 action, content = await call.received()
