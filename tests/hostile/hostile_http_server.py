@@ -855,7 +855,8 @@ async def _ask_then_cancel(
     server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
 ) -> None:
     """Legacy: push a question, cancel it ``delay`` seconds later with notifications/cancelled, give
-    the client a second to (wrongly) answer it anyway, then answer the call saying whether it did."""
+    the client ``watch`` seconds (default 1) to (wrongly) answer it anyway, then answer the call saying
+    whether it did."""
     request_id = f"srv-{next(server.ids)}"
     future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
     server.pending[request_id] = future
@@ -865,7 +866,7 @@ async def _ask_then_cancel(
     cancel = {"requestId": request_id, "reason": "the tool changed its mind"}
     await sse.event({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": cancel})
     with contextlib.suppress(asyncio.TimeoutError):
-        await asyncio.wait_for(asyncio.shield(future), 1.0)
+        await asyncio.wait_for(asyncio.shield(future), float(args_of(message).get("watch", 1.0)))
     server.pending.pop(request_id, None)
     await sse.event(text_result(message, f"answered the cancelled question: {future.done()}"))
     await sse.end()

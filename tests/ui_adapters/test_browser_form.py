@@ -343,7 +343,7 @@ async def test_a_reload_is_not_a_closed_tab(forms_http_url: str, browser: Browse
 
 
 async def test_the_timeout_cancels_and_the_page_says_so(forms_http_url: str, browser: Browser) -> None:
-    adapter = BrowserFormAdapter(open_browser=browser.open, timeout=2)
+    adapter = BrowserFormAdapter(open_browser=browser.open, timeout=5)  # time for Chromium to open it
     with anyio.fail_after(BOUND):
         async with Client(forms_http_url, mode="legacy", elicitation_callback=adapter) as client:
             async with asking(browser, client, MESSAGE, EVERY_KIND) as (call, _):
