@@ -6,7 +6,12 @@ import os
 import subprocess
 import sys
 import tempfile
+from contextlib import AbstractContextManager
 from pathlib import Path
+
+import pexpect
+
+from tests.support.screen import spawn_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_SERVERS = ROOT / "examples" / "servers"
@@ -34,6 +39,11 @@ def terminal_cli_env(**extra: str) -> dict[str, str]:
     env = cli_env(PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", **extra)
     env.pop("NO_COLOR", None)
     return env
+
+
+def cli_pty(*args: str) -> AbstractContextManager[pexpect.spawn[str]]:
+    """``mcp-client ARGS`` on a 40 x 120 pty with the CLI tests' environment (``spawn_cli``)."""
+    return spawn_cli(args, env=terminal_cli_env())
 
 
 def run_cli(*args: str, stdin: str = "", timeout: float = TIMEOUT) -> subprocess.CompletedProcess[str]:

@@ -15,8 +15,7 @@ from urllib.parse import urlsplit
 import pexpect
 import pytest
 
-from tests.cli._cli import ROOT, TIMEOUT, cli_env, run_cli, terminal_cli_env
-from tests.support.screen import spawn_cli
+from tests.cli._cli import ROOT, TIMEOUT, cli_env, cli_pty, run_cli
 
 # A text prompt is on screen: the key hint line, then the "›" input line (pick lists have no "›").
 TEXT_PROMPT = r"cancel\S*\s+\S*›"
@@ -38,7 +37,7 @@ def _server_is_stopped(output: str) -> bool:
 
 
 def test_demo_in_a_terminal() -> None:
-    with spawn_cli(["demo"], env=terminal_cli_env()) as child:
+    with cli_pty("demo") as child:
         child.expect(r"ready at http://127\.0\.0\.1:\d+/mcp")
         ready = child.after
         child.expect("Booking a table for 2 on 2025-12-25 \\(the bistro is full that day\\)")
