@@ -96,9 +96,7 @@ async def test_headless_machine_is_told_to_paste(
     redirect_uri = "https://app.example.com/oauth/callback"  # not loopback: nothing can listen
     terminal.keys.send_text(f"{redirect_uri}?code=c&state={STATE}\n")
     with anyio.fail_after(BOUND):
-        await _login(
-            terminal,
-        )(_login_url(redirect_uri))
+        await _login(terminal)(_login_url(redirect_uri))
     assert "No browser can be opened on this machine" in terminal.text
     assert "Open the login page" not in terminal.text  # no pointless question
 

@@ -61,9 +61,7 @@ async def ask(adapter: UrlAdapter, params: ElicitRequestURLParams, era: str = "l
 async def test_yes_opens_the_browser_and_accepts(terminal: PipeTerminal) -> None:
     terminal.keys.send_text("y\r")
     result = await ask(
-        _adapter(
-            terminal,
-        ),
+        _adapter(terminal),
         url_question(),
     )
     assert result == ElicitResult(action="accept")
@@ -79,9 +77,7 @@ async def test_yes_opens_the_browser_and_accepts(terminal: PipeTerminal) -> None
 async def test_enter_or_no_declines_without_opening(terminal: PipeTerminal, keys: str) -> None:
     terminal.keys.send_text(keys)
     result = await ask(
-        _adapter(
-            terminal,
-        ),
+        _adapter(terminal),
         url_question(),
     )
     assert result == ElicitResult(action="decline")
@@ -93,9 +89,7 @@ async def test_enter_or_no_declines_without_opening(terminal: PipeTerminal, keys
 async def test_an_unclear_answer_is_asked_again(terminal: PipeTerminal) -> None:
     terminal.keys.send_text("maybe\ryes\r")
     result = await ask(
-        _adapter(
-            terminal,
-        ),
+        _adapter(terminal),
         url_question(),
     )
     assert result.action == "accept"
@@ -106,9 +100,7 @@ async def test_an_unclear_answer_is_asked_again(terminal: PipeTerminal) -> None:
 async def test_ctrl_c_cancels(terminal: PipeTerminal) -> None:
     terminal.keys.send_text("\x03")
     result = await ask(
-        _adapter(
-            terminal,
-        ),
+        _adapter(terminal),
         url_question(),
     )
     assert result == ElicitResult(action="cancel")
@@ -119,9 +111,7 @@ async def test_ctrl_c_cancels(terminal: PipeTerminal) -> None:
 async def test_end_of_input_cancels(terminal: PipeTerminal) -> None:
     terminal.keys.send_text("\x04")  # Ctrl-D on an empty line
     result = await ask(
-        _adapter(
-            terminal,
-        ),
+        _adapter(terminal),
         url_question(),
     )
     assert result.action == "cancel"
@@ -142,9 +132,7 @@ async def test_no_browser_falls_back_to_printing(terminal: PipeTerminal) -> None
     terminal.browser_works = False
     terminal.keys.send_text("y\r")
     result = await ask(
-        _adapter(
-            terminal,
-        ),
+        _adapter(terminal),
         url_question(),
     )
     assert result.action == "accept"
@@ -173,9 +161,7 @@ async def test_a_failing_opener_still_keeps_the_consent(terminal: PipeTerminal) 
 async def test_a_form_question_is_declined(terminal: PipeTerminal) -> None:
     form = ElicitRequestFormParams(message="Name?", requested_schema={"type": "object", "properties": {}})
     with anyio.fail_after(BOUND):
-        result = await _adapter(
-            terminal,
-        )(context(), form)
+        result = await _adapter(terminal)(context(), form)
     assert result.action == "decline"
 
 
@@ -202,9 +188,7 @@ def test_declares_url_mode_only() -> None:
 async def test_other_schemes_are_refused_without_asking(terminal: PipeTerminal, url: str) -> None:
     # No key is sent: had the adapter prompted, the bound would fail the test.
     result = await ask(
-        _adapter(
-            terminal,
-        ),
+        _adapter(terminal),
         url_question(url),
     )
     assert result == ElicitResult(action="decline")
@@ -231,9 +215,7 @@ async def test_other_schemes_are_refused_without_asking(terminal: PipeTerminal, 
 async def test_each_warning_is_shown_before_asking(terminal: PipeTerminal, url: str, expected: str) -> None:
     terminal.keys.send_text("\r")
     result = await ask(
-        _adapter(
-            terminal,
-        ),
+        _adapter(terminal),
         url_question(url),
     )
     assert result.action == "decline"
@@ -249,9 +231,7 @@ async def test_http_to_this_machine_is_not_warned_about(terminal: PipeTerminal, 
     terminal.keys.send_text("y\r")
     assert (
         await ask(
-            _adapter(
-                terminal,
-            ),
+            _adapter(terminal),
             url_question(url),
         )
     ).action == "accept"
@@ -278,9 +258,7 @@ async def test_http_to_this_machine_is_not_warned_about(terminal: PipeTerminal, 
 )
 async def test_deceptive_links_are_refused_and_never_shown_raw(terminal: PipeTerminal, url: str) -> None:
     result = await ask(
-        _adapter(
-            terminal,
-        ),
+        _adapter(terminal),
         url_question(url),
     )
     assert result.action == "decline"
@@ -300,9 +278,7 @@ async def test_long_but_reasonable_link_is_shown_in_full(terminal: PipeTerminal)
     terminal.keys.send_text("y\r")
     assert (
         await ask(
-            _adapter(
-                terminal,
-            ),
+            _adapter(terminal),
             url_question(url),
         )
     ).action == "accept"
@@ -326,9 +302,7 @@ async def test_server_text_is_sanitized_and_never_markup(terminal: PipeTerminal)
     )
     terminal.keys.send_text("\r")
     with anyio.fail_after(BOUND):
-        await _adapter(
-            terminal,
-        )(context(name="Evil\x1b]0;title\x07 Corp"), params)
+        await _adapter(terminal)(context(name="Evil\x1b]0;title\x07 Corp"), params)
     text = terminal.text
     assert "\x1b" not in text
     assert "Pay now [bold red]or else[/] [link=https://evil.example]here[/link]" in text
@@ -340,9 +314,7 @@ async def test_server_text_is_sanitized_and_never_markup(terminal: PipeTerminal)
 
 @pytest.mark.anyio
 async def test_legacy_consent_returns_at_once_and_shows_a_waiting_line(terminal: PipeTerminal) -> None:
-    adapter = _adapter(
-        terminal,
-    )
+    adapter = _adapter(terminal)
     terminal.keys.send_text("y\r")
     assert (await ask(adapter, url_question())).action == "accept"
     assert "Waiting for pay.example.com… Guide Server will say when the step is done." in terminal.text
@@ -357,9 +329,7 @@ async def test_legacy_consent_returns_at_once_and_shows_a_waiting_line(terminal:
 
 @pytest.mark.anyio
 async def test_unknown_and_repeated_completions_are_ignored(terminal: PipeTerminal) -> None:
-    adapter = _adapter(
-        terminal,
-    )
+    adapter = _adapter(terminal)
     await adapter.on_elicitation_complete("never-seen")
     assert terminal.text == ""
     assert not adapter.is_complete("never-seen")
@@ -373,9 +343,7 @@ async def test_unknown_and_repeated_completions_are_ignored(terminal: PipeTermin
 
 @pytest.mark.anyio
 async def test_declined_link_is_not_waited_for(terminal: PipeTerminal) -> None:
-    adapter = _adapter(
-        terminal,
-    )
+    adapter = _adapter(terminal)
     terminal.keys.send_text("\r")
     await ask(adapter, url_question())
     await adapter.on_elicitation_complete("pay-B42")
@@ -385,9 +353,7 @@ async def test_declined_link_is_not_waited_for(terminal: PipeTerminal) -> None:
 
 @pytest.mark.anyio
 async def test_wait_for_completion_ends_when_the_notification_arrives(terminal: PipeTerminal) -> None:
-    adapter = _adapter(
-        terminal,
-    )
+    adapter = _adapter(terminal)
     terminal.keys.send_text("y\r")
     await ask(adapter, url_question())
     outcome: list[bool] = []
@@ -405,9 +371,7 @@ async def test_wait_for_completion_ends_when_the_notification_arrives(terminal: 
 
 @pytest.mark.anyio
 async def test_enter_stops_waiting(terminal: PipeTerminal) -> None:
-    adapter = _adapter(
-        terminal,
-    )
+    adapter = _adapter(terminal)
     terminal.keys.send_text("y\r")
     await ask(adapter, url_question())
     terminal.keys.send_text("\r")
@@ -426,9 +390,7 @@ async def test_completion_timeout_stops_waiting(terminal: PipeTerminal) -> None:
 @pytest.mark.anyio
 async def test_a_completion_for_an_id_being_waited_on_is_heard(terminal: PipeTerminal) -> None:
     # The -32042 flow: the app shows the link itself, then waits; the id is known from the wait.
-    adapter = _adapter(
-        terminal,
-    )
+    adapter = _adapter(terminal)
     outcome: list[bool] = []
 
     async def wait() -> None:
@@ -446,9 +408,7 @@ async def test_a_completion_for_an_id_being_waited_on_is_heard(terminal: PipeTer
 async def test_modern_era_says_the_server_will_be_asked_again(terminal: PipeTerminal) -> None:
     terminal.keys.send_text("y\r")
     result = await ask(
-        _adapter(
-            terminal,
-        ),
+        _adapter(terminal),
         url_question(elicitation_id=None),
         era="modern",
     )
@@ -463,9 +423,7 @@ async def test_consent_works_on_trio(terminal: PipeTerminal) -> None:
     terminal.keys.send_text("y\r")
     assert (
         await ask(
-            _adapter(
-                terminal,
-            ),
+            _adapter(terminal),
             url_question(),
         )
     ).action == "accept"
@@ -501,9 +459,7 @@ async def test_esc_cancels_and_ctrl_n_declines_at_the_link_prompt(
 ) -> None:
     terminal.keys.send_text(key)
     assert await ask(
-        _adapter(
-            terminal,
-        ),
+        _adapter(terminal),
         url_question(),
     ) == ElicitResult(action=action)  # type: ignore[arg-type]
     assert terminal.opened == []
