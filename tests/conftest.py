@@ -7,7 +7,12 @@ import pytest
 
 from tests.support import temp
 
-pytest_plugins = ["tests.support.fixtures", "tests.support.browser", "ui_adapters.pytest_plugin"]
+pytest_plugins = [
+    "tests.support.fixtures",
+    "tests.support.browser",
+    "tests.support.oidc_provider",
+    "ui_adapters.pytest_plugin",
+]
 
 ERAS = ("legacy", "2026-07-28")
 """Every protocol era, as ``Client(mode=...)`` spells it: the handshake era and the per-request one."""

@@ -21,7 +21,7 @@ SCRIPT = Path(__file__).with_name("e2e_terminal_script.py")
 TIMEOUT = 30  # seconds per expectation; a bound, never reached when things work
 
 # A text prompt is on screen: the key hint line, then the "›" input line (pick lists have no "›").
-TEXT_PROMPT = r"cancel\S*\s+\S*›"
+TEXT_PROMPT = r"Enter confirm[^›]*›"
 
 pytestmark = pytest.mark.slow
 
@@ -35,7 +35,7 @@ def test_book_table_accepting_the_alternative_date() -> None:
     with run_script("--mode", "legacy") as child:
         child.expect("No tables for 4 on 2025-12-25")
         child.expect("y/n or Up/Down")
-        child.send("y")  # Accept Alternative: yes
+        child.send("y\r")  # Accept Alternative: y moves to Yes, Enter confirms
         child.expect(TEXT_PROMPT)
         child.send("\r")  # keep the default date, 2025-12-26
         child.expect("Send these answers")
@@ -47,7 +47,7 @@ def test_book_table_accepting_the_alternative_date() -> None:
 def test_book_table_changing_the_date_at_the_review() -> None:
     with run_script("--mode", "legacy") as child:
         child.expect("y/n or Up/Down")
-        child.send("y")
+        child.send("y\r")
         child.expect(TEXT_PROMPT)
         child.send("\r")
         child.expect("Send these answers")

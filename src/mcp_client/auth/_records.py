@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Self
 
-__all__ = ["ClientRegistration", "StoredTokens"]
+__all__ = ["ClientRegistration", "Revocation", "StoredTokens"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +37,9 @@ class StoredTokens:
     resource: str | None = None
     token_endpoint: str | None = None
     revocation_endpoint: str | None = None
+    dpop_jwk: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
+    """For a ``DPoP`` token made with a key this client generated: that private key (a JWK), kept with
+    the token it binds so a restart can still use and refresh it."""
 
     def expires_within(self, seconds: float, now: float) -> bool:
         """True if the access token has expired, or will within ``seconds`` of ``now``."""
@@ -50,7 +53,7 @@ class StoredTokens:
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        record: dict[str, Any] = {
             "access_token": self.access_token,
             "token_type": self.token_type,
             "refresh_token": self.refresh_token,
@@ -63,10 +66,16 @@ class StoredTokens:
             "token_endpoint": self.token_endpoint,
             "revocation_endpoint": self.revocation_endpoint,
         }
+        if self.dpop_jwk is not None:
+            record["dpop_jwk"] = dict(self.dpop_jwk)
+        return record
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
         """Rebuild from ``to_dict`` output; ``ValueError`` if it does not hold a usable record."""
+        dpop_jwk = data.get("dpop_jwk")
+        if dpop_jwk is not None and not isinstance(dpop_jwk, Mapping):
+            raise ValueError("stored tokens with a DPoP key that is not a JWK object")
         access_token = data.get("access_token")
         if not isinstance(access_token, str) or not access_token:
             raise ValueError("stored tokens without an access token")
@@ -89,6 +98,7 @@ class StoredTokens:
             resource=_optional_str(data, "resource"),
             token_endpoint=_optional_str(data, "token_endpoint"),
             revocation_endpoint=_optional_str(data, "revocation_endpoint"),
+            dpop_jwk=dict(dpop_jwk) if dpop_jwk is not None else None,  # pyright: ignore[reportUnknownArgumentType]
         )
 
 
@@ -148,3 +158,25 @@ def _optional_str(data: Mapping[str, Any], key: str) -> str | None:
     if not isinstance(value, str):
         raise ValueError(f"stored field {key!r} is not a string")
     return value
+
+
+@dataclass(frozen=True, slots=True)
+class Revocation:
+    """What the authorization server answered when asked to revoke one server's tokens (RFC 7009).
+
+    ``revoked`` names the tokens it revoked (``"refresh token"``, ``"access token"``); ``refused`` pairs
+    each token it refused with its error code (``unsupported_token_type``, ``invalid_client``...) or
+    ``"HTTP <status>"``; ``not_tried`` says why nothing was sent (no saved login, no revocation endpoint,
+    the server could not be reached). ``expires_at`` is when the access token stops working by itself.
+    A token that was not revoked stays valid until it expires, even after ``logout`` forgets it here.
+    """
+
+    revoked: tuple[str, ...] = ()
+    refused: tuple[tuple[str, str], ...] = ()
+    not_tried: str | None = None
+    expires_at: float | None = None
+
+    @property
+    def complete(self) -> bool:
+        """True when every token was revoked."""
+        return bool(self.revoked) and not self.refused and self.not_tried is None
