@@ -35,9 +35,8 @@ def test_end_of_input_cancels_the_question_instead_of_hanging(bistro: str) -> No
     assert (done.returncode, done.stdout) == (0, "[CANCELLED] user cancelled\n"), done.stderr
 
 
-@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
-def test_the_resolver_question_in_both_eras(files: str, mode: str) -> None:
-    done = run_cli("call", "--mode", mode, files, "delete_folder", "path=/tmp/old-drafts", stdin="y\n\n")
+def test_the_resolver_question_in_both_eras(files: str, era: str) -> None:
+    done = run_cli("call", "--mode", era, files, "delete_folder", "path=/tmp/old-drafts", stdin="y\n\n")
     assert (done.returncode, done.stdout) == (0, "deleted /tmp/old-drafts\n"), done.stderr
     assert "Really delete /tmp/old-drafts? This cannot be undone." in done.stderr
 

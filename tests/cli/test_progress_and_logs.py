@@ -48,9 +48,8 @@ def test_server_logs_are_printed_on_stderr_at_the_level_asked() -> None:
     assert "a info message" not in done.stderr and "a debug message" not in done.stderr
 
 
-@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
-def test_the_default_log_level_is_info(mode: str) -> None:
-    done = run_cli("call", "--mode", mode, FEATURES, "chatty")
+def test_the_default_log_level_is_info(era: str) -> None:
+    done = run_cli("call", "--mode", era, FEATURES, "chatty")
     assert done.returncode == 0, done.stderr
     assert "server info features.logs: a info message" in done.stderr
     assert "a debug message" not in done.stderr

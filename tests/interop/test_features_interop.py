@@ -90,13 +90,12 @@ async def test_everything_templates_and_completion(everything_url: str) -> None:
 # ------------------------------------------------------------------------------------------------ fastmcp
 
 
-@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
-async def test_fastmcp_progress_and_logs(fastmcp_url: str, mode: str) -> None:
+async def test_fastmcp_progress_and_logs(fastmcp_url: str, era: str) -> None:
     seen: list[tuple[float, float | None, str | None]] = []
     logs: list[LoggingMessageNotificationParams] = []
     with anyio.fail_after(TEST_TIMEOUT):
         async with Client(
-            fastmcp_url, mode=mode, logging_callback=logs.append, log_level="warning"
+            fastmcp_url, mode=era, logging_callback=logs.append, log_level="warning"
         ) as client:
             result = await client.call_tool(
                 "count",
@@ -112,8 +111,7 @@ async def test_fastmcp_progress_and_logs(fastmcp_url: str, mode: str) -> None:
     assert [m.level for m in logs] == ["warning", "error"]
 
 
-@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
-async def test_fastmcp_structured_output_is_checked_and_kept(fastmcp_url: str, mode: str) -> None:
-    async with Client(fastmcp_url, mode=mode) as client:
+async def test_fastmcp_structured_output_is_checked_and_kept(fastmcp_url: str, era: str) -> None:
+    async with Client(fastmcp_url, mode=era) as client:
         result = await client.call_tool("forecast", {"city": "Bergen"})
     assert result.structured_content == {"city": "Bergen", "temperature": 12.5}
