@@ -94,9 +94,7 @@ async def test_fastmcp_progress_and_logs(fastmcp_url: str, era: str) -> None:
     seen: list[tuple[float, float | None, str | None]] = []
     logs: list[LoggingMessageNotificationParams] = []
     with anyio.fail_after(TEST_TIMEOUT):
-        async with Client(
-            fastmcp_url, mode=era, logging_callback=logs.append, log_level="warning"
-        ) as client:
+        async with Client(fastmcp_url, mode=era, logging_callback=logs.append, log_level="warning") as client:
             result = await client.call_tool(
                 "count",
                 {"steps": 3, "interval": 0.01},
