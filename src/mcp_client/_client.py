@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from types import TracebackType
-from typing import Any, Literal, Self
+from typing import Any, Self
 
 import httpx
 from pydantic import BaseModel
@@ -33,6 +33,7 @@ from mcp_client._sampling import SamplingCallback
 from mcp_client._session import Session
 from mcp_client._stdio import StdioServerParameters
 from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Transport
+from mcp_client._versions import EraName
 from mcp_client.types import (
     CompleteResult,
     Implementation,
@@ -143,7 +144,7 @@ class Client(PausableCalls):
         return self._session.transport.session_id
 
     @property
-    def era(self) -> Literal["legacy", "modern"] | None:
+    def era(self) -> EraName | None:
         """``"legacy"`` (handshake) or ``"modern"`` (2026-07-28 envelope) once connected."""
         era = self._session.era
         return era.name if era is not None else None
@@ -257,9 +258,7 @@ class Client(PausableCalls):
             tools_list_changed, prompts_list_changed, resources_list_changed, resource_subscriptions
         )
         session = self._session
-        return Listening(
-            session, session.notifications, era.name, wanted, session.deadlines.timeout, self.server
-        )
+        return Listening(session, session.notifications, era, wanted, session.deadlines.timeout, self.server)
 
     async def send_ping(self) -> None:
         """Check that the server answers (2026-07-28 has no ``ping``: there it is ``server/discover``)."""
@@ -291,7 +290,7 @@ class Client(PausableCalls):
         return await _results.list_all(self._session.request, method, key, self.server)
 
     def _legacy_only(self, method: str) -> str:
-        if self._session.require_open().name == "modern":
+        if not self._session.require_open().has_resource_subscriptions:
             raise UnsupportedInEraError(
                 f"{method} is not part of protocol {self.protocol_version}: use "
                 "`async with client.listen(resource_subscriptions=[uri]) as subscription:` instead"

@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from mcp_client._context import ClientRequestContext
+from mcp_client._eras import Era
 from mcp_client._errors import (
     ElicitationCallbackError,
     InvalidElicitationContentError,
@@ -146,9 +147,9 @@ class ElicitationHandler:
             )
         return INVALID_PARAMS, str(error)
 
-    async def answer(self, params: object, context: ClientRequestContext) -> dict[str, Any]:
+    async def answer(self, params: object, context: ClientRequestContext, era: Era) -> dict[str, Any]:
         raw = params
-        if context.era == "legacy" and isinstance(raw, dict) and raw.get("mode") == "url":
+        if era.announces_url_completion and isinstance(raw, dict) and raw.get("mode") == "url":
             self.completions.expect(raw.get("elicitationId"))  # pyright: ignore[reportUnknownMemberType]
         callback = self.callback
         if callback is None:

@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from mcp_client._context import ClientRequestContext
+from mcp_client._eras import Era
 from mcp_client._errors import CallbackError, MCPClientError, MCPError
 from mcp_client._jsonrpc import INTERNAL_ERROR
 from mcp_client._router import not_declared
@@ -42,7 +43,7 @@ class RootsHandler:
     def refusal(self, error: MCPClientError) -> tuple[int, str]:
         return INTERNAL_ERROR, "The client's roots handler failed"
 
-    async def answer(self, params: object, context: ClientRequestContext) -> dict[str, Any]:
+    async def answer(self, params: object, context: ClientRequestContext, era: Era) -> dict[str, Any]:
         callback = self.callback
         if callback is None:
             raise not_declared(self)

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 from mcp_client._context import ClientRequestContext
+from mcp_client._eras import Era
 from mcp_client._errors import CapabilityNotDeclaredError, MCPClientError, MCPError
 
 
@@ -47,7 +48,7 @@ class QuestionHandler(Protocol):
         """What a legacy server is told when the kind is not declared (``"Sampling not supported"``)."""
         ...
 
-    async def answer(self, params: object, context: ClientRequestContext) -> dict[str, Any]: ...
+    async def answer(self, params: object, context: ClientRequestContext, era: Era) -> dict[str, Any]: ...
 
     def refusal(self, error: MCPClientError) -> tuple[int, str]:
         """The JSON-RPC error code and message for a local failure, as the server may see it."""
@@ -82,10 +83,12 @@ class Router:
         if handler.capability is None:
             raise not_declared(handler)
 
-    async def answer(self, method: str, params: object, context: ClientRequestContext) -> dict[str, Any]:
+    async def answer(
+        self, method: str, params: object, context: ClientRequestContext, era: Era
+    ) -> dict[str, Any]:
         """Answer one question of any kind: the wire result, or the handler's exception."""
         handler = self._handlers.get(method)
         if handler is None:
             raise MCPError(-32601, "Method not found")
         self.require_declared(handler)
-        return await handler.answer(params, context)
+        return await handler.answer(params, context, era)

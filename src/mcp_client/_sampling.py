@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from mcp_client._context import ClientRequestContext
+from mcp_client._eras import Era
 from mcp_client._errors import (
     CallbackError,
     MCPClientError,
@@ -68,7 +69,7 @@ class SamplingHandler:
             return INTERNAL_ERROR, "The client's sampling handler failed"
         return INVALID_PARAMS, "The client could not read the sampling request"
 
-    async def answer(self, params: object, context: ClientRequestContext) -> dict[str, Any]:
+    async def answer(self, params: object, context: ClientRequestContext, era: Era) -> dict[str, Any]:
         callback = self.callback
         if callback is None:
             raise not_declared(self)

@@ -23,6 +23,7 @@ import anyio
 from mcp_client import _jsonrpc
 from mcp_client._context import ClientRequestContext
 from mcp_client._elicitation import ElicitationCompleteCallback, UrlCompletions
+from mcp_client._eras import Era
 from mcp_client._errors import CapabilityNotDeclaredError, MCPClientError, MCPError
 from mcp_client._notifications import Notifications
 from mcp_client._router import Router
@@ -36,7 +37,7 @@ MAX_PENDING_SERVER_REQUESTS = 32
 _MAX_EARLY_CANCELS = 64
 
 Reply = Callable[[dict[str, Any]], Awaitable[None]]
-ContextFactory = Callable[[Any], ClientRequestContext]
+ContextFactory = Callable[[Any], tuple[ClientRequestContext, Era]]
 
 
 class QuestionOwners(Protocol):
@@ -105,7 +106,8 @@ class ServerMessageHandler:
             self._in_flight[request_id] = scope
             try:
                 self._router.require_declared(handler)
-                answer = await handler.answer(message.get("params"), self._context_for(request_id))
+                context, era = self._context_for(request_id)
+                answer = await handler.answer(message.get("params"), context, era)
             except MCPError as exc:
                 # A refusal: the callback's own MCPError goes to the server as it is (an undeclared kind
                 # as the short "... not supported"); the call, if it fails, raises the refusal itself.

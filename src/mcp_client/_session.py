@@ -32,7 +32,7 @@ import anyio.abc
 from mcp_client import _input_required, _jsonrpc, _results
 from mcp_client._context import ClientRequestContext
 from mcp_client._elicitation import ElicitationCompleteCallback, UrlCompletions
-from mcp_client._eras import Era, Readopt, Recovery, Resend, RestartSession
+from mcp_client._eras import UNSETTLED, Era, Readopt, Recovery, Resend, RestartSession
 from mcp_client._errors import (
     ClientStateError,
     MCPClientError,
@@ -51,7 +51,6 @@ from mcp_client._server_description import ServerDescription
 from mcp_client._server_messages import ServerMessageHandler
 from mcp_client._timeouts import RequestDeadlines
 from mcp_client._transport import Message, RequestId, Transport
-from mcp_client._versions import LATEST_LEGACY, LATEST_MODERN
 
 logger = logging.getLogger("mcp_client")
 
@@ -419,7 +418,7 @@ class Session:
 
     async def reply_to_server(self, message: dict[str, Any]) -> None:
         era = self.era
-        headers = era.notification_headers("") if era is not None else {}
+        headers = era.response_headers() if era is not None else {}
         await self.transport.send(message, headers)
 
     # ---------------------------------------------------- calls that may ask questions
@@ -517,26 +516,29 @@ class Session:
     async def _answer_input(
         self, key: str, method: str, params: dict[str, Any], index: int, count: int
     ) -> dict[str, Any]:
+        era = self.require_open()
         context = ClientRequestContext(
             server=self.label,
             server_info=self.description.info,
-            protocol_version=self.description.protocol_version or LATEST_MODERN,
-            era="modern",
+            protocol_version=era.protocol_version,
+            era=era.name,
             input_key=key,
             question_index=index,
             question_count=count,
         )
         # Asked between two requests of the call: no request is waiting, so no clock needs pausing.
-        return await self._router.answer(method, params, context)
+        return await self._router.answer(method, params, context, era)
 
-    def _push_context(self, request_id: Any) -> ClientRequestContext:
-        return ClientRequestContext(
+    def _push_context(self, request_id: Any) -> tuple[ClientRequestContext, Era]:
+        era = self.era or UNSETTLED
+        context = ClientRequestContext(
             server=self.label,
             server_info=self.description.info,
-            protocol_version=self.description.protocol_version or LATEST_LEGACY,
-            era="legacy",
+            protocol_version=era.protocol_version,
+            era=era.name,
             request_id=request_id,
         )
+        return context, era
 
 
 def _wire_answer(answer: object) -> object:
