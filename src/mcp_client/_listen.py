@@ -30,7 +30,7 @@ import anyio.abc
 from mcp_client._eras import Era
 from mcp_client._errors import MCPClientError, SubscriptionLostError
 from mcp_client._notifications import Notifications, Subscription
-from mcp_client._session import Call
+from mcp_client._questions import Call
 from mcp_client._transport import RequestId
 from mcp_client.types import SubscriptionFilter
 

@@ -40,12 +40,17 @@ logger = logging.getLogger("mcp_client")
 
 
 class Wire(Protocol):
-    """What the driver needs from the session: one request with its own time limit, one notification."""
+    """What the driver needs from the session: its request path, one notification, the era to use."""
 
-    async def exchange(
-        self, method: str, params: dict[str, Any] | None, headers: Mapping[str, str], limit: float
+    async def roundtrip(
+        self,
+        method: str,
+        params: dict[str, Any] | None,
+        headers: Mapping[str, str],
+        *,
+        grace: float = 0.0,
     ) -> Message | None:
-        """Send a request; its reply, or ``None`` if none came within ``limit`` seconds."""
+        """Send a request; its reply, or ``None`` if none came in time (at least ``grace`` seconds)."""
         ...
 
     async def notify(self, message: Message, headers: Mapping[str, str]) -> None: ...
@@ -130,7 +135,7 @@ class Negotiator:
         era = _eras.ModernEra(version, self._capabilities, self._client_info)
         params, headers = era.prepare("server/discover", None)
         limit = self.connect_timeout
-        reply = await self._wire.exchange("server/discover", params, headers, limit)
+        reply = await self._wire.roundtrip("server/discover", params, headers, grace=limit)
         if reply is None:
             if not self._transport.may_ignore_unknown_requests:
                 raise MCPTimeoutError(
@@ -152,7 +157,7 @@ class Negotiator:
             "clientInfo": self._client_info,
         }
         limit = self.connect_timeout
-        reply = await self._wire.exchange("initialize", params, {}, limit)
+        reply = await self._wire.roundtrip("initialize", params, {}, grace=limit)
         if reply is None:
             raise MCPTimeoutError(f"{self._transport.label} did not answer initialize within {limit:g}s")
         error = reply.get("error")
@@ -167,6 +172,7 @@ class Negotiator:
         self._description.absorb(result)
         self._wire.use(era)  # server requests may follow at once, before `initialized` is acknowledged
         await self._wire.notify(
-            _jsonrpc.notification("notifications/initialized"), era.notification_headers("")
+            _jsonrpc.notification("notifications/initialized"),
+            era.notification_headers("notifications/initialized"),
         )
         return era

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from mcp_client import _jsonrpc
 from mcp_client._context import ClientRequestContext
 from mcp_client._elicitation import ALL_MODES, ElicitationHandler, parse_request
+from mcp_client._eras import UNSETTLED
 from mcp_client._errors import ElicitationError, InvalidElicitationSchemaError, MCPError
 from mcp_client.schema import parse_form_schema
 from mcp_client.types import ElicitRequestURLParams, ElicitResult
@@ -51,7 +52,7 @@ def _answer(params: Any, returned: Any) -> dict[str, Any]:
         return returned
 
     handler = ElicitationHandler(callback, ALL_MODES)  # type: ignore[arg-type]
-    return anyio.run(handler.answer, params, CONTEXT)
+    return anyio.run(handler.answer, params, CONTEXT, UNSETTLED)
 
 
 def _check_wire_answer(answer: dict[str, Any], schema: dict[str, Any] | None) -> None:
