@@ -105,9 +105,8 @@ class ServerMessageHandler:
         with anyio.CancelScope() as scope, self._questions.pushed(related, scope) as owners:
             self._in_flight[request_id] = scope
             try:
-                self._router.require_declared(handler)
                 context = self._questions.push_context(era, request_id)
-                answer = await handler.answer(message.get("params"), context, era)
+                answer = await self._router.run(handler, message.get("params"), context, era)
             except MCPError as exc:
                 # A refusal: the callback's own MCPError goes to the server as it is (an undeclared kind
                 # as the short "... not supported"); the call, if it fails, raises the refusal itself.
