@@ -24,8 +24,8 @@ from mcp_client._errors import (
     ElicitationCallbackError,
     InvalidElicitationContentError,
     InvalidElicitationSchemaError,
+    LocalRefusalError,
     MCPClientError,
-    MCPError,
 )
 from mcp_client._jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
 from mcp_client._router import Question
@@ -161,7 +161,9 @@ class ElicitationHandler:
             self.completions.expect(params.get("elicitationId"))
         question, schema = parse_request(params)
         if question.mode not in self.modes:
-            raise MCPError(INVALID_PARAMS, f"This client does not support {question.mode} elicitation")
+            raise LocalRefusalError(
+                INVALID_PARAMS, f"This client does not support {question.mode} elicitation"
+            )
         about = f"question from {context.server_name}: {question.message!r}"
         return Question((context, question), about, schema)
 

@@ -15,9 +15,8 @@ from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
 from mcp_client import _headers, _jsonrpc
-from mcp_client._errors import MCPClientError, MCPError, SessionExpiredError
+from mcp_client._errors import MCPClientError, MCPError, RequestStreamLost, SessionExpiredError
 from mcp_client._server_description import SERVER_INFO_META
-from mcp_client._transport import RequestStreamLost
 from mcp_client._version_choice import newest_mutual, no_version_in_common, supported_versions
 from mcp_client._versions import LATEST_LEGACY, EraName
 

@@ -39,14 +39,19 @@ import httpx
 
 from mcp_client import _jsonrpc
 from mcp_client._content_encoding import ACCEPT_ENCODING, BodyDecoder, ContentEncodingError
-from mcp_client._errors import MCPClientError, MCPConnectionError, ProtocolError, SessionExpiredError
+from mcp_client._errors import (
+    MCPClientError,
+    MCPConnectionError,
+    ProtocolError,
+    RequestStreamLost,
+    SessionExpiredError,
+)
 from mcp_client._sse import EventTooLarge, ServerSentEvent, SSEDecoder
 from mcp_client._transport import (
     DEFAULT_MAX_MESSAGE_BYTES,
     Message,
     MessageHandler,
     RequestId,
-    RequestStreamLost,
     ServerRequestSlots,
     Spawn,
 )

@@ -18,7 +18,13 @@ from pydantic import BaseModel, ValidationError
 
 from mcp_client._context import ClientRequestContext
 from mcp_client._eras import Era
-from mcp_client._errors import CallbackError, CapabilityNotDeclaredError, MCPClientError, MCPError
+from mcp_client._errors import (
+    CallbackError,
+    CapabilityNotDeclaredError,
+    LocalRefusalError,
+    MCPClientError,
+    MCPError,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,7 +185,7 @@ class Router:
         """Answer one question of any kind: the wire result, or the handler's exception."""
         handler = self._handlers.get(method)
         if handler is None:
-            raise MCPError(-32601, "Method not found")
+            raise LocalRefusalError(-32601, "Method not found")
         return await self.run(handler, params, context, era)
 
     async def run(

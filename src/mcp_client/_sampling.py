@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from mcp_client._context import ClientRequestContext
 from mcp_client._eras import Era
-from mcp_client._errors import CallbackError, MCPClientError, MCPError, ProtocolError
+from mcp_client._errors import CallbackError, LocalRefusalError, MCPClientError, ProtocolError
 from mcp_client._jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
 from mcp_client._router import Question
 from mcp_client.types import CreateMessageRequestParams, CreateMessageResult, CreateMessageResultWithTools
@@ -82,7 +82,7 @@ class SamplingHandler:
         request = parse_request(params)
         if (request.tools or request.tool_choice is not None) and "tools" not in self._capabilities:
             # The spec: a client that did not declare sampling.tools MUST return an error.
-            raise MCPError(
+            raise LocalRefusalError(
                 INVALID_PARAMS, "This client does not support tools in sampling (no sampling.tools)"
             )
         return Question((context, request), f"request from {context.server_name}")

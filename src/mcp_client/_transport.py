@@ -43,8 +43,6 @@ from typing import Any, Protocol, runtime_checkable
 
 import anyio
 
-from mcp_client._errors import MCPConnectionError
-
 Message = dict[str, Any]
 RequestId = int | str
 
@@ -92,10 +90,6 @@ class Transport(Protocol):
     async def send(self, message: Message, headers: Mapping[str, str]) -> None: ...
 
     async def aclose(self) -> None: ...
-
-
-class RequestStreamLost(MCPConnectionError):
-    """A request's reply stream ended before the answer, and cannot be resumed (see the module docstring)."""
 
 
 class ServerRequestSlots:
