@@ -45,7 +45,7 @@ from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressC
 from mcp_client._roots import ListRootsCallback
 from mcp_client._sampling import SamplingCallback
 from mcp_client._stdio import StdioServerParameters, StdioTransport
-from mcp_client._transport import Transport
+from mcp_client._transport import Message, RequestId, ServerMessageSink, Spawn, Transport
 from mcp_client._versions import LEGACY_VERSIONS, MODERN_VERSIONS
 
 __version__ = "0.1.0"
@@ -75,15 +75,19 @@ __all__ = [
     "MCPConnectionError",
     "MCPError",
     "MCPTimeoutError",
+    "Message",
     "MessageHandler",
     "OAuthError",
     "ProgressCallback",
     "ProtocolError",
+    "RequestId",
     "RequestStreamLost",
     "SamplingCallback",
     "ServerError",
     "ServerExitedError",
+    "ServerMessageSink",
     "SessionExpiredError",
+    "Spawn",
     "StdioServerParameters",
     "StdioTransport",
     "StreamableHTTPTransport",
@@ -95,3 +99,17 @@ __all__ = [
     "UrlElicitationRequiredError",
     "__version__",
 ]
+
+
+# The public names say they are public (as httpx does): reprs, tracebacks and docs show
+# ``mcp_client.Client``, not the private module it is defined in.
+def _say_public() -> None:
+    namespace = globals()
+    for name in __all__:
+        member = namespace[name]
+        if isinstance(member, type):
+            member.__module__ = "mcp_client"
+
+
+_say_public()
+del _say_public

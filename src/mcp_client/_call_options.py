@@ -97,5 +97,5 @@ def _wire_answer(answer: object) -> object:
     if callable(dump):
         return dump()
     if isinstance(answer, Mapping):
-        return dict(answer)  # pyright: ignore[reportUnknownArgumentType]
+        return dict(answer)
     return answer

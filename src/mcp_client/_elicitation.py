@@ -95,12 +95,12 @@ def parse_request(raw: object) -> tuple[ElicitRequestParams, FormSchema | None]:
     """The typed params of an ``elicitation/create`` and, for a form, its normalized schema."""
     if not isinstance(raw, dict):
         raise InvalidElicitationSchemaError("the server sent an elicitation request without params")
-    mode = raw.get("mode", "form")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-    message = raw.get("message")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    mode = raw.get("mode", "form")
+    message = raw.get("message")
     if not isinstance(message, str):
         raise InvalidElicitationSchemaError("the server sent an elicitation request without a message")
     if mode == "form":
-        schema = parse_form_schema(raw.get("requestedSchema"))  # pyright: ignore[reportUnknownMemberType]
+        schema = parse_form_schema(raw.get("requestedSchema"))
         return ElicitRequestFormParams.from_form(message, schema), schema
     if mode == "url":
         try:

@@ -284,7 +284,7 @@ class ModernEra:
                 mapping = self._param_headers.get(target)
                 arguments = params.get("arguments")
                 if mapping and isinstance(arguments, Mapping):
-                    headers.update(_headers.param_headers(mapping, arguments))  # pyright: ignore[reportUnknownArgumentType]
+                    headers.update(_headers.param_headers(mapping, arguments))
         return params, headers
 
     def notification_headers(self, method: str) -> dict[str, str]:
@@ -328,7 +328,7 @@ class ModernEra:
 
     def server_info_in(self, result: dict[str, Any]) -> object:
         meta = result.get("_meta")
-        return meta.get(SERVER_INFO_META) if isinstance(meta, dict) else None  # pyright: ignore[reportUnknownMemberType]
+        return meta.get(SERVER_INFO_META) if isinstance(meta, dict) else None
 
     def recovery(self, error: MCPClientError, method: str) -> Recovery | None:
         if isinstance(error, RequestStreamLost):
@@ -354,8 +354,8 @@ class ModernEra:
         for tool in tools:
             if not isinstance(tool, dict):
                 continue
-            name = tool.get("name")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-            mapping = _headers.header_map(tool.get("inputSchema"))  # pyright: ignore[reportUnknownMemberType]
+            name = tool.get("name")
+            mapping = _headers.header_map(tool.get("inputSchema"))
             if mapping is None:
                 if isinstance(name, str):
                     self._param_headers.pop(name, None)

@@ -53,8 +53,8 @@ def decode(data: bytes | str) -> Message:
         raise ProtocolError(f"the server sent something that is not JSON: {preview!r}") from exc
     if not isinstance(message, dict):
         raise ProtocolError(f"the server sent a JSON {type(message).__name__}, not a JSON-RPC message object")
-    check(message)  # pyright: ignore[reportUnknownArgumentType]
-    return message  # pyright: ignore[reportUnknownVariableType]
+    check(message)
+    return message
 
 
 def check(message: Message) -> None:
@@ -127,7 +127,7 @@ def error_from(error: dict[str, Any]) -> ServerError:
         from mcp_client.types import ElicitRequestURLParams
 
         raw: object = data.get("elicitations") if isinstance(data, dict) else None
-        items: list[Any] = raw if isinstance(raw, list) else []  # pyright: ignore[reportUnknownVariableType]
+        items: list[Any] = raw if isinstance(raw, list) else []
         elicitations: list[ElicitRequestURLParams] = []
         for item in items:
             try:

@@ -49,11 +49,15 @@ class Wire(Protocol):
         headers: Mapping[str, str],
         *,
         grace: float = 0.0,
+        resumable: bool = True,
+        protocol_version: str | None = None,
     ) -> Message | None:
         """Send a request; its reply, or ``None`` if none came in time (at least ``grace`` seconds)."""
         ...
 
-    async def notify(self, message: Message, headers: Mapping[str, str]) -> None: ...
+    async def notify(
+        self, message: Message, headers: Mapping[str, str], *, protocol_version: str | None = None
+    ) -> None: ...
 
     def use(self, era: _eras.Era) -> None:
         """Speak ``era`` from now on (called as soon as it is settled, before any notification)."""
@@ -135,7 +139,14 @@ class Negotiator:
         era = _eras.ModernEra(version, self._capabilities, self._client_info)
         params, headers = era.prepare("server/discover", None)
         limit = self.connect_timeout
-        reply = await self._wire.roundtrip("server/discover", params, headers, grace=limit)
+        reply = await self._wire.roundtrip(
+            "server/discover",
+            params,
+            headers,
+            grace=limit,
+            resumable=era.resumes_streams,
+            protocol_version=era.protocol_version,
+        )
         if reply is None:
             if not self._transport.may_ignore_unknown_requests:
                 raise MCPTimeoutError(
@@ -162,9 +173,9 @@ class Negotiator:
             raise MCPTimeoutError(f"{self._transport.label} did not answer initialize within {limit:g}s")
         error = reply.get("error")
         if isinstance(error, dict):
-            if allow_probe_again and (again := after_initialize_error(error)) is not None:  # pyright: ignore[reportUnknownArgumentType]
+            if allow_probe_again and (again := after_initialize_error(error)) is not None:
                 return again
-            raise _jsonrpc.error_from(error)  # pyright: ignore[reportUnknownArgumentType]
+            raise _jsonrpc.error_from(error)
         result = reply["result"]
         version = check_legacy_version(result.get("protocolVersion"))
         era = _eras.LegacyEra(version)

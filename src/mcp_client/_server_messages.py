@@ -14,8 +14,8 @@ go on to ``_notifications``.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 import anyio
 
@@ -26,7 +26,7 @@ from mcp_client._errors import CapabilityNotDeclaredError, MCPClientError, MCPEr
 from mcp_client._notifications import Notifications
 from mcp_client._questions import Questions
 from mcp_client._router import Router
-from mcp_client._transport import RequestId
+from mcp_client._transport import Message, RequestId
 
 logger = logging.getLogger("mcp_client.server")
 
@@ -35,8 +35,13 @@ MAX_PENDING_SERVER_REQUESTS = 32
 
 _MAX_EARLY_CANCELS = 64
 
-Send = Callable[[dict[str, Any], Mapping[str, str]], Awaitable[None]]
-"""The transport's ``send(message, headers)``: how our answers go back."""
+
+class Send(Protocol):
+    """The transport's ``send``: how our answers go back."""
+
+    async def __call__(
+        self, message: Message, headers: Mapping[str, str], *, protocol_version: str | None = None
+    ) -> None: ...
 
 
 class ServerMessageHandler:
@@ -77,7 +82,10 @@ class ServerMessageHandler:
 
     async def _reply(self, message: dict[str, Any]) -> None:
         era = self.era
-        await self._send(message, era.response_headers() if era is not None else {})
+        if era is None:
+            await self._send(message, {})
+        else:
+            await self._send(message, era.response_headers(), protocol_version=era.protocol_version)
 
     async def _on_request(self, message: dict[str, Any], related: RequestId | None) -> None:
         request_id = message["id"]
@@ -133,7 +141,7 @@ class ServerMessageHandler:
         params = message.get("params")
         params = params if isinstance(params, dict) else {}
         if method == "notifications/cancelled":
-            request_id = params.get("requestId")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+            request_id = params.get("requestId")
             scope = self._in_flight.get(request_id)
             if scope is not None:
                 scope.cancel()

@@ -117,7 +117,7 @@ class Session:
         try:
             await self.transport.open(self.spawn, self._inbound)
             # A transport that hands its waits to the request clocks needs no cancel scope per request.
-            self.deadlines.binding = bool(getattr(self.transport, "binds_waits", False))
+            self.deadlines.binding = self.transport.binds_waits
             await self.negotiator.connect(mode)
             await self._ask_log_level()
         except BaseException:
@@ -202,12 +202,15 @@ class Session:
         grace: float = 0.0,
         call: Call | None = None,
         request_id: RequestId | None = None,
+        resumable: bool = True,
+        protocol_version: str | None = None,
     ) -> Message | None:
         """Send one request; the server's reply (``result`` or ``error``), or ``None`` past its deadline.
 
         Every request goes this way, the negotiation's too: a fresh id unless given, and a request
         clock (not a plain ``move_on_after``: it stops while a person answers the request's question or
-        logs in). ``grace`` is the least time the answer may take (a cold start).
+        logs in). ``grace`` is the least time the answer may take (a cold start); ``resumable`` and
+        ``protocol_version`` are what the transport is told about the request (see ``Transport``).
         """
         if request_id is None:
             request_id = next(self._ids)
@@ -217,12 +220,16 @@ class Session:
             call.progress.clock = clock  # its progress reports restart this request's clock
         reply: Message | None = None
         with clock:
-            reply = await self.transport.request(message, headers)
+            reply = await self.transport.request(
+                message, headers, resumable=resumable, protocol_version=protocol_version
+            )
             self._cold = False
         return reply
 
-    async def notify(self, message: Message, headers: Mapping[str, str]) -> None:
-        await self.transport.send(message, headers)
+    async def notify(
+        self, message: Message, headers: Mapping[str, str], *, protocol_version: str | None = None
+    ) -> None:
+        await self.transport.send(message, headers, protocol_version=protocol_version)
 
     async def request(
         self,
@@ -276,7 +283,14 @@ class Session:
         grace = self.negotiator.connect_timeout if self._cold else 0.0
         try:
             reply = await self.roundtrip(
-                method, wire_params, headers, grace=grace, call=call, request_id=request_id
+                method,
+                wire_params,
+                headers,
+                grace=grace,
+                call=call,
+                request_id=request_id,
+                resumable=era.resumes_streams,
+                protocol_version=era.protocol_version,
             )
         except anyio.get_cancelled_exc_class():
             await self._cancel_on_server(era, request_id, "The client cancelled the request")
@@ -306,16 +320,17 @@ class Session:
             return
         with anyio.CancelScope(shield=True), anyio.move_on_after(_CANCEL_NOTIFY_SECONDS):
             try:
-                await self.transport.send(*notice)
+                await self.transport.send(*notice, protocol_version=era.protocol_version)
             except MCPClientError:
                 pass  # the server is gone: nothing left to cancel
 
     async def notify_server(self, method: str, params: dict[str, Any] | None = None) -> bool:
         """Send a client notification in the current era; ``False`` if the era has no such notification."""
-        notice = self.require_open().notification(method, params)
+        era = self.require_open()
+        notice = era.notification(method, params)
         if notice is None:
             return False
-        await self.transport.send(*notice)
+        await self.transport.send(*notice, protocol_version=era.protocol_version)
         return True
 
     # ------------------------------------------------------------------ results for Client

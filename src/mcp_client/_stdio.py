@@ -40,7 +40,7 @@ from mcp_client._transport import (
     DEFAULT_MAX_MESSAGE_BYTES,
     MAX_SERVER_REQUESTS_IN_FLIGHT,
     Message,
-    MessageHandler,
+    ServerMessageSink,
     ServerRequestSlots,
     Spawn,
 )
@@ -96,7 +96,7 @@ class StdioTransport:
         self.max_message_bytes = max_message_bytes
         self._pipes: Pipes | None = None
         self._stderr_tail: collections.deque[str] = collections.deque(maxlen=_STDERR_TAIL_LINES)
-        self._on_message: MessageHandler | None = None
+        self._on_message: ServerMessageSink | None = None
         self._spawn: Spawn | None = None
         self._server_requests = ServerRequestSlots()
         self._dropping = False
@@ -137,7 +137,7 @@ class StdioTransport:
         """The last lines the server wrote to stderr."""
         return "\n".join(self._stderr_tail)
 
-    async def open(self, spawn: Spawn, on_message: MessageHandler) -> None:
+    async def open(self, spawn: Spawn, on_message: ServerMessageSink) -> None:
         self._spawn = spawn
         self._on_message = on_message
         argv = [self.params.command, *self.params.args]
@@ -155,13 +155,22 @@ class StdioTransport:
                 f"could not start the server command {self.label!r}: {exc.strerror or exc}"
             ) from exc
 
-    async def request(self, message: Message, headers: Mapping[str, str]) -> Message:
+    async def request(
+        self,
+        message: Message,
+        headers: Mapping[str, str],
+        *,
+        resumable: bool = True,
+        protocol_version: str | None = None,
+    ) -> Message:
         pipes = self._pipes
         if pipes is None:
             raise self.not_open()
         return await pipes.request(message)
 
-    async def send(self, message: Message, headers: Mapping[str, str]) -> None:
+    async def send(
+        self, message: Message, headers: Mapping[str, str], *, protocol_version: str | None = None
+    ) -> None:
         pipes = self._pipes
         if pipes is None:
             raise self.not_open()
@@ -220,7 +229,7 @@ class StdioTransport:
         except ValueError:
             raw = None
         request_id = raw.get("id") if isinstance(raw, dict) and "method" not in raw else None
-        if _jsonrpc._is_id(request_id) and is_waiting(request_id):  # pyright: ignore[reportPrivateUsage]
+        if _jsonrpc._is_id(request_id) and is_waiting(request_id):
             return request_id
         logger.warning("%s: ignoring a line that is not JSON-RPC: %s", self.label, exc)
         return None

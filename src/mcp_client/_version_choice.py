@@ -48,7 +48,7 @@ def supported_versions(data: Any) -> list[str]:
     supported = data.get("supported") if isinstance(data, dict) else None
     if not isinstance(supported, list):
         return []
-    return [v for v in supported if isinstance(v, str)]  # pyright: ignore[reportUnknownVariableType]
+    return [v for v in supported if isinstance(v, str)]
 
 
 def newest_mutual(versions: list[str]) -> str | None:
@@ -73,25 +73,25 @@ def after_probe(reply: dict[str, Any], offered: str) -> Decision:
     error = reply.get("error")
     if isinstance(error, dict):
         if error.get("code") == _jsonrpc.UNSUPPORTED_PROTOCOL_VERSION:
-            supported = supported_versions(error.get("data"))  # pyright: ignore[reportUnknownMemberType]
+            supported = supported_versions(error.get("data"))
             mutual = newest_mutual(supported)
             if mutual is not None:  # even the version we offered: the caller retries once only
                 return ProbeAgain(mutual)
             unsupported = no_version_in_common(supported)
             if unsupported is not None:
                 raise unsupported
-        message = error.get("message", "")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-        return Fallback(f"server/discover failed ({error.get('code')}: {message})")  # pyright: ignore[reportUnknownMemberType]
+        message = error.get("message", "")
+        return Fallback(f"server/discover failed ({error.get('code')}: {message})")
     result = reply.get("result")
     if not isinstance(result, dict):
         return Fallback("server/discover returned no result")
-    versions = result.get("supportedVersions")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    versions = result.get("supportedVersions")
     if not isinstance(versions, list):
         return Fallback("server/discover returned no supportedVersions")
-    mutual = newest_mutual([v for v in versions if isinstance(v, str)])  # pyright: ignore[reportUnknownVariableType]
+    mutual = newest_mutual([v for v in versions if isinstance(v, str)])
     if mutual is None:
         return Fallback("the server advertises no modern version this client speaks")
-    return Adopt(mutual, result)  # pyright: ignore[reportUnknownArgumentType]
+    return Adopt(mutual, result)
 
 
 def after_initialize_error(error: dict[str, Any]) -> ProbeAgain | None:
