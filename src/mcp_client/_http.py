@@ -165,6 +165,10 @@ class StreamableHTTPTransport:
         return False  # httpx waits in its own ways: each request is bounded by a cancel scope
 
     @property
+    def backlogged(self) -> bool:
+        return False  # each message is a request of its own: none waits behind an unread one
+
+    @property
     def startup_grace(self) -> float:
         return 0.0  # the server is already running: a slow first answer is a slow server
 
