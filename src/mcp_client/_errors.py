@@ -12,7 +12,8 @@ The tree, so that a caller can pick the right ``except`` in ten seconds::
     ├── MCPTimeoutError                  a request got no answer within ``timeout`` (progress restarts it)
     ├── ProtocolError                    the server broke the protocol (malformed or impossible message)
     │   ├── UnsupportedProtocolVersionError  no protocol version both sides speak
-    │   └── InvalidToolResultError       a tool's structuredContent breaks its outputSchema (.path .rule)
+    │   ├── InvalidToolResultError       a tool's structuredContent breaks its outputSchema (.path .rule)
+    │   └── SkillVerificationError       a skill's file does not match its entry (.skill .file .reason)
     ├── MCPError                         a JSON-RPC error (.code .message .data), from either side:
     │   ├── ServerError                  the server answered our request with it
     │   │   └── UrlElicitationRequiredError  legacy -32042: open these URLs first (.elicitations)
