@@ -254,3 +254,32 @@ async def one_round_trip_pair(http: httpx.AsyncClient, asker: str, answerer: str
             await http.post(f"{asker}/api/questions/{question['id']}", json={"action": "decline"})
         ).status_code == 404
     return outcome[0].json()["text"]
+
+
+async def test_workers_4_behind_one_port(redis_url: str, forms_http_url: str) -> None:
+    """``web_app.py --workers 4 --store redis://...``: uvicorn's worker processes on one port."""
+    with run_http_server(
+        lambda port: [
+            *(sys.executable, str(WEB_APP), forms_http_url, "--mode", "legacy", "--workers", "4"),
+            *("--store", redis_url, "--port", str(port)),
+        ],
+        path="",
+        ready_timeout=60,
+    ) as url:
+        fresh = httpx.Limits(max_keepalive_connections=0)  # every request a new connection: any worker
+        async with httpx.AsyncClient(timeout=BOUND, limits=fresh) as http:
+            with anyio.fail_after(BOUND):
+                pids: set[int] = set()
+                while len(pids) < 4:  # the workers start one after the other
+                    reply = await http.get(url + "/api/worker")
+                    if reply.status_code == 200:
+                        pids.add(reply.json()["pid"])
+                texts: dict[int, str] = {}
+                async with anyio.create_task_group() as tg:
+
+                    async def one(i: int) -> None:
+                        texts[i] = await one_round_trip_pair(http, url, url, i, "legacy")
+
+                    for i in range(12):
+                        tg.start_soon(one, i)
+    assert texts == {i: f'accept {{"n": {i}}}' for i in range(12)}
