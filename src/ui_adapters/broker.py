@@ -34,6 +34,7 @@ worker that dies has its waiting questions marked ``withdrawn`` once its lease (
 
 from __future__ import annotations
 
+import logging
 import math
 import secrets
 from collections.abc import AsyncIterator, Mapping
@@ -61,6 +62,7 @@ from ui_adapters.store import DEFAULT_LEASE, QuestionStore
 __all__ = ["QuestionBroker", "QuestionNotPendingError"]
 
 
+_log = logging.getLogger(__name__)
 _STATUS_OF = {"accept": "answered", "decline": "declined", "cancel": "cancelled"}
 
 
@@ -494,15 +496,22 @@ class QuestionBroker:
         assert self.store is not None
         while True:
             await anyio.sleep(self.lease / 3)
-            await self.store.heartbeat(self.worker, self.lease)
-            if await self.store.sweep():
-                await self._refresh()
+            try:
+                await self.store.heartbeat(self.worker, self.lease)
+                if await self.store.sweep():
+                    await self._refresh()
+            except Exception:  # the store is down for a moment: the app keeps running, we retry
+                _log.warning("%r: lease renewal or sweep failed; retrying", self.store, exc_info=True)
 
     async def _follow_store(self) -> None:
         assert self.store is not None
         while True:
-            await self.store.wait_for_change(1.0)
-            await self._refresh()
+            try:
+                await self.store.wait_for_change(1.0)
+                await self._refresh()
+            except Exception:
+                _log.warning("%r: reading the store failed; retrying in a second", self.store, exc_info=True)
+                await anyio.sleep(1.0)
 
     async def _refresh(self) -> None:
         """Bring ``pending()`` in line with the store, and wake the calls here whose answer came elsewhere."""
