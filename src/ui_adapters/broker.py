@@ -292,7 +292,11 @@ class QuestionBroker:
         return result
 
     def hold(self, call: PausedCall) -> PausedCall:
-        """Keep ``call`` and publish its questions that are still pending (``pending()``, ``async for``)."""
+        """Keep ``call`` and publish its questions that are still pending (``pending()``, ``async for``).
+
+        In this process only: with a store, ``call_tool`` (and ``get_prompt``, ``read_resource``) put
+        the call in the store themselves, and ``resume`` takes it from there.
+        """
         self._paused[call.id] = call
         for question in call.questions.values():
             if question.is_pending:
@@ -304,7 +308,10 @@ class QuestionBroker:
         return self.hold(PausedCall.from_json(data))
 
     def paused_calls(self) -> list[PausedCall]:
-        """The calls held here, oldest first; ``call.ready`` says which can be resumed."""
+        """The calls held here, oldest first; ``call.ready`` says which can be resumed.
+
+        With a store, ``await broker.stored_calls()`` lists every worker's paused calls.
+        """
         return list(self._paused.values())
 
     def paused_call(self, call_id: str) -> PausedCall:

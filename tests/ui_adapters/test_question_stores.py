@@ -180,8 +180,17 @@ def with_credentials(url: str) -> str:
 
 
 async def test_a_legacy_call_waiting_on_one_broker_is_answered_on_another(
-    shared: Any, forms_http_url: str, tmp_path: Path
+    shared: Any, forms_http_url: str
 ) -> None:
+    await legacy_call_across_brokers(shared, forms_http_url)
+
+
+@pytest.mark.parametrize("anyio_backend", ["trio"])
+async def test_sqlite_store_on_trio(forms_http_url: str, tmp_path: Path) -> None:
+    await legacy_call_across_brokers(lambda: SqliteStore(tmp_path / "trio.db"), forms_http_url)
+
+
+async def legacy_call_across_brokers(shared: Any, forms_http_url: str) -> None:
     asker, answerer = QuestionBroker(store=shared(), lease=5), QuestionBroker(store=shared(), lease=5)
     outcome: list[CallToolResult] = []
     with anyio.fail_after(BOUND):
