@@ -31,6 +31,7 @@ from mcp_client._errors import (
     ProtocolError,
     ServerExitedError,
     SessionExpiredError,
+    SkillVerificationError,
     SubscriptionLostError,
     UnsupportedInEraError,
     UnsupportedProtocolVersionError,
@@ -41,6 +42,7 @@ from mcp_client._listen import Listening
 from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback, Subscription
 from mcp_client._roots import ListRootsCallback
 from mcp_client._sampling import SamplingCallback
+from mcp_client._skills import Skill, SkillEntry, SkillFile
 from mcp_client._stdio import StdioServerParameters, StdioTransport
 from mcp_client._transport import Transport
 from mcp_client._version import __version__
@@ -77,6 +79,10 @@ __all__ = [
     "SamplingCallback",
     "ServerExitedError",
     "SessionExpiredError",
+    "Skill",
+    "SkillEntry",
+    "SkillFile",
+    "SkillVerificationError",
     "StdioServerParameters",
     "StdioTransport",
     "StreamableHTTPTransport",

@@ -31,6 +31,7 @@ from mcp_client._pausable_calls import PausableCalls, check_seconds
 from mcp_client._roots import ListRootsCallback
 from mcp_client._sampling import SamplingCallback
 from mcp_client._session import Session
+from mcp_client._skills import Skill, SkillEntry, SkillsAccess, declaration
 from mcp_client._stdio import StdioServerParameters
 from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Transport
 from mcp_client.types import (
@@ -80,6 +81,9 @@ class Client(PausableCalls):
     2026-07-28: in each request's ``_meta``, without which a modern server sends none).
     ``message_handler(notification)`` gets every other notification the client does not consume
     (list changes, resource updates, unknown ones) as typed models. Both may be sync or async.
+
+    ``skills=True`` declares the Agent Skills extension (``io.modelcontextprotocol/skills``) and
+    enables ``list_skills``, ``get_skill`` and ``load_skill``, which verify what they read.
     """
 
     def __init__(
@@ -102,6 +106,7 @@ class Client(PausableCalls):
         logging_callback: LoggingCallback | None = None,
         log_level: LoggingLevel | None = None,
         message_handler: MessageHandler | None = None,
+        skills: bool = False,
     ) -> None:
         check_mode(mode, input_required_max_rounds)
         check_seconds("timeout", timeout)
@@ -114,6 +119,8 @@ class Client(PausableCalls):
             list_roots_callback,
         )  # fmt: skip
         self._declares_roots = list_roots_callback is not None
+        if skills:  # the one extension declared so far; see _skills.declaration
+            router.capabilities.update(declaration())
         notifications = Notifications(
             logging_callback=logging_callback,
             message_handler=message_handler,
@@ -131,6 +138,7 @@ class Client(PausableCalls):
             notifications=notifications,
             log_level=log_level,
         )
+        self._skills = SkillsAccess(self._session.request, self._session.label, declared=skills)
 
     @property
     def server(self) -> str:
@@ -205,6 +213,30 @@ class Client(PausableCalls):
             "resources/templates/list",
             self.server,
         )
+
+    async def list_skills(self) -> list[SkillEntry]:
+        """Every skill the server lists (``skills/list``, all pages); nothing of them is read yet."""
+        self._session.require_open()
+        return await self._skills.list()
+
+    async def get_skill(self, uri: str) -> SkillEntry:
+        """The entry of one skill by its ``SKILL.md`` URI (``skills/get``), listed or not."""
+        self._session.require_open()
+        return await self._skills.get(uri)
+
+    async def load_skill(
+        self, skill: str | SkillEntry, *, read_files: bool = False, allow_unverified: bool = False
+    ) -> Skill:
+        """Read a skill's ``SKILL.md`` and check it against its entry: size, digest, frontmatter.
+
+        ``skill`` is an entry from ``list_skills`` or a ``SKILL.md`` URI (its entry is fetched with
+        ``get_skill``). Supporting files are read when ``Skill.read`` asks for them, each verified,
+        or all at once with ``read_files=True``. Any mismatch raises ``SkillVerificationError`` naming
+        the file and what differs; the content is not used. A skill whose entry lists no digests (a
+        dynamic skill) is refused unless ``allow_unverified=True`` (its frontmatter is still checked).
+        """
+        self._session.require_open()
+        return await self._skills.load(skill, read_files=read_files, allow_unverified=allow_unverified)
 
     async def complete(
         self,

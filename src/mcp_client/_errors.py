@@ -120,6 +120,28 @@ class InvalidToolResultError(ProtocolError):
         self.rule = rule
 
 
+class SkillVerificationError(ProtocolError):
+    """A skill's file does not match its skill entry (SEP-2640): size, digest, frontmatter, or unlisted.
+
+    ``skill`` is the skill's ``SKILL.md`` URI, ``file`` the URI of the file that failed and ``reason``
+    what did not match. The content was not used. If the skill was updated since it was listed, fetch
+    the entry again (``get_skill``/``list_skills``) and load it again.
+    """
+
+    def __init__(self, skill: str, file: str, reason: str, *, read: bool = True) -> None:
+        what = "its SKILL.md" if file == skill else file
+        advice = (
+            ". The content was not used; if the skill changed since it was listed, get its entry again "
+            "(get_skill) and load it again"
+            if read
+            else ""
+        )
+        super().__init__(f"skill {skill}: {what} failed verification: {reason}{advice}")
+        self.skill = skill
+        self.file = file
+        self.reason = reason
+
+
 class UnsupportedProtocolVersionError(ProtocolError):
     """The client and the server have no protocol version in common."""
 
