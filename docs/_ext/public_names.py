@@ -202,9 +202,9 @@ def complete_pages(app: Sphinx, docname: str, source: list[str]) -> None:
         ]
         if names:
             directives = "\n".join(
-                f".. autodata:: mcp_client.{name}"
-                if not isinstance(getattr(module, name), type)
-                else f".. autoclass:: mcp_client.{name}"
+                f".. autoclass:: mcp_client.{name}"
+                if isinstance(getattr(module, name), type)
+                else f".. py:data:: mcp_client.{name}\n\n   ``{getattr(module, name)!r}``\n"
                 for name in names
             )
             text += f"\n## More names\n\n```{{eval-rst}}\n{directives}\n```\n"

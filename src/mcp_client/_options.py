@@ -13,12 +13,12 @@ from typing import Any, get_args
 import httpx
 
 from mcp_client._elicitation import ElicitationCallback, ElicitationHandler, UrlCompletions, declared_modes
-from mcp_client._http import StreamableHTTPTransport
 from mcp_client._roots import ListRootsCallback, RootsHandler
 from mcp_client._router import Router
 from mcp_client._sampling import SamplingCallback, SamplingHandler
-from mcp_client._stdio import StdioServerParameters, StdioTransport
 from mcp_client._transport import Transport
+from mcp_client._transports.http import StreamableHTTPTransport
+from mcp_client._transports.stdio import StdioServerParameters, StdioTransport
 from mcp_client._version import __version__
 from mcp_client._versions import MODES
 from mcp_client.types import Implementation, LoggingLevel
