@@ -21,6 +21,7 @@ from __future__ import annotations
 import fnmatch
 import inspect
 import logging
+import math
 import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
@@ -173,8 +174,9 @@ class ClientGroup:
         for member in self._members.values():
             member.stop.set()
         task_group, self._task_group = self._task_group, None
-        with anyio.CancelScope(shield=True):
-            await task_group.__aexit__(None, None, None)
+        # Each member closes its Client in its own task, shielded; the group's scope must be left here,
+        # in the task that entered it, and not inside a scope entered later.
+        await task_group.__aexit__(None, None, None)
 
     # ------------------------------------------------------------------ servers
 
@@ -259,29 +261,39 @@ class ClientGroup:
         return member
 
     async def _hold(self, member: _Member, ready: anyio.Event) -> None:
-        """The task that owns one server's ``Client`` from connecting to closing."""
+        """The task that owns one server's ``Client`` from connecting to closing.
+
+        The connect deadline is a scope around the whole ``async with client``, lifted once connected: a
+        scope entered around ``__aenter__`` alone would close before the client's own scopes.
+        """
+        connected = False
         try:
-            client = self._client_for(member.config)
-            with anyio.fail_after(self._connect_timeout):
-                await client.__aenter__()
+            with anyio.CancelScope() as scope:
+                if self._connect_timeout is not None:
+                    scope.deadline = anyio.current_time() + self._connect_timeout
+                async with self._client_for(member.config) as client:
+                    scope.deadline = math.inf
+                    connected = True
+                    member.client = client
+                    ready.set()
+                    try:
+                        await member.stop.wait()
+                    finally:
+                        member.client = None
+                        member.tools = None
+            if not connected:
+                member.error = MCPClientError(
+                    f"server {member.config.name!r} ({member.config.target}) did not connect within "
+                    f"{self._connect_timeout:g} s"
+                )
         except Exception as exc:
-            member.error = _connect_error(member.config, exc)
-            logger.debug("server %r did not connect: %s", member.config.name, member.error)
-            ready.set()
-            member.done.set()
-            return
-        try:
-            member.client = client
-            ready.set()
-            await member.stop.wait()
+            if connected:  # closing one server must not break the others' shutdown
+                logger.debug("server %r did not close cleanly: %s", member.config.name, exc)
+            else:
+                member.error = exc
+                logger.debug("server %r did not connect: %s", member.config.name, exc)
         finally:
-            member.client = None
-            member.tools = None
-            with anyio.CancelScope(shield=True):
-                try:
-                    await client.__aexit__(None, None, None)
-                except Exception as exc:  # closing one server must not break the others' shutdown
-                    logger.debug("server %r did not close cleanly: %s", member.config.name, exc)
+            ready.set()
             member.done.set()
 
     def _client_for(self, server: ServerConfig) -> Client:
@@ -408,12 +420,6 @@ def _wanted(server: ServerConfig, tool: str) -> bool:
     ):
         return False
     return not any(fnmatch.fnmatchcase(tool, p) for p in server.exclude_tools)
-
-
-def _connect_error(server: ServerConfig, exc: BaseException) -> BaseException:
-    if isinstance(exc, TimeoutError):
-        return MCPClientError(f"server {server.name!r} ({server.target}) did not connect in time")
-    return exc
 
 
 def _named(callback: Callable[..., Any], name: str) -> Any:
