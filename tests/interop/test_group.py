@@ -8,6 +8,7 @@ ones are reported in ``failures``; the rest work.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -146,3 +147,35 @@ async def test_servers_added_removed_and_retried_at_run_time(
             assert not [tool for tool in await group.list_tools() if tool.server == "fastmcp"]
             fresh = await group.connect("late")
             assert fresh is group["late"] and fresh is not client
+
+
+def test_the_docs_app_answers_two_servers_questions_in_one_terminal_ui(
+    tmp_path: Path, fastmcp_stdio_command: tuple[str, list[str]]
+) -> None:
+    """docs/servers.md's app, run as written, with answers typed on a piped stdin."""
+    import re
+    import subprocess
+
+    page = (_peers.REPO / "docs" / "servers.md").read_text(encoding="utf-8")
+    match = re.search(r"```python\n(.*?)```", page, re.S)
+    assert match is not None
+    (tmp_path / "app.py").write_text(match.group(1), encoding="utf-8")
+    python, args = fastmcp_stdio_command
+    servers = {
+        "bistro": {"command": sys.executable, "args": [str(BISTRO)], "mode": "legacy"},
+        "notes": {"command": python, "args": args},
+    }
+    (tmp_path / "mcp.json").write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "app.py"],
+        cwd=tmp_path,
+        input="y\n2025-12-27\n\n",  # accept the alternative, its date, then Enter sends the review
+        capture_output=True,
+        text=True,
+        timeout=TEST_TIMEOUT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "bistro_book_table" in done.stdout and "notes_echo" in done.stdout
+    assert "[SUCCESS] Booked for 2025-12-27 hello" in done.stdout
+    assert "Server bistro" in done.stdout + done.stderr  # the form says which server asks
