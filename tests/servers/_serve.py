@@ -40,6 +40,9 @@ def transport_parser(
     http.add_argument(
         "--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help="uvicorn's"
     )
+    http.add_argument(
+        "--sse", action="store_true", help="serve the older HTTP+SSE transport at /sse (protocol 2024-11-05)"
+    )
     return parser, stdio_parser, http
 
 
@@ -64,7 +67,10 @@ def serve(
         if server is None:
             raise TypeError("serve() needs a server or an http_app")
         mcp_server = server
-        http_app = lambda _origin: mcp_server.streamable_http_app(host=args.host)  # noqa: E731
+        if getattr(args, "sse", False):
+            http_app = lambda _origin: mcp_server.sse_app(host=args.host)  # noqa: E731
+        else:
+            http_app = lambda _origin: mcp_server.streamable_http_app(host=args.host)  # noqa: E731
     anyio.run(_serve_http, http_app, ready_marker, args.host, args.port, args.log_level)
 
 
