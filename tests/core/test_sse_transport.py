@@ -91,7 +91,6 @@ async def test_a_cancelled_call_leaves_the_connection_usable(features_sse: str) 
     assert text_of(echoed) == "counted to 1"
 
 
-
 async def test_a_decline_reaches_the_tool(features_sse: str) -> None:
     answers = CannedAnswers(script=[ElicitResult(action="decline")])
     with anyio.fail_after(TEST_TIMEOUT):
