@@ -84,7 +84,7 @@ class Client(PausableCalls):
 
     def __init__(
         self,
-        server: str | StdioServerParameters | Transport,
+        server: str | StdioServerParameters | Transport | object,
         *,
         mode: str = "auto",
         elicitation_callback: ElicitationCallback | None = None,

@@ -70,8 +70,16 @@ def transport_for(
         return StdioTransport(server, max_message_bytes=max_message_bytes)
     if isinstance(server, Transport):
         return server
+    from mcp_client._in_process import InProcessTransport, asgi_app_of
+
+    if asgi_app_of(server) is not None:
+        return InProcessTransport(
+            server, headers=headers, auth=auth, timeout=timeout, max_message_bytes=max_message_bytes
+        )
     raise TypeError(
-        f"server must be a URL string, a StdioServerParameters or a Transport; got {type(server).__name__}"
+        "server must be a URL string, a StdioServerParameters, a Transport or a server object (the official "
+        f"SDK's MCPServer, fastmcp's FastMCP); got {type(server).__name__}. For any other ASGI app, "
+        "use InProcessTransport(app)"
     )
 
 
