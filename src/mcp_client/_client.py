@@ -10,6 +10,8 @@ that may ask questions, pause or run long live in ``_pausable_calls``; ``listen(
 
 from __future__ import annotations
 
+import os
+import ssl
 from collections.abc import Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Literal, Self
@@ -24,6 +26,7 @@ from mcp_client._elicitation import (
     UrlCompletions,
 )
 from mcp_client._errors import ClientStateError, UnsupportedInEraError
+from mcp_client._http_options import CertTypes, HttpClientFactory, HttpOptions
 from mcp_client._listen import Listening, listen_filter
 from mcp_client._notifications import LoggingCallback, MessageHandler, Notifications
 from mcp_client._options import check_level, check_mode, client_info_of, router_for, transport_for
@@ -102,11 +105,23 @@ class Client(PausableCalls):
         logging_callback: LoggingCallback | None = None,
         log_level: LoggingLevel | None = None,
         message_handler: MessageHandler | None = None,
+        transport: Literal["auto", "http", "sse"] = "auto",
+        verify: bool | str | os.PathLike[str] | ssl.SSLContext = True,
+        cert: CertTypes | None = None,
+        proxy: str | httpx.Proxy | None = None,
+        trust_env: bool = True,
+        httpx_client_factory: HttpClientFactory | None = None,
     ) -> None:
         check_mode(mode, input_required_max_rounds)
         check_seconds("timeout", timeout)
         check_level(log_level)
-        transport = transport_for(server, headers, auth, timeout, max_message_bytes)
+        http_options = HttpOptions(verify, cert, proxy, trust_env, httpx_client_factory)
+        transport_ = transport_for(
+            server, headers, auth, timeout, max_message_bytes, kind=transport, http_options=http_options
+        )
+        use_options = getattr(auth, "use_http_options", None)
+        if callable(use_options):
+            use_options(http_options)
         info = client_info_of(client_info)
         completions = UrlCompletions()
         router = router_for(
@@ -121,7 +136,7 @@ class Client(PausableCalls):
         )
         self._mode = mode
         self._session = Session(
-            transport,
+            transport_,
             router,
             client_info=info,
             timeout=timeout,
@@ -136,6 +151,13 @@ class Client(PausableCalls):
     def server(self) -> str:
         """The URL or command line of the server, as shown to users."""
         return self._session.label
+
+    @property
+    def transport_kind(self) -> str:
+        """How the client reaches the server: ``"http"`` (streamable HTTP), ``"sse"`` (the older HTTP+SSE
+        transport, chosen explicitly or after streamable HTTP was refused), ``"stdio"``, ``"in-process"``,
+        or ``"custom"`` for a transport of the app's."""
+        return str(getattr(self._session.transport, "kind", "custom"))
 
     @property
     def session_id(self) -> str | None:

@@ -31,6 +31,7 @@ import httpx
 from mcp_client import _jsonrpc
 from mcp_client._errors import MCPConnectionError, ProtocolError, SessionExpiredError
 from mcp_client._http import _EventStream
+from mcp_client._http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
 from mcp_client._transport import (
     DEFAULT_MAX_MESSAGE_BYTES,
     Message,
@@ -74,8 +75,10 @@ class SSETransport:
         timeout: float | None = 30.0,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
         http_client: httpx.AsyncClient | None = None,
+        http_options: HttpOptions | None = None,
     ) -> None:
         self.url = url
+        self._http_options = http_options or DEFAULT_HTTP_OPTIONS
         self._extra_headers = dict(headers or {})
         self._auth = auth
         self._timeout = timeout
@@ -129,11 +132,8 @@ class SSETransport:
         self._spawn = spawn
         self._on_message = on_message
         if self._client is None:
-            self._client = httpx.AsyncClient(
-                headers=self._extra_headers,
-                auth=self._auth,
-                timeout=httpx.Timeout(self._timeout, read=None),
-                follow_redirects=False,
+            self._client = self._http_options.client(
+                headers=self._extra_headers, auth=self._auth, timeout=httpx.Timeout(self._timeout, read=None)
             )
         else:
             self._client.headers.update(self._extra_headers)
