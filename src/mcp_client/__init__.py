@@ -44,9 +44,8 @@ from mcp_client._roots import ListRootsCallback
 from mcp_client._sampling import SamplingCallback
 from mcp_client._stdio import StdioServerParameters, StdioTransport
 from mcp_client._transport import Transport
+from mcp_client._version import __version__
 from mcp_client._versions import LEGACY_VERSIONS, MODERN_VERSIONS
-
-__version__ = "0.1.0"
 
 __all__ = [
     "LEGACY_VERSIONS",

@@ -20,10 +20,11 @@ from mcp_client._router import Router
 from mcp_client._sampling import SamplingCallback, SamplingHandler
 from mcp_client._stdio import StdioServerParameters, StdioTransport
 from mcp_client._transport import Transport
+from mcp_client._version import __version__
 from mcp_client._versions import MODES
 from mcp_client.types import Implementation, LoggingLevel
 
-_DEFAULT_CLIENT_INFO: dict[str, Any] = {"name": "mcp-client", "version": "0.1.0"}
+_DEFAULT_CLIENT_INFO: dict[str, Any] = {"name": "mcp-client", "version": __version__}
 """A plain dict, not an ``Implementation``: building a model at import builds its validator, which runs
 pydantic's plugin lookup (``importlib.metadata`` scanning every installed distribution)."""
 _LEVELS: tuple[str, ...] = get_args(LoggingLevel)

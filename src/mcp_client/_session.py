@@ -36,6 +36,7 @@ from mcp_client._eras import Era, Readopt, Recovery, Resend, RestartSession
 from mcp_client._errors import (
     ClientStateError,
     MCPClientError,
+    MCPConnectionError,
     MCPError,
     MCPTimeoutError,
     ProtocolError,
@@ -348,6 +349,15 @@ class Session:
         """Check a tool's structured result against its output schema (listing the tools once if needed)."""
         schemas = self.output_schemas
         if not schemas.known:
+            if getattr(self.transport, "backlogged", False):
+                # The server is not reading (see StdioTransport.backlogged): the listing would wait
+                # until its deadline for an answer that will not come. Try again on the next call.
+                logger.warning(
+                    "%s is not reading what the client writes (its stdin is full); not listing its "
+                    "tools to check this result against an output schema",
+                    self.label,
+                )
+                return
             try:
                 await self.list_tools()
             except MCPClientError as exc:
@@ -420,7 +430,14 @@ class Session:
     async def reply_to_server(self, message: dict[str, Any]) -> None:
         era = self.era
         headers = era.notification_headers("") if era is not None else {}
-        await self.transport.send(message, headers)
+        try:
+            await self.transport.send(message, headers)
+        except MCPConnectionError as exc:
+            # The connection ended (closed by us, or the server exited) while the answer waited to be
+            # written: nobody is left to read it, and nothing the user can do about it.
+            logger.info(
+                "%s: the answer to its request %r was not delivered: %s", self.label, message.get("id"), exc
+            )
 
     # ---------------------------------------------------- calls that may ask questions
 

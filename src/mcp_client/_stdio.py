@@ -85,6 +85,9 @@ class Pipes(Protocol):
 
     async def aclose(self) -> None: ...
 
+    @property
+    def backlogged(self) -> bool: ...
+
 
 class StdioTransport:
     """A connection to one stdio server subprocess (see the module docstring)."""
@@ -131,6 +134,17 @@ class StdioTransport:
     @property
     def session_id(self) -> str | None:
         return None
+
+    @property
+    def backlogged(self) -> bool:
+        """Whether the server has stopped reading us: what we wrote waits on a full stdin pipe.
+
+        A request sent now would wait behind it, maybe for ever (a server that floods questions and
+        never reads our answers). The client asks this before a request of its own making that the
+        user did not ask for (the tool listing that checks a result's output schema), so that the
+        user's result is not held until a deadline by a server that will not read the request.
+        """
+        return self._pipes is not None and self._pipes.backlogged
 
     @property
     def stderr_tail(self) -> str:

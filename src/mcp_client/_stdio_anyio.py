@@ -107,6 +107,12 @@ class AnyioPipes:
             error = await self._exited_error()
             raise error from exc
 
+    @property
+    def backlogged(self) -> bool:
+        # Writes queue behind one that has not finished: the pipe is full (a write to a pipe with room
+        # returns at once, leaving nobody to queue behind it).
+        return self._write_lock.statistics().tasks_waiting > 0
+
     async def aclose(self) -> None:
         self._stdout_scope.cancel()
         process = self._process

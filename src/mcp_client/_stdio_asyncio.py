@@ -193,6 +193,12 @@ class AsyncioPipes(asyncio.SubprocessProtocol):
             finally:
                 self._drain_waiters.remove(waiter)
 
+    @property
+    def backlogged(self) -> bool:
+        # asyncio writes at once while the pipe has room and buffers only what the pipe refused.
+        stdin = self._stdin
+        return stdin is not None and (self._write_paused or stdin.get_write_buffer_size() > 0)
+
     async def aclose(self) -> None:
         if self._closing:
             return
