@@ -43,7 +43,8 @@ def ca_file(ca: trustme.CA, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def https_url(ca: trustme.CA, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server_cert(ca: trustme.CA, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """``(certfile, keyfile)`` for 127.0.0.1, issued by the throwaway CA."""
     folder = tmp_path_factory.mktemp("server-cert")
     cert = ca.issue_cert("127.0.0.1")
     cert_file, key_file = folder / "cert.pem", folder / "key.pem"
@@ -51,11 +52,20 @@ def https_url(ca: trustme.CA, tmp_path_factory: pytest.TempPathFactory) -> Itera
     for extra in cert.cert_chain_pems[1:]:
         extra.write_to_path(str(cert_file), append=True)
     cert.private_key_pem.write_to_path(str(key_file))
+    return str(cert_file), str(key_file)
+
+
+def https_server(script: Path, cert: tuple[str, str]) -> Any:
     argv = lambda port: [  # noqa: E731
-        PEER_PYTHON, str(FEATURES_SERVER), "http", "--host", LOOPBACK, "--port", str(port),
-        "--certfile", str(cert_file), "--keyfile", str(key_file),
+        PEER_PYTHON, str(script), "http", "--host", LOOPBACK, "--port", str(port),
+        "--certfile", cert[0], "--keyfile", cert[1],
     ]  # fmt: skip
-    with run_http_server(argv) as url:
+    return run_http_server(argv)
+
+
+@pytest.fixture(scope="module")
+def https_url(server_cert: tuple[str, str]) -> Iterator[str]:
+    with https_server(FEATURES_SERVER, server_cert) as url:
         yield url.replace("http://", "https://")
 
 
@@ -212,3 +222,27 @@ def test_options_with_a_ready_transport_are_never_dropped() -> None:
         Client(ready, headers={"x": "1"}, auth=lambda request: request)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="verify/cert/proxy"):
         Client(ready, verify=False)
+
+
+async def test_oauth_requests_trust_the_same_ca(server_cert: tuple[str, str], ca_file: Path) -> None:
+    """Discovery, registration, authorization and token requests go to an HTTPS authorization server
+    behind the same private CA: with the CA given once to Client, the login completes."""
+    from mcp_client.auth import OAuth
+    from tests.support.servers import SERVERS_DIR
+
+    context = ssl.create_default_context(cafile=str(ca_file))
+
+    async def browser(authorization_url: str) -> str:
+        import httpx
+
+        async with httpx.AsyncClient(verify=context, follow_redirects=False, timeout=30) as http:
+            return (await http.get(authorization_url)).headers["location"]
+
+    with https_server(SERVERS_DIR / "oauth_server.py", server_cert) as plain_url:
+        url = plain_url.replace("http://", "https://")
+        with anyio.fail_after(TEST_TIMEOUT):
+            async with Client(
+                url, mode="legacy", verify=str(ca_file), auth=OAuth("tls", authorize=browser)
+            ) as client:
+                who = text_of(await client.call_tool("whoami", {}))
+        assert who.startswith("client=") and "scopes=mcp:tools" in who

@@ -13,6 +13,7 @@ from collections.abc import AsyncGenerator, Generator, Sequence
 import httpx
 
 from mcp_client._errors import OAuthError
+from mcp_client._http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
 from mcp_client.auth import _flow, _scopes, _urls
 from mcp_client.auth._challenge import Challenge, bearer_challenge
 from mcp_client.auth._discovery import Discovery
@@ -35,6 +36,16 @@ class ClientCredentials(httpx.Auth):
 
     requires_request_body = False
     requires_response_body = False
+
+    _http_options: HttpOptions = DEFAULT_HTTP_OPTIONS
+
+    def use_http_options(self, options: HttpOptions) -> None:
+        """Send discovery, registration, token and revocation requests as the MCP requests go.
+
+        ``Client`` calls this with its own ``verify`` / ``cert`` / ``proxy`` / ``httpx_client_factory``, so
+        a private CA or a proxy given once reaches the authorization server too.
+        """
+        self._http_options = options
 
     def __init__(
         self,
@@ -93,7 +104,7 @@ class ClientCredentials(httpx.Auth):
             challenge=challenge,
             known=known,
         )
-        async with httpx.AsyncClient(timeout=self._timeout, follow_redirects=False) as http:
+        async with self._http_options.client(timeout=self._timeout) as http:
             runner = StepRunner(http, InMemoryTokenStorage(), key, no_browser_step)
             tokens, discovery = await runner.run(_flow.client_credentials(request))
         self._tokens[key] = tokens
