@@ -134,7 +134,8 @@ class Client(PausableCalls):
             message_handler=message_handler,
             on_tools_changed=lambda: self._session.output_schemas.forget(),
         )
-        self._mode = mode
+        # The HTTP+SSE transport predates the 2026-07-28 era: chosen explicitly, it speaks the handshake.
+        self._mode = "legacy" if transport == "sse" and mode == "auto" else mode
         self._session = Session(
             transport_,
             router,

@@ -149,6 +149,8 @@ class StreamableHTTPTransport:
 
     # ------------------------------------------------------------------ Transport interface
 
+    kind = "http"
+
     @property
     def label(self) -> str:
         return self.url

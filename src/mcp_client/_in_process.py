@@ -114,6 +114,8 @@ class InProcessTransport:
 
     # ------------------------------------------------------------------ Transport interface
 
+    kind = "in-process"
+
     @property
     def label(self) -> str:
         return self._label

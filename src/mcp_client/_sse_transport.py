@@ -95,6 +95,8 @@ class SSETransport:
 
     # ------------------------------------------------------------------ Transport interface
 
+    kind = "sse"
+
     @property
     def label(self) -> str:
         return self.url

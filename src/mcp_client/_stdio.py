@@ -106,6 +106,8 @@ class StdioTransport:
         self._abandoned: collections.deque[Any] = collections.deque(maxlen=_ABANDONED_IDS)
         self._binds_waits = False
 
+    kind = "stdio"
+
     @property
     def label(self) -> str:
         return self.params.command_line

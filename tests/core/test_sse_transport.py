@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 import pytest
 
-from mcp_client import Client, ClientRequestContext
+from mcp_client import Client, ClientRequestContext, MCPClientError
 from mcp_client._sse_transport import SSETransport
 from mcp_client.types import ElicitResult, ListRootsResult, Root, TextContent
 from tests.support.servers import FEATURES_SERVER, LOOPBACK, PEER_PYTHON, QUESTIONS_SERVER, run_http_server
@@ -34,6 +34,13 @@ def sse_server(script: object) -> Any:
 @pytest.fixture(scope="module")
 def features_sse() -> Iterator[str]:
     with sse_server(FEATURES_SERVER) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def features_http() -> Iterator[str]:
+    argv = lambda port: [PEER_PYTHON, str(FEATURES_SERVER), "http", "--host", LOOPBACK, "--port", str(port)]  # noqa: E731
+    with run_http_server(argv) as url:
         yield url
 
 
@@ -96,3 +103,39 @@ async def test_a_decline_reaches_the_tool(features_sse: str) -> None:
     with anyio.fail_after(TEST_TIMEOUT):
         async with Client(SSETransport(features_sse), mode="legacy", elicitation_callback=answers) as client:
             assert text_of(await client.call_tool("order", {"item": "cake"})) == "no cake"
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+async def test_a_plain_url_falls_back_to_sse(
+    features_sse: str, mode: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``Client(url)``: initialize refused with 405 on the event stream's URL, then the GET opens it."""
+    caplog.set_level("DEBUG", logger="mcp_client.http")
+    answers = CannedAnswers(fields={"confirm": True})
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with Client(features_sse, mode=mode, elicitation_callback=answers) as client:
+            assert client.transport_kind == "sse"
+            assert text_of(await client.call_tool("order", {"item": "tea"})) == "ordered tea"
+    assert "serves the older HTTP+SSE transport" in caplog.text
+
+
+async def test_sse_chosen_explicitly(features_sse: str) -> None:
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with Client(features_sse, transport="sse") as client:
+            assert (client.transport_kind, client.era) == ("sse", "legacy")
+            assert text_of(await client.call_tool("count", {"steps": 1, "interval": 0})) == "counted to 1"
+
+
+async def test_a_streamable_server_stays_on_streamable_http(features_http: str) -> None:
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with Client(features_http, mode="legacy") as client:
+            assert client.transport_kind == "http"
+
+
+async def test_when_neither_transport_works_the_error_says_what_was_tried(features_http: str) -> None:
+    wrong = features_http.replace("/mcp", "/nothing-here")
+    with anyio.fail_after(TEST_TIMEOUT), pytest.raises(MCPClientError) as caught:
+        async with Client(wrong, mode="legacy"):
+            pass
+    message = str(caught.value)
+    assert "tried streamable HTTP: HTTP 404" in message and "HTTP+SSE" in message

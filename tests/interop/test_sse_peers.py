@@ -56,3 +56,13 @@ async def test_fastmcp_over_sse(fastmcp_sse_url: str) -> None:
             asked = await client.call_tool("ask_profile", {})
     assert text_of(said) == "over sse"
     assert answers.messages and "accept" in text_of(asked)
+
+
+async def test_a_plain_url_reaches_both_sse_peers(everything_sse_url: str, fastmcp_sse_url: str) -> None:
+    """``Client(url)`` with no word about the transport: each server refuses ``initialize`` there, and the
+    client finds the event stream."""
+    for url in (everything_sse_url, fastmcp_sse_url):
+        with anyio.fail_after(TEST_TIMEOUT):
+            async with Client(url) as client:
+                assert (client.transport_kind, client.era) == ("sse", "legacy")
+                assert client.server_info is not None
