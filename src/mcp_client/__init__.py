@@ -23,12 +23,15 @@ from mcp_client._errors import (
     InvalidElicitationContentError,
     InvalidElicitationSchemaError,
     InvalidToolResultError,
+    LocalRefusalError,
     MCPClientError,
     MCPConnectionError,
     MCPError,
     MCPTimeoutError,
     OAuthError,
     ProtocolError,
+    RequestStreamLost,
+    ServerError,
     ServerExitedError,
     SessionExpiredError,
     SubscriptionLostError,
@@ -37,13 +40,13 @@ from mcp_client._errors import (
     UrlElicitationRequiredError,
 )
 from mcp_client._group import ClientGroup, GroupTool
-from mcp_client._http import StreamableHTTPTransport
 from mcp_client._listen import Listening
 from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback, Subscription
 from mcp_client._roots import ListRootsCallback
 from mcp_client._sampling import SamplingCallback
-from mcp_client._stdio import StdioServerParameters, StdioTransport
-from mcp_client._transport import Transport
+from mcp_client._transport import Message, RequestId, ServerMessageSink, Spawn, Transport
+from mcp_client._transports.http import StreamableHTTPTransport
+from mcp_client._transports.stdio import StdioServerParameters, StdioTransport
 from mcp_client._version import __version__
 from mcp_client._versions import LEGACY_VERSIONS, MODERN_VERSIONS
 
@@ -68,18 +71,25 @@ __all__ = [
     "InvalidToolResultError",
     "ListRootsCallback",
     "Listening",
+    "LocalRefusalError",
     "LoggingCallback",
     "MCPClientError",
     "MCPConnectionError",
     "MCPError",
     "MCPTimeoutError",
+    "Message",
     "MessageHandler",
     "OAuthError",
     "ProgressCallback",
     "ProtocolError",
+    "RequestId",
+    "RequestStreamLost",
     "SamplingCallback",
+    "ServerError",
     "ServerExitedError",
+    "ServerMessageSink",
     "SessionExpiredError",
+    "Spawn",
     "StdioServerParameters",
     "StdioTransport",
     "StreamableHTTPTransport",
@@ -91,3 +101,17 @@ __all__ = [
     "UrlElicitationRequiredError",
     "__version__",
 ]
+
+
+# The public names say they are public (as httpx does): reprs, tracebacks and docs show
+# ``mcp_client.Client``, not the private module it is defined in.
+def _say_public() -> None:
+    namespace = globals()
+    for name in __all__:
+        member = namespace[name]
+        if isinstance(member, type):
+            member.__module__ = "mcp_client"
+
+
+_say_public()
+del _say_public

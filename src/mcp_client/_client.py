@@ -14,37 +14,40 @@ import os
 import ssl
 from collections.abc import Iterable, Mapping, Sequence
 from types import TracebackType
-from typing import Any, Literal, Self
+from typing import Any, Literal, Self, overload
 
 import httpx
 from pydantic import BaseModel
 
-from mcp_client import _results
+from mcp_client._call_options import call_options, check_seconds
 from mcp_client._elicitation import (
     ElicitationCallback,
     ElicitationCompleteCallback,
     UrlCompletions,
 )
-from mcp_client._errors import ClientStateError, UnsupportedInEraError
 from mcp_client._http_options import CertTypes, HttpClientFactory, HttpOptions
 from mcp_client._listen import Listening, listen_filter
-from mcp_client._notifications import LoggingCallback, MessageHandler, Notifications
+from mcp_client._notifications import LoggingCallback, MessageHandler, Notifications, ProgressCallback
 from mcp_client._options import check_level, check_mode, client_info_of, router_for, transport_for
-from mcp_client._pausable_calls import PausableCalls, check_seconds
 from mcp_client._roots import ListRootsCallback
 from mcp_client._sampling import SamplingCallback
 from mcp_client._session import Session
-from mcp_client._stdio import StdioServerParameters
 from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Transport
+from mcp_client._transports.stdio import StdioServerParameters
+from mcp_client._versions import EraName
 from mcp_client.types import (
+    CallToolResult,
     CompleteResult,
+    GetPromptResult,
     Implementation,
+    InputRequiredResult,
     ListPromptsResult,
     ListResourcesResult,
     ListResourceTemplatesResult,
     ListToolsResult,
     LoggingLevel,
     PromptReference,
+    ReadResourceResult,
     ResourceTemplateReference,
     ServerCapabilities,
 )
@@ -52,7 +55,7 @@ from mcp_client.types import (
 __all__ = ["Client"]
 
 
-class Client(PausableCalls):
+class Client:
     """An async MCP client; use it as ``async with Client(server, ...) as client:``.
 
     ``server`` is an ``http(s)://`` URL (streamable HTTP), a ``StdioServerParameters`` (a subprocess
@@ -128,7 +131,6 @@ class Client(PausableCalls):
             elicitation_callback, elicitation_modes, completions, sampling_callback, sampling_capabilities,
             list_roots_callback,
         )  # fmt: skip
-        self._declares_roots = list_roots_callback is not None
         notifications = Notifications(
             logging_callback=logging_callback,
             message_handler=message_handler,
@@ -158,7 +160,7 @@ class Client(PausableCalls):
         """How the client reaches the server: ``"http"`` (streamable HTTP), ``"sse"`` (the older HTTP+SSE
         transport, chosen explicitly or after streamable HTTP was refused), ``"stdio"``, ``"in-process"``,
         or ``"custom"`` for a transport of the app's."""
-        return str(getattr(self._session.transport, "kind", "custom"))
+        return self._session.transport.kind
 
     @property
     def session_id(self) -> str | None:
@@ -166,7 +168,7 @@ class Client(PausableCalls):
         return self._session.transport.session_id
 
     @property
-    def era(self) -> Literal["legacy", "modern"] | None:
+    def era(self) -> EraName | None:
         """``"legacy"`` (handshake) or ``"modern"`` (2026-07-28 envelope) once connected."""
         era = self._session.era
         return era.name if era is not None else None
@@ -200,33 +202,165 @@ class Client(PausableCalls):
     ) -> None:
         await self._session.close()
 
-    # ------------------------------------------------------------------------ public API
+    # ---------------------------------------------------- calls that may ask questions
+
+    @overload
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        read_timeout_seconds: float | None = None,
+        progress_callback: ProgressCallback | None = None,
+        *,
+        meta: Mapping[str, Any] | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: str | None = None,
+        allow_input_required: Literal[False] = False,
+    ) -> CallToolResult: ...
+
+    @overload
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        read_timeout_seconds: float | None = None,
+        progress_callback: ProgressCallback | None = None,
+        *,
+        meta: Mapping[str, Any] | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: str | None = None,
+        allow_input_required: bool,
+    ) -> CallToolResult | InputRequiredResult: ...
+
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        read_timeout_seconds: float | None = None,
+        progress_callback: ProgressCallback | None = None,
+        *,
+        meta: Mapping[str, Any] | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: str | None = None,
+        allow_input_required: bool = False,
+    ) -> CallToolResult | InputRequiredResult:
+        """Call a tool and return its result; the server's questions go to the elicitation callback.
+
+        ``read_timeout_seconds`` replaces ``Client(timeout=...)`` for this call. ``progress_callback
+        (progress, total, message)`` hears the call's progress, and each report restarts its timeout.
+        ``meta`` joins the request's ``_meta``. ``allow_input_required=True`` returns a 2026-07-28
+        server's ``InputRequiredResult`` instead of asking the callback; resume later (from any client)
+        with ``input_responses`` and ``request_state``. A structured result is checked against the
+        tool's ``outputSchema`` (``InvalidToolResultError``). A tool's own failure is a result with
+        ``is_error=True``; protocol failures raise ``MCPError``.
+        """
+        options = call_options(
+            read_timeout_seconds,
+            progress_callback,
+            meta,
+            input_responses,
+            request_state,
+            allow_input_required,
+        )
+        params = {"name": name, "arguments": dict(arguments) if arguments else {}}
+        return await self._session.call_tool(name, params, options)
+
+    @overload
+    async def get_prompt(
+        self,
+        name: str,
+        arguments: Mapping[str, str] | None = None,
+        *,
+        meta: Mapping[str, Any] | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: str | None = None,
+        allow_input_required: Literal[False] = False,
+    ) -> GetPromptResult: ...
+
+    @overload
+    async def get_prompt(
+        self,
+        name: str,
+        arguments: Mapping[str, str] | None = None,
+        *,
+        meta: Mapping[str, Any] | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: str | None = None,
+        allow_input_required: bool,
+    ) -> GetPromptResult | InputRequiredResult: ...
+
+    async def get_prompt(
+        self,
+        name: str,
+        arguments: Mapping[str, str] | None = None,
+        *,
+        meta: Mapping[str, Any] | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: str | None = None,
+        allow_input_required: bool = False,
+    ) -> GetPromptResult | InputRequiredResult:
+        """Render a prompt; the server's questions go to the elicitation callback (keywords: call_tool's)."""
+        options = call_options(None, None, meta, input_responses, request_state, allow_input_required)
+        params: dict[str, Any] = {"name": name, "arguments": dict(arguments)} if arguments else {"name": name}
+        what = f"prompts/get {name!r}"
+        return await self._session.call_parsed(GetPromptResult, "prompts/get", params, what, options)
+
+    @overload
+    async def read_resource(
+        self,
+        uri: str,
+        *,
+        meta: Mapping[str, Any] | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: str | None = None,
+        allow_input_required: Literal[False] = False,
+    ) -> ReadResourceResult: ...
+
+    @overload
+    async def read_resource(
+        self,
+        uri: str,
+        *,
+        meta: Mapping[str, Any] | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: str | None = None,
+        allow_input_required: bool,
+    ) -> ReadResourceResult | InputRequiredResult: ...
+
+    async def read_resource(
+        self,
+        uri: str,
+        *,
+        meta: Mapping[str, Any] | None = None,
+        input_responses: Mapping[str, Any] | None = None,
+        request_state: str | None = None,
+        allow_input_required: bool = False,
+    ) -> ReadResourceResult | InputRequiredResult:
+        """Read a resource; the server's questions go to the elicitation callback (keywords: call_tool's)."""
+        options = call_options(None, None, meta, input_responses, request_state, allow_input_required)
+        what = f"resources/read {uri!r}"
+        return await self._session.call_parsed(
+            ReadResourceResult, "resources/read", {"uri": uri}, what, options
+        )
+
+    # ------------------------------------------------------------------------ the rest
 
     async def list_tools(self) -> ListToolsResult:
         """Every tool of the server (all pages)."""
-        self._session.require_open()
-        return _results.parse(
-            ListToolsResult, {"tools": await self._session.list_tools()}, "tools/list", self.server
-        )
+        return await self._session.tool_list()
 
     async def list_prompts(self) -> ListPromptsResult:
         """Every prompt of the server (all pages)."""
-        prompts = await self._list_all("prompts/list", "prompts")
-        return _results.parse(ListPromptsResult, {"prompts": prompts}, "prompts/list", self.server)
+        return await self._session.list_all(ListPromptsResult, "prompts/list", "prompts")
 
     async def list_resources(self) -> ListResourcesResult:
         """Every resource of the server (all pages)."""
-        resources = await self._list_all("resources/list", "resources")
-        return _results.parse(ListResourcesResult, {"resources": resources}, "resources/list", self.server)
+        return await self._session.list_all(ListResourcesResult, "resources/list", "resources")
 
     async def list_resource_templates(self) -> ListResourceTemplatesResult:
         """Every resource template of the server (all pages)."""
-        templates = await self._list_all("resources/templates/list", "resourceTemplates")
-        return _results.parse(
-            ListResourceTemplatesResult,
-            {"resourceTemplates": templates},
-            "resources/templates/list",
-            self.server,
+        return await self._session.list_all(
+            ListResourceTemplatesResult, "resources/templates/list", "resourceTemplates"
         )
 
     async def complete(
@@ -239,23 +373,21 @@ class Client(PausableCalls):
 
         ``context_arguments`` are the values of arguments already filled in.
         """
-        self._session.require_open()
         params: dict[str, Any] = {
             "ref": ref.model_dump_wire() if isinstance(ref, BaseModel) else dict(ref),  # pyright: ignore[reportAttributeAccessIssue]
             "argument": dict(argument),
         }
         if context_arguments:
             params["context"] = {"arguments": dict(context_arguments)}
-        result = await self._session.request("completion/complete", params)
-        return _results.parse(CompleteResult, result, "completion/complete", self.server)
+        return await self._session.request_parsed(CompleteResult, "completion/complete", params)
 
     async def subscribe_resource(self, uri: str) -> None:
         """Ask for ``resources/updated`` notices about ``uri`` (legacy; in 2026-07-28 use ``listen``)."""
-        await self._session.request(self._legacy_only("resources/subscribe"), {"uri": uri})
+        await self._session.subscription_request("resources/subscribe", uri)
 
     async def unsubscribe_resource(self, uri: str) -> None:
         """Stop the notices ``subscribe_resource`` asked for."""
-        await self._session.request(self._legacy_only("resources/unsubscribe"), {"uri": uri})
+        await self._session.subscription_request("resources/unsubscribe", uri)
 
     async def set_logging_level(self, level: LoggingLevel) -> None:
         """Receive server log messages at ``level`` and up, from now on, in either era."""
@@ -275,26 +407,20 @@ class Client(PausableCalls):
         the kinds asked for, in both eras: a 2026-07-28 ``subscriptions/listen`` stream, or the legacy
         session's stream with ``resources/subscribe`` for ``resource_subscriptions`` while it is open.
         """
-        era = self._session.require_open()
         wanted = listen_filter(
             tools_list_changed, prompts_list_changed, resources_list_changed, resource_subscriptions
         )
-        session = self._session
-        return Listening(
-            session, session.notifications, era.name, wanted, session.deadlines.timeout, self.server
-        )
+        return self._session.listen(wanted)
 
     async def send_ping(self) -> None:
         """Check that the server answers (2026-07-28 has no ``ping``: there it is ``server/discover``)."""
-        era = self._session.require_open()
-        await self._session.request(era.ping_method, None)
+        await self._session.ping()
 
     ping = send_ping
 
     async def send_request(self, method: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """Send any request in the current era and return its raw result (for methods without a helper)."""
-        self._session.require_open()
-        return await self._session.request(method, dict(params) if params is not None else None)
+        return await self._session.send_request(method, dict(params) if params is not None else None)
 
     async def send_roots_list_changed(self) -> None:
         """Tell the server that the roots changed, so it asks ``list_roots_callback`` again.
@@ -302,21 +428,4 @@ class Client(PausableCalls):
         Legacy: a ``notifications/roots/list_changed``. The 2026-07-28 era has no such notification: a
         server asks for roots with each request that needs them, so the next one gets the new answer.
         """
-        self._session.require_open()
-        if not self._declares_roots:
-            raise ClientStateError(
-                "this Client declared no roots; pass list_roots_callback=... to Client to declare them"
-            )
-        await self._session.notify_server("notifications/roots/list_changed")
-
-    async def _list_all(self, method: str, key: str) -> list[Any]:
-        self._session.require_open()
-        return await _results.list_all(self._session.request, method, key, self.server)
-
-    def _legacy_only(self, method: str) -> str:
-        if self._session.require_open().name == "modern":
-            raise UnsupportedInEraError(
-                f"{method} is not part of protocol {self.protocol_version}: use "
-                "`async with client.listen(resource_subscriptions=[uri]) as subscription:` instead"
-            )
-        return method
+        await self._session.roots_changed()

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
+from mcp_client._versions import EraName
 from mcp_client.types import Implementation
 
 __all__ = ["ClientRequestContext"]
@@ -25,7 +25,7 @@ class ClientRequestContext:
     server: str
     server_info: Implementation | None
     protocol_version: str
-    era: Literal["legacy", "modern"]
+    era: EraName
     request_id: int | str | None = None
     input_key: str | None = None
     question_index: int = 1

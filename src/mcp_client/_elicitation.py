@@ -13,22 +13,22 @@ questions are remembered in ``UrlCompletions`` so that their completion notifica
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 from pydantic import ValidationError
 
 from mcp_client._context import ClientRequestContext
+from mcp_client._eras import Era
 from mcp_client._errors import (
     ElicitationCallbackError,
     InvalidElicitationContentError,
     InvalidElicitationSchemaError,
+    LocalRefusalError,
     MCPClientError,
-    MCPError,
 )
 from mcp_client._jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
-from mcp_client._router import not_declared
+from mcp_client._router import Question
 from mcp_client.schema import FormSchema, parse_form_schema
 from mcp_client.types import (
     ElicitRequestFormParams,
@@ -95,12 +95,12 @@ def parse_request(raw: object) -> tuple[ElicitRequestParams, FormSchema | None]:
     """The typed params of an ``elicitation/create`` and, for a form, its normalized schema."""
     if not isinstance(raw, dict):
         raise InvalidElicitationSchemaError("the server sent an elicitation request without params")
-    mode = raw.get("mode", "form")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-    message = raw.get("message")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+    mode = raw.get("mode", "form")
+    message = raw.get("message")
     if not isinstance(message, str):
         raise InvalidElicitationSchemaError("the server sent an elicitation request without a message")
     if mode == "form":
-        schema = parse_form_schema(raw.get("requestedSchema"))  # pyright: ignore[reportUnknownMemberType]
+        schema = parse_form_schema(raw.get("requestedSchema"))
         return ElicitRequestFormParams.from_form(message, schema), schema
     if mode == "url":
         try:
@@ -114,12 +114,16 @@ def parse_request(raw: object) -> tuple[ElicitRequestParams, FormSchema | None]:
 
 
 class ElicitationHandler:
-    """Runs the app's callback for one question and returns the wire answer (see the module docstring)."""
+    """Reads one ``elicitation/create`` and shapes the answer (see the module docstring); the router
+    runs the callback. Built by ``_options.router_for``."""
 
     method = "elicitation/create"
     kind = "elicitation"
     callback_name = "elicitation_callback"
     unsupported = "Elicitation not supported"
+    callback_label = "elicitation"
+    result_types = (ElicitResult,)
+    result_name = "an ElicitResult"
 
     def __init__(
         self,
@@ -146,40 +150,27 @@ class ElicitationHandler:
             )
         return INVALID_PARAMS, str(error)
 
-    async def answer(self, params: object, context: ClientRequestContext) -> dict[str, Any]:
-        raw = params
-        if context.era == "legacy" and isinstance(raw, dict) and raw.get("mode") == "url":
-            self.completions.expect(raw.get("elicitationId"))  # pyright: ignore[reportUnknownMemberType]
-        callback = self.callback
-        if callback is None:
-            raise not_declared(self)
-        question, schema = parse_request(raw)
+    def result_model(self, result: dict[str, Any]) -> type[ElicitResult]:
+        return ElicitResult
+
+    def callback_error(self, message: str) -> ElicitationCallbackError:
+        return ElicitationCallbackError(message)
+
+    def read(self, params: object, context: ClientRequestContext, era: Era) -> Question:
+        if era.announces_url_completion and isinstance(params, dict) and params.get("mode") == "url":
+            self.completions.expect(params.get("elicitationId"))
+        question, schema = parse_request(params)
         if question.mode not in self.modes:
-            raise MCPError(INVALID_PARAMS, f"This client does not support {question.mode} elicitation")
-        try:
-            result: object = callback(context, question)
-            if inspect.isawaitable(result):
-                result = await result
-        except MCPError:
-            raise
-        except Exception as exc:
-            raise ElicitationCallbackError(
-                f"the elicitation callback raised {type(exc).__name__}: {exc} "
-                f"(question from {context.server_name}: {question.message!r})"
-            ) from exc
-        if isinstance(result, dict):
-            try:
-                result = ElicitResult.model_validate(result)
-            except ValidationError as exc:
-                raise ElicitationCallbackError(
-                    f"the elicitation callback returned an invalid answer: {exc}"
-                ) from exc
-        if not isinstance(result, ElicitResult):  # pyright: ignore[reportUnnecessaryIsInstance]
-            raise ElicitationCallbackError(
-                f"the elicitation callback returned {type(result).__name__}; it must return an ElicitResult"
+            raise LocalRefusalError(
+                INVALID_PARAMS, f"This client does not support {question.mode} elicitation"
             )
+        about = f"question from {context.server_name}: {question.message!r}"
+        return Question((context, question), about, schema)
+
+    def answered(self, question: Question, result: ElicitResult) -> dict[str, Any]:
         if result.action != "accept":
             return {"action": result.action}
+        schema: FormSchema | None = question.detail
         if schema is None:
             return {"action": "accept"}  # URL mode: accept only means the user agreed to open it
         content = schema.validate_content(schema.fill_defaults(result.content))

@@ -2,9 +2,10 @@
 
 The rest of the client never asks "which era am I in?": it asks the era to dress a request (params and
 HTTP headers), to shape the cancellation notice (if one is needed), to absorb a tool listing, how to
-ping, and how to recover from a failed request (``recovery``: a plain decision, carried out by the
-session). Both eras share the multi-round-trip loop; a legacy server simply never returns
-``input_required``.
+ping, how to listen for change notices, whether ``resources/subscribe`` exists, whether a dropped
+reply stream may be resumed, whether URL elicitations announce their completion, and how to recover
+from a failed request (``recovery``: a plain decision, carried out by the session). Both eras share
+the multi-round-trip loop; a legacy server simply never returns ``input_required``.
 """
 
 from __future__ import annotations
@@ -13,11 +14,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from mcp_client import _headers, _jsonrpc, _negotiation
-from mcp_client._errors import MCPClientError, MCPError, SessionExpiredError
+from mcp_client import _headers, _jsonrpc
+from mcp_client._errors import MCPClientError, MCPError, RequestStreamLost, SessionExpiredError
 from mcp_client._server_description import SERVER_INFO_META
-from mcp_client._transport import RequestStreamLost
-from mcp_client._versions import MODERN_VERSIONS
+from mcp_client._version_choice import newest_mutual, no_version_in_common, supported_versions
+from mcp_client._versions import LATEST_LEGACY, EraName
 
 _META_VERSION = "io.modelcontextprotocol/protocolVersion"
 _META_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities"
@@ -56,8 +57,17 @@ Recovery = RestartSession | Readopt | RefreshTools | Resend
 
 
 class Era(Protocol):
+    """Every decision that depends on the protocol era, for one connection (see the module docstring).
+
+    Built by the ``Negotiator`` (``LegacyEra`` after a handshake, ``ModernEra`` for 2026-07-28); asked
+    by the session (dress, recover, cancel), the server-message handler (reply headers, the question's
+    context), the question handlers (URL completions) and ``listen()`` (how to listen).
+    """
+
     @property
-    def name(self) -> Literal["legacy", "modern"]: ...
+    def name(self) -> EraName:
+        """``"legacy"`` or ``"modern"``: shown to the app (``Client.era``, ``ClientRequestContext.era``)."""
+        ...
 
     @property
     def protocol_version(self) -> str: ...
@@ -74,6 +84,31 @@ class Era(Protocol):
         ...
 
     def notification_headers(self, method: str) -> dict[str, str]: ...
+
+    def response_headers(self) -> dict[str, str]:
+        """The HTTP headers for our answer to a server's request."""
+        ...
+
+    @property
+    def resumes_streams(self) -> bool:
+        """Whether a reply stream that drops before the answer may be resumed (GET + ``Last-Event-ID``)."""
+        ...
+
+    @property
+    def listen_method(self) -> str | None:
+        """The request whose response is a stream of change notices (``subscriptions/listen``), or
+        ``None`` where the notices ride the session's own stream."""
+        ...
+
+    @property
+    def has_resource_subscriptions(self) -> bool:
+        """Whether ``resources/subscribe`` exists (2026-07-28 replaced it with ``listen()``)."""
+        ...
+
+    @property
+    def announces_url_completion(self) -> bool:
+        """Whether a pushed URL elicitation is followed by ``notifications/elicitation/complete``."""
+        ...
 
     def cancel_notification(
         self, request_id: Any, reason: str, cancels_by_closing: bool
@@ -114,7 +149,10 @@ def _cancel_message(request_id: Any, reason: str) -> dict[str, Any]:
 
 
 class LegacyEra:
-    """After an ``initialize`` handshake: the version rides in one header; params go as they are."""
+    """After an ``initialize`` handshake: the version rides in one header; params go as they are.
+
+    Servers push their questions on the reply stream, and a dropped stream is resumed.
+    """
 
     def __init__(self, protocol_version: str) -> None:
         self._version = protocol_version
@@ -139,6 +177,25 @@ class LegacyEra:
 
     def notification_headers(self, method: str) -> dict[str, str]:
         return self._headers
+
+    def response_headers(self) -> dict[str, str]:
+        return self._headers
+
+    @property
+    def resumes_streams(self) -> bool:
+        return True
+
+    @property
+    def listen_method(self) -> str | None:
+        return None  # notices travel on the session's stream (GET stream over HTTP, stdout over stdio)
+
+    @property
+    def has_resource_subscriptions(self) -> bool:
+        return True
+
+    @property
+    def announces_url_completion(self) -> bool:
+        return True
 
     def cancel_notification(
         self, request_id: Any, reason: str, cancels_by_closing: bool
@@ -227,11 +284,30 @@ class ModernEra:
                 mapping = self._param_headers.get(target)
                 arguments = params.get("arguments")
                 if mapping and isinstance(arguments, Mapping):
-                    headers.update(_headers.param_headers(mapping, arguments))  # pyright: ignore[reportUnknownArgumentType]
+                    headers.update(_headers.param_headers(mapping, arguments))
         return params, headers
 
     def notification_headers(self, method: str) -> dict[str, str]:
         return {"MCP-Protocol-Version": self.protocol_version, "Mcp-Method": method}
+
+    def response_headers(self) -> dict[str, str]:
+        return self.notification_headers("")  # a response has no method (and this era pushes no requests)
+
+    @property
+    def resumes_streams(self) -> bool:
+        return False  # a dropped reply stream is lost: the request is sent again (``recovery``)
+
+    @property
+    def listen_method(self) -> str | None:
+        return "subscriptions/listen"
+
+    @property
+    def has_resource_subscriptions(self) -> bool:
+        return False  # replaced by ``subscriptions/listen`` (``listen(resource_subscriptions=...)``)
+
+    @property
+    def announces_url_completion(self) -> bool:
+        return False
 
     def cancel_notification(
         self, request_id: Any, reason: str, cancels_by_closing: bool
@@ -252,7 +328,7 @@ class ModernEra:
 
     def server_info_in(self, result: dict[str, Any]) -> object:
         meta = result.get("_meta")
-        return meta.get(SERVER_INFO_META) if isinstance(meta, dict) else None  # pyright: ignore[reportUnknownMemberType]
+        return meta.get(SERVER_INFO_META) if isinstance(meta, dict) else None
 
     def recovery(self, error: MCPClientError, method: str) -> Recovery | None:
         if isinstance(error, RequestStreamLost):
@@ -264,9 +340,13 @@ class ModernEra:
         if error.code == _jsonrpc.HEADER_MISMATCH and method == "tools/call":
             return RefreshTools()  # the spec's recovery for stale x-mcp-header knowledge
         if error.code == _jsonrpc.UNSUPPORTED_PROTOCOL_VERSION:
-            decision = _negotiation.after_probe({"error": error.to_error_dict()}, self._version)
-            if isinstance(decision, _negotiation.ProbeAgain) and decision.version in MODERN_VERSIONS:
-                return Readopt(decision.version)
+            supported = supported_versions(error.data)
+            mutual = newest_mutual(supported)
+            if mutual is not None:
+                return Readopt(mutual)
+            unsupported = no_version_in_common(supported)
+            if unsupported is not None:
+                raise unsupported
         return None
 
     def absorb_tools(self, tools: list[Any]) -> list[Any]:
@@ -274,8 +354,8 @@ class ModernEra:
         for tool in tools:
             if not isinstance(tool, dict):
                 continue
-            name = tool.get("name")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-            mapping = _headers.header_map(tool.get("inputSchema"))  # pyright: ignore[reportUnknownMemberType]
+            name = tool.get("name")
+            mapping = _headers.header_map(tool.get("inputSchema"))
             if mapping is None:
                 if isinstance(name, str):
                     self._param_headers.pop(name, None)
@@ -292,3 +372,7 @@ class ModernEra:
     def log_level_request(self, level: str) -> tuple[str, dict[str, Any]] | None:
         self._set_log_level(level)  # no request: every later request carries it
         return None
+
+
+UNSETTLED: Era = LegacyEra(LATEST_LEGACY)
+"""The era a pushed question is read in before negotiation settles one (only legacy servers push)."""

@@ -6,15 +6,21 @@ The tree, so that a caller can pick the right ``except`` in ten seconds::
     ├── MCPConnectionError               could not reach the server, or lost it
     │   ├── ServerExitedError            a stdio server process exited (carries its stderr tail)
     │   ├── SessionExpiredError          the server forgot our session and a new one could not be made
-    │   └── SubscriptionLostError        a ``listen()`` stream dropped without the server closing it
+    │   ├── SubscriptionLostError        a ``listen()`` stream dropped without the server closing it
+    │   └── RequestStreamLost            a 2026-07-28 reply stream ended before the answer, again after
+    │                                    the one resend (a transport raises it; see ``Transport``)
     ├── MCPTimeoutError                  a request got no answer within ``timeout`` (progress restarts it)
     ├── ProtocolError                    the server broke the protocol (malformed or impossible message)
     │   ├── UnsupportedProtocolVersionError  no protocol version both sides speak
     │   └── InvalidToolResultError       a tool's structuredContent breaks its outputSchema (.path .rule)
-    ├── MCPError                         the server answered with a JSON-RPC error (.code .message .data)
-    │   ├── UrlElicitationRequiredError  legacy -32042: open these URLs first (.elicitations)
-    │   └── CapabilityNotDeclaredError   the server asked for sampling, roots or elicitation, which
-    │                                    this client did not declare (.kind); pass that callback
+    ├── MCPError                         a JSON-RPC error (.code .message .data), from either side:
+    │   ├── ServerError                  the server answered our request with it
+    │   │   └── UrlElicitationRequiredError  legacy -32042: open these URLs first (.elicitations)
+    │   ├── LocalRefusalError            this client refused the server's question; nothing came from
+    │   │   │                            the server (.code .message: what a legacy server is told)
+    │   │   └── CapabilityNotDeclaredError   the server asked for sampling, roots or elicitation, which
+    │   │                                    this client did not declare (.kind); pass that callback
+    │   └── (the very MCPError your callback raised to refuse comes back to the call as it is)
     ├── InputRequiredRoundsExceededError the server kept asking for input past the round cap
     ├── InputRequiredLimitError          the server's input requests broke a size or count limit
     ├── CallbackError                    an app callback (sampling, roots, elicitation) raised or
@@ -27,6 +33,11 @@ The tree, so that a caller can pick the right ``except`` in ten seconds::
     │   └── ElicitationCallbackError
     ├── ClientStateError                 the Client was used outside ``async with`` or after closing
     └── UnsupportedInEraError            the negotiated protocol era has no such thing (says what to use)
+
+Errors are split by who failed, as h11 splits local from remote: ``ServerError`` is what the server
+said; ``LocalRefusalError`` and a callback's own ``MCPError`` are what this client said (in the legacy
+era the server is told the same code and message; in 2026-07-28 nothing can be sent back, and the call
+raises it). ``except MCPError`` catches all of them, as it always did.
 
 Messages say what happened, which server, field or request it concerns, and what to do about it.
 """
@@ -49,12 +60,15 @@ __all__ = [
     "InvalidElicitationContentError",
     "InvalidElicitationSchemaError",
     "InvalidToolResultError",
+    "LocalRefusalError",
     "MCPClientError",
     "MCPConnectionError",
     "MCPError",
     "MCPTimeoutError",
     "OAuthError",
     "ProtocolError",
+    "RequestStreamLost",
+    "ServerError",
     "ServerExitedError",
     "SessionExpiredError",
     "SubscriptionLostError",
@@ -90,6 +104,15 @@ class SessionExpiredError(MCPConnectionError):
 
 class SubscriptionLostError(MCPConnectionError):
     """A ``listen()`` stream ended without the server's graceful close: listen again and refetch."""
+
+
+class RequestStreamLost(MCPConnectionError):
+    """A request's reply stream ended before the answer, and the protocol offers no way to resume it.
+
+    A transport raises it (2026-07-28 streamable HTTP); the client sends the request again, once, with
+    a new id, and only a second loss reaches the caller. ``listen()`` turns it into
+    ``SubscriptionLostError``.
+    """
 
 
 class MCPTimeoutError(MCPClientError):
@@ -130,10 +153,11 @@ class UnsupportedProtocolVersionError(ProtocolError):
 
 
 class MCPError(MCPClientError):
-    """The server answered a request with a JSON-RPC error.
+    """A JSON-RPC error: the server's (``ServerError``) or this client's refusal (``LocalRefusalError``).
 
-    An elicitation callback may also raise it: in the legacy era the error is sent to the server as the
-    answer to its ``elicitation/create`` request.
+    A callback (elicitation, sampling, roots) raises it to refuse the server's question: in the legacy
+    era the error is sent to the server as the answer to its request, and the call raises this very
+    exception rather than the server's echo of it.
     """
 
     def __init__(self, code: int, message: str, data: Any = None) -> None:
@@ -150,7 +174,19 @@ class MCPError(MCPClientError):
         return error
 
 
-class UrlElicitationRequiredError(MCPError):
+class ServerError(MCPError):
+    """The server answered our request with a JSON-RPC error (``code``, ``message``, ``data`` as sent)."""
+
+
+class LocalRefusalError(MCPError):
+    """This client refused a question the server asked; the server sent no error.
+
+    ``code`` and ``message`` are what a legacy server is told (a 2026-07-28 server is told nothing: the
+    call raises this error).
+    """
+
+
+class UrlElicitationRequiredError(ServerError):
     """Legacy ``-32042``: the tool needs the user to visit these URLs before it can run.
 
     ``elicitations`` lists them as ``ElicitRequestURLParams``; after the user has completed them, call the
@@ -164,12 +200,13 @@ class UrlElicitationRequiredError(MCPError):
         self.elicitations = elicitations
 
 
-class CapabilityNotDeclaredError(MCPError):
+class CapabilityNotDeclaredError(LocalRefusalError):
     """The server asked a question of a kind this client did not declare (``kind``: ``"sampling"``,
     ``"roots"`` or ``"elicitation"``; ``method`` its JSON-RPC method).
 
-    A legacy server is told ``-32600`` ("Sampling not supported", ...); the call raises this error,
-    whose message names the callback to pass. In the 2026-07-28 era nothing is sent: the call raises.
+    A legacy server is told ``-32600`` and ``wire_message`` ("Sampling not supported", ...); the call
+    raises this error, whose message names the callback to pass. In the 2026-07-28 era nothing is sent:
+    the call raises.
     """
 
     def __init__(self, kind: str, method: str, callback: str, wire_message: str) -> None:

@@ -39,7 +39,7 @@ from mcp_client._errors import ClientStateError, MCPClientError
 from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback
 from mcp_client._roots import ListRootsCallback
 from mcp_client._sampling import SamplingCallback
-from mcp_client._stdio import StdioServerParameters
+from mcp_client._transports.stdio import StdioServerParameters
 from mcp_client.config import MCPConfig, ServerConfig, load_config
 from mcp_client.types import CallToolResult, Tool
 

@@ -48,18 +48,18 @@ def _positions(root: Any) -> Iterator[tuple[tuple[str, ...] | None, dict[str, An
         path, node = stack.pop()
         if not isinstance(node, dict):
             continue
-        schema: dict[str, Any] = node  # pyright: ignore[reportUnknownVariableType]
+        schema: dict[str, Any] = node
         yield path, schema
         for key, value in schema.items():
             if key == "properties" and isinstance(value, dict):
-                for name, sub in value.items():  # pyright: ignore[reportUnknownVariableType]
-                    stack.append(((*path, str(name)) if path is not None else None, sub))  # pyright: ignore[reportUnknownArgumentType]
+                for name, sub in value.items():
+                    stack.append(((*path, str(name)) if path is not None else None, sub))
             elif key in _SUBSCHEMA_ONE:
                 stack.append((None, value))
             elif key in _SUBSCHEMA_LIST and isinstance(value, list):
-                stack.extend((None, sub) for sub in value)  # pyright: ignore[reportUnknownVariableType]
+                stack.extend((None, sub) for sub in value)
             elif key in _SUBSCHEMA_MAP and isinstance(value, dict):
-                stack.extend((None, sub) for sub in value.values())  # pyright: ignore[reportUnknownVariableType]
+                stack.extend((None, sub) for sub in value.values())
 
 
 def header_map(input_schema: Any) -> HeaderMap | None:
@@ -89,7 +89,7 @@ def param_headers(mapping: HeaderMap, arguments: Mapping[str, Any]) -> dict[str,
     for path, token in mapping.items():
         node: Any = arguments
         for key in path:
-            node = node.get(key) if isinstance(node, Mapping) else None  # pyright: ignore[reportUnknownMemberType]
+            node = node.get(key) if isinstance(node, Mapping) else None
         if node is None:
             continue
         if isinstance(node, bool):

@@ -83,7 +83,7 @@ async def run(
         if questions:
             if not isinstance(questions, dict):
                 raise ProtocolError(f"{what}: the server sent inputRequests that is not an object")
-            retry["inputResponses"] = await _answer_all(questions, answer, what, check)  # pyright: ignore[reportUnknownArgumentType]
+            retry["inputResponses"] = await _answer_all(questions, answer, what, check)
             backoff = _BACKOFF_START
         else:
             await anyio.sleep(backoff)  # state only: the server is working; poll gently
@@ -103,7 +103,7 @@ async def _answer_all(
             f"{MAX_QUESTIONS_PER_ROUND}"
         )
     for key, request in questions.items():
-        method = request.get("method") if isinstance(request, dict) else None  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+        method = request.get("method") if isinstance(request, dict) else None
         if not isinstance(method, str):
             raise ProtocolError(f"{what}: the server's input request {key!r} has no method")
         if check is not None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic_core import PydanticSerializationError, from_json, to_json
 
-from mcp_client._errors import MCPError, ProtocolError, UrlElicitationRequiredError
+from mcp_client._errors import ProtocolError, ServerError, UrlElicitationRequiredError
 
 Message = dict[str, Any]
 RequestId = int | str
@@ -53,8 +53,8 @@ def decode(data: bytes | str) -> Message:
         raise ProtocolError(f"the server sent something that is not JSON: {preview!r}") from exc
     if not isinstance(message, dict):
         raise ProtocolError(f"the server sent a JSON {type(message).__name__}, not a JSON-RPC message object")
-    check(message)  # pyright: ignore[reportUnknownArgumentType]
-    return message  # pyright: ignore[reportUnknownVariableType]
+    check(message)
+    return message
 
 
 def check(message: Message) -> None:
@@ -117,7 +117,7 @@ def error_response(request_id: RequestId, code: int, message: str, data: Any = N
     return {"jsonrpc": "2.0", "id": request_id, "error": error}
 
 
-def error_from(error: dict[str, Any]) -> MCPError:
+def error_from(error: dict[str, Any]) -> ServerError:
     """The exception for a JSON-RPC ``error`` member; ``-32042`` becomes ``UrlElicitationRequiredError``."""
     code = error["code"]
     message = error.get("message")
@@ -127,7 +127,7 @@ def error_from(error: dict[str, Any]) -> MCPError:
         from mcp_client.types import ElicitRequestURLParams
 
         raw: object = data.get("elicitations") if isinstance(data, dict) else None
-        items: list[Any] = raw if isinstance(raw, list) else []  # pyright: ignore[reportUnknownVariableType]
+        items: list[Any] = raw if isinstance(raw, list) else []
         elicitations: list[ElicitRequestURLParams] = []
         for item in items:
             try:
@@ -135,4 +135,4 @@ def error_from(error: dict[str, Any]) -> MCPError:
             except ValueError:
                 continue  # an entry that is not a URL elicitation is the server's bug; keep the rest
         return UrlElicitationRequiredError(code, text, data, elicitations)
-    return MCPError(code, text, data)
+    return ServerError(code, text, data)

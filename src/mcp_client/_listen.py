@@ -22,14 +22,15 @@ import math
 from collections.abc import Awaitable, Sequence
 from contextlib import ExitStack
 from types import TracebackType
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 import anyio
 import anyio.abc
 
+from mcp_client._eras import Era
 from mcp_client._errors import MCPClientError, SubscriptionLostError
 from mcp_client._notifications import Notifications, Subscription
-from mcp_client._session import Call
+from mcp_client._questions import Call
 from mcp_client._transport import RequestId
 from mcp_client.types import SubscriptionFilter
 
@@ -61,7 +62,7 @@ class Listening:
         self,
         session: Requester,
         notifications: Notifications,
-        era: Literal["legacy", "modern"],
+        era: Era,
         wanted: SubscriptionFilter,
         ack_timeout: float,
         label: str,
@@ -78,9 +79,10 @@ class Listening:
         self._subscription: Subscription | None = None
 
     async def __aenter__(self) -> Subscription:
-        if self._era == "legacy":
-            return await self._open_legacy()
-        return await self._open_modern()
+        method = self._era.listen_method
+        if method is None:
+            return await self._open_on_session_stream()
+        return await self._open_listen_request(method)
 
     async def __aexit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
@@ -96,9 +98,9 @@ class Listening:
         finally:
             self._stack.close()
 
-    # ---------------------------------------------------------------------------------- legacy
+    # ------------------------------------------------- legacy: notices ride the session's stream
 
-    async def _open_legacy(self) -> Subscription:
+    async def _open_on_session_stream(self) -> Subscription:
         subscription = Subscription(self._wanted, None)
         subscription.acknowledge(self._wanted)  # the session's stream carries whatever the server sends
         self._subscription = self._stack.enter_context(self._notifications.subscribed(subscription))
@@ -122,9 +124,9 @@ class Listening:
                 except MCPClientError as exc:
                     logger.debug("%s: resources/unsubscribe %r failed: %s", self._label, uri, exc)
 
-    # ---------------------------------------------------------------------------------- modern
+    # ---------------------------------------- 2026-07-28: a request whose response is the stream
 
-    async def _open_modern(self) -> Subscription:
+    async def _open_listen_request(self, method: str) -> Subscription:
         request_id = f"listen-{next(_listen_ids)}"
         subscription = Subscription(self._wanted, request_id)
         self._subscription = self._stack.enter_context(self._notifications.subscribed(subscription))
@@ -135,9 +137,7 @@ class Listening:
             try:
                 # No deadline: the answer comes when the stream ends.
                 no_deadline = Call(math.inf)
-                await self._session.request(
-                    "subscriptions/listen", params, no_deadline, request_id=request_id
-                )
+                await self._session.request(method, params, no_deadline, request_id=request_id)
             except MCPClientError as exc:
                 failure.append(exc)
                 subscription.end("lost", str(exc))
@@ -157,9 +157,9 @@ class Listening:
                 if failure:
                     raise failure[0]
                 raise SubscriptionLostError(
-                    f"{self._label} did not acknowledge subscriptions/listen within {self._ack_timeout:g}s"
+                    f"{self._label} did not acknowledge {method} within {self._ack_timeout:g}s"
                     if not subscription.ended
-                    else f"{self._label} ended subscriptions/listen before acknowledging it"
+                    else f"{self._label} ended {method} before acknowledging it"
                 )
         except BaseException:
             await self.__aexit__(None, None, None)

@@ -1,19 +1,15 @@
-"""Negotiation of the protocol era: plain decisions on the server's replies, and the thin driver.
+"""The thin driver of era negotiation: runs the handshake, the probe or the adoption ``mode`` asks for.
 
-``mode="auto"`` probes ``server/discover`` at the newest modern version and reads the reply with
-``after_probe``; a legacy server's refusal of any kind means "use the handshake". Only a server that
-lists modern versions and none we speak aborts the connect. See PROTOCOL.md section 1.4.
-
-The decisions (``after_probe``, ``after_initialize_error``, ``check_legacy_version``) do no I/O and are
-tested on captured bytes. ``Negotiator`` carries them out over a ``Wire`` (the session) and returns
-the ``Era``; the session calls it again to restart a legacy session the server forgot.
+The decisions it carries out (``after_probe``, ``after_initialize_error``, ``check_legacy_version``)
+live in ``_version_choice`` and do no I/O. ``Negotiator`` sends over a ``Wire`` (the session's one
+request path) and returns the ``Era``; the session calls it again to restart a legacy session the
+server forgot.
 """
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Protocol
 
 from mcp_client import _eras, _jsonrpc
@@ -26,110 +22,42 @@ from mcp_client._errors import (
 )
 from mcp_client._server_description import ServerDescription
 from mcp_client._transport import Message, Transport
-from mcp_client._versions import LATEST_LEGACY, LATEST_MODERN, LEGACY_VERSIONS, MODERN_VERSIONS
+from mcp_client._version_choice import (
+    Adopt,
+    Decision,
+    Fallback,
+    ProbeAgain,
+    after_initialize_error,
+    after_probe,
+    check_legacy_version,
+)
+from mcp_client._versions import LATEST_LEGACY, LATEST_MODERN, MODE_AUTO, MODE_LEGACY
 
 logger = logging.getLogger("mcp_client")
-
-
-@dataclass(frozen=True)
-class Adopt:
-    """Speak ``version`` (modern); ``discover`` is the server's DiscoverResult."""
-
-    version: str
-    discover: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class ProbeAgain:
-    """Probe once more at ``version``, which both sides speak."""
-
-    version: str
-
-
-@dataclass(frozen=True)
-class Fallback:
-    """Use the ``initialize`` handshake; ``reason`` says why, for logs and errors."""
-
-    reason: str
-
-
-Decision = Adopt | ProbeAgain | Fallback
-
-
-def _supported(data: Any) -> list[str]:
-    supported = data.get("supported") if isinstance(data, dict) else None
-    if not isinstance(supported, list):
-        return []
-    return [v for v in supported if isinstance(v, str)]  # pyright: ignore[reportUnknownVariableType]
-
-
-def _newest_mutual(versions: list[str]) -> str | None:
-    return next((v for v in MODERN_VERSIONS if v in versions), None)
-
-
-def after_probe(reply: dict[str, Any], offered: str) -> Decision:
-    """What to do after the ``server/discover`` probe at ``offered`` got ``reply`` (a JSON-RPC response)."""
-    error = reply.get("error")
-    if isinstance(error, dict):
-        if error.get("code") == _jsonrpc.UNSUPPORTED_PROTOCOL_VERSION:
-            supported = _supported(error.get("data"))  # pyright: ignore[reportUnknownMemberType]
-            mutual = _newest_mutual(supported)
-            if mutual is not None:  # even the version we offered: the caller retries once only
-                return ProbeAgain(mutual)
-            if supported and not any(v in LEGACY_VERSIONS for v in supported):
-                raise UnsupportedProtocolVersionError(
-                    f"the server speaks only {', '.join(supported)}; this client speaks "
-                    f"{', '.join(MODERN_VERSIONS + LEGACY_VERSIONS)}. Upgrade mcp_client or the server.",
-                    offered=list(MODERN_VERSIONS),
-                    supported=supported,
-                )
-        message = error.get("message", "")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-        return Fallback(f"server/discover failed ({error.get('code')}: {message})")  # pyright: ignore[reportUnknownMemberType]
-    result = reply.get("result")
-    if not isinstance(result, dict):
-        return Fallback("server/discover returned no result")
-    versions = result.get("supportedVersions")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
-    if not isinstance(versions, list):
-        return Fallback("server/discover returned no supportedVersions")
-    mutual = _newest_mutual([v for v in versions if isinstance(v, str)])  # pyright: ignore[reportUnknownVariableType]
-    if mutual is None:
-        return Fallback("the server advertises no modern version this client speaks")
-    return Adopt(mutual, result)  # pyright: ignore[reportUnknownArgumentType]
-
-
-def after_initialize_error(error: dict[str, Any]) -> ProbeAgain | None:
-    """An ``initialize`` refused with ``-32022`` naming a modern version we speak: probe again once."""
-    if error.get("code") != _jsonrpc.UNSUPPORTED_PROTOCOL_VERSION:
-        return None
-    mutual = _newest_mutual(_supported(error.get("data")))
-    return ProbeAgain(mutual) if mutual is not None else None
-
-
-def check_legacy_version(version: object) -> str:
-    """The version an ``initialize`` result names if we speak it, else ``UnsupportedProtocolVersionError``."""
-    if isinstance(version, str) and version in LEGACY_VERSIONS:
-        return version
-    raise UnsupportedProtocolVersionError(
-        f"the server answered initialize with protocol version {version!r}, which this client does not "
-        f"speak (it speaks {', '.join(LEGACY_VERSIONS)} by handshake)",
-        offered=list(LEGACY_VERSIONS),
-        supported=[version] if isinstance(version, str) else [],
-    )
 
 
 # ------------------------------------------------------------------------------------------ the driver
 
 
 class Wire(Protocol):
-    """What the driver needs from the session: one request with its own time limit, one notification."""
+    """What the driver needs from the session: its request path, one notification, the era to use."""
 
-    async def exchange(
-        self, method: str, params: dict[str, Any] | None, headers: Mapping[str, str], limit: float
+    async def roundtrip(
+        self,
+        method: str,
+        params: dict[str, Any] | None,
+        headers: Mapping[str, str],
+        *,
+        grace: float = 0.0,
+        resumable: bool = True,
+        protocol_version: str | None = None,
     ) -> Message | None:
-        """Send a request; its reply, or ``None`` if none came within ``limit`` seconds."""
+        """Send a request; its reply, or ``None`` if none came in time (at least ``grace`` seconds)."""
         ...
 
-    async def notify(self, message: Message, headers: Mapping[str, str]) -> None: ...
+    async def notify(
+        self, message: Message, headers: Mapping[str, str], *, protocol_version: str | None = None
+    ) -> None: ...
 
     def use(self, era: _eras.Era) -> None:
         """Speak ``era`` from now on (called as soon as it is settled, before any notification)."""
@@ -162,18 +90,19 @@ class Negotiator:
     async def connect(self, mode: str) -> _eras.Era:
         """Settle the era ``mode`` leads to; failures become ``MCPConnectionError`` naming what was tried."""
         try:
-            if mode == "legacy":
+            if mode == MODE_LEGACY:
                 era = await self.handshake()
-            elif mode == "auto":
+            elif mode == MODE_AUTO:
                 era = await self._auto()
             else:
                 era = self.adopt(mode, None)
         except (MCPError, ProtocolError) as exc:
             if isinstance(exc, UnsupportedProtocolVersionError):
                 raise
-            tried = {"legacy": "the initialize handshake", "auto": "server/discover, then initialize"}.get(
-                mode, f"protocol {mode}"
-            )
+            tried = {
+                MODE_LEGACY: "the initialize handshake",
+                MODE_AUTO: "server/discover, then initialize",
+            }.get(mode, f"protocol {mode}")
             raise MCPConnectionError(
                 f"could not connect to {self._transport.label} (tried {tried}): {exc}"
             ) from exc
@@ -210,7 +139,14 @@ class Negotiator:
         era = _eras.ModernEra(version, self._capabilities, self._client_info)
         params, headers = era.prepare("server/discover", None)
         limit = self.connect_timeout
-        reply = await self._wire.exchange("server/discover", params, headers, limit)
+        reply = await self._wire.roundtrip(
+            "server/discover",
+            params,
+            headers,
+            grace=limit,
+            resumable=era.resumes_streams,
+            protocol_version=era.protocol_version,
+        )
         if reply is None:
             if not self._transport.may_ignore_unknown_requests:
                 raise MCPTimeoutError(
@@ -232,14 +168,14 @@ class Negotiator:
             "clientInfo": self._client_info,
         }
         limit = self.connect_timeout
-        reply = await self._wire.exchange("initialize", params, {}, limit)
+        reply = await self._wire.roundtrip("initialize", params, {}, grace=limit)
         if reply is None:
             raise MCPTimeoutError(f"{self._transport.label} did not answer initialize within {limit:g}s")
         error = reply.get("error")
         if isinstance(error, dict):
-            if allow_probe_again and (again := after_initialize_error(error)) is not None:  # pyright: ignore[reportUnknownArgumentType]
+            if allow_probe_again and (again := after_initialize_error(error)) is not None:
                 return again
-            raise _jsonrpc.error_from(error)  # pyright: ignore[reportUnknownArgumentType]
+            raise _jsonrpc.error_from(error)
         result = reply["result"]
         version = check_legacy_version(result.get("protocolVersion"))
         era = _eras.LegacyEra(version)
@@ -247,6 +183,7 @@ class Negotiator:
         self._description.absorb(result)
         self._wire.use(era)  # server requests may follow at once, before `initialized` is acknowledged
         await self._wire.notify(
-            _jsonrpc.notification("notifications/initialized"), era.notification_headers("")
+            _jsonrpc.notification("notifications/initialized"),
+            era.notification_headers("notifications/initialized"),
         )
         return era

@@ -13,13 +13,13 @@ from typing import Any, get_args
 import httpx
 
 from mcp_client._elicitation import ElicitationCallback, ElicitationHandler, UrlCompletions, declared_modes
-from mcp_client._http import StreamableHTTPTransport
 from mcp_client._http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
 from mcp_client._roots import ListRootsCallback, RootsHandler
 from mcp_client._router import Router
 from mcp_client._sampling import SamplingCallback, SamplingHandler
-from mcp_client._stdio import StdioServerParameters, StdioTransport
 from mcp_client._transport import Transport
+from mcp_client._transports.http import StreamableHTTPTransport
+from mcp_client._transports.stdio import StdioServerParameters, StdioTransport
 from mcp_client._version import __version__
 from mcp_client._versions import MODES
 from mcp_client.types import Implementation, LoggingLevel
@@ -86,12 +86,12 @@ def transport_for(
             "http_options": options,
         }
         if kind == "sse":
-            from mcp_client._sse_transport import SSETransport
+            from mcp_client._transports.http_sse import SSETransport
 
             return SSETransport(server, **common)
         if kind == "http":
             return StreamableHTTPTransport(server, **common)
-        from mcp_client._http_fallback import HttpTransportWithFallback
+        from mcp_client._transports.http_fallback import HttpTransportWithFallback
 
         return HttpTransportWithFallback(server, **common)
     if kind != "auto":
@@ -104,7 +104,7 @@ def transport_for(
     if isinstance(server, Transport):
         _refuse_http_only(headers, auth, options, "a ready transport", ready=True)
         return server
-    from mcp_client._in_process import InProcessTransport, asgi_app_of
+    from mcp_client._transports.in_process import InProcessTransport, asgi_app_of
 
     if asgi_app_of(server) is not None:
         return InProcessTransport(

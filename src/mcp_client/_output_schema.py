@@ -179,7 +179,7 @@ class _PlainSchema:
     def of(cls, schema: object, depth: int = 0) -> _PlainSchema | None:
         if not isinstance(schema, dict) or depth > 8:
             return None
-        schema_dict: dict[str, Any] = schema  # pyright: ignore[reportUnknownVariableType]
+        schema_dict: dict[str, Any] = schema
         types: tuple[Callable[[Any], bool], ...] = ()
         properties: dict[str, _PlainSchema] = {}
         required: tuple[str, ...] = ()
@@ -191,21 +191,21 @@ class _PlainSchema:
                 if not isinstance(names, list) or not names:
                     return None
                 checks = [_PLAIN_TYPES.get(name) if isinstance(name, str) else None for name in names]
-                if None in checks or len(set(names)) != len(names):  # pyright: ignore[reportUnknownArgumentType]
+                if None in checks or len(set(names)) != len(names):
                     return None
                 types = tuple(c for c in checks if c is not None)
             elif key == "properties":
                 if not isinstance(value, dict):
                     return None
-                for name, sub in value.items():  # pyright: ignore[reportUnknownVariableType]
+                for name, sub in value.items():
                     plain = cls.of(sub, depth + 1)
                     if plain is None:
                         return None
-                    properties[str(name)] = plain  # pyright: ignore[reportUnknownArgumentType]
+                    properties[str(name)] = plain
             elif key == "required":
-                if not isinstance(value, list) or not all(isinstance(n, str) for n in value):  # pyright: ignore[reportUnknownVariableType]
+                if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
                     return None
-                required = tuple(value)  # pyright: ignore[reportUnknownArgumentType]
+                required = tuple(value)
                 if len(set(required)) != len(required):
                     return None
             elif key == "additionalProperties":
@@ -232,15 +232,15 @@ class _PlainSchema:
             for name in self._required:
                 if name not in value:
                     return False
-            for name, item in value.items():  # pyright: ignore[reportUnknownVariableType]
-                sub = self._properties.get(name)  # pyright: ignore[reportUnknownArgumentType]
+            for name, item in value.items():
+                sub = self._properties.get(name)
                 if sub is None:
                     if not self._additional:
                         return False
                 elif not sub.is_valid(item):
                     return False
         elif isinstance(value, list) and self._items is not None:
-            return all(self._items.is_valid(item) for item in value)  # pyright: ignore[reportUnknownVariableType]
+            return all(self._items.is_valid(item) for item in value)
         return True
 
 

@@ -39,7 +39,7 @@ async def list_all(request: Request, method: str, key: str, server: str) -> list
         page = result.get(key)
         if not isinstance(page, list):
             raise ProtocolError(f"{server} answered {method} without a {key!r} list")
-        items.extend(page)  # pyright: ignore[reportUnknownArgumentType]
+        items.extend(page)
         cursor = result.get("nextCursor")
         if cursor is None:
             return items

@@ -10,16 +10,14 @@ refusal).
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from pydantic import ValidationError
-
 from mcp_client._context import ClientRequestContext
-from mcp_client._errors import CallbackError, MCPClientError, MCPError
+from mcp_client._eras import Era
+from mcp_client._errors import CallbackError, MCPClientError
 from mcp_client._jsonrpc import INTERNAL_ERROR
-from mcp_client._router import not_declared
+from mcp_client._router import Question
 from mcp_client.types import ListRootsResult
 
 ListRootsCallback = Callable[[ClientRequestContext], Awaitable[ListRootsResult]]
@@ -27,10 +25,16 @@ ListRootsCallback = Callable[[ClientRequestContext], Awaitable[ListRootsResult]]
 
 
 class RootsHandler:
+    """Answers ``roots/list`` with the app's folders; the router runs the callback.
+    Built by ``_options.router_for``."""
+
     method = "roots/list"
     kind = "roots"
     callback_name = "list_roots_callback"
     unsupported = "List roots not supported"
+    callback_label = "list_roots"
+    result_types = (ListRootsResult,)
+    result_name = "a ListRootsResult"
 
     def __init__(self, callback: ListRootsCallback | None) -> None:
         self.callback = callback
@@ -42,34 +46,16 @@ class RootsHandler:
     def refusal(self, error: MCPClientError) -> tuple[int, str]:
         return INTERNAL_ERROR, "The client's roots handler failed"
 
-    async def answer(self, params: object, context: ClientRequestContext) -> dict[str, Any]:
-        callback = self.callback
-        if callback is None:
-            raise not_declared(self)
-        try:
-            result: object = callback(context)
-            if inspect.isawaitable(result):
-                result = await result
-        except MCPError:
-            raise
-        except Exception as exc:
-            raise CallbackError(
-                f"the list_roots callback raised {type(exc).__name__}: {exc} "
-                f"(asked by {context.server_name})",
-                kind="roots",
-            ) from exc
-        if isinstance(result, dict):
-            try:
-                result = ListRootsResult.model_validate(result)
-            except ValidationError as exc:
-                raise CallbackError(
-                    f"the list_roots callback returned an invalid answer: {exc}", kind="roots"
-                ) from exc
-        if not isinstance(result, ListRootsResult):  # pyright: ignore[reportUnnecessaryIsInstance]
-            raise CallbackError(
-                f"the list_roots callback returned {type(result).__name__}; it must return a ListRootsResult",
-                kind="roots",
-            )
+    def result_model(self, result: dict[str, Any]) -> type[ListRootsResult]:
+        return ListRootsResult
+
+    def callback_error(self, message: str) -> CallbackError:
+        return CallbackError(message, kind="roots")
+
+    def read(self, params: object, context: ClientRequestContext, era: Era) -> Question:
+        return Question((context,), f"asked by {context.server_name}")
+
+    def answered(self, question: Question, result: ListRootsResult) -> dict[str, Any]:
         for root in result.roots:
             if not root.uri.startswith("file://"):
                 raise CallbackError(

@@ -13,21 +13,16 @@ only that the client's handler failed.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from pydantic import ValidationError
 
 from mcp_client._context import ClientRequestContext
-from mcp_client._errors import (
-    CallbackError,
-    MCPClientError,
-    MCPError,
-    ProtocolError,
-)
+from mcp_client._eras import Era
+from mcp_client._errors import CallbackError, LocalRefusalError, MCPClientError, ProtocolError
 from mcp_client._jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
-from mcp_client._router import not_declared
+from mcp_client._router import Question
 from mcp_client.types import CreateMessageRequestParams, CreateMessageResult, CreateMessageResultWithTools
 
 SamplingCallback = Callable[
@@ -50,10 +45,16 @@ def parse_request(raw: object) -> CreateMessageRequestParams:
 
 
 class SamplingHandler:
+    """Reads one ``sampling/createMessage`` and shapes the answer; the router runs the callback.
+    Built by ``_options.router_for``."""
+
     method = "sampling/createMessage"
     kind = "sampling"
     callback_name = "sampling_callback"
     unsupported = "Sampling not supported"
+    callback_label = "sampling"
+    result_types = (CreateMessageResult, CreateMessageResultWithTools)
+    result_name = "a CreateMessageResult"
 
     def __init__(self, callback: SamplingCallback | None, capabilities: Mapping[str, Any] | None) -> None:
         self.callback = callback
@@ -68,45 +69,25 @@ class SamplingHandler:
             return INTERNAL_ERROR, "The client's sampling handler failed"
         return INVALID_PARAMS, "The client could not read the sampling request"
 
-    async def answer(self, params: object, context: ClientRequestContext) -> dict[str, Any]:
-        callback = self.callback
-        if callback is None:
-            raise not_declared(self)
+    def result_model(
+        self, result: dict[str, Any]
+    ) -> type[CreateMessageResult | CreateMessageResultWithTools]:
+        with_tools = isinstance(result.get("content"), list)
+        return CreateMessageResultWithTools if with_tools else CreateMessageResult
+
+    def callback_error(self, message: str) -> CallbackError:
+        return CallbackError(message, kind="sampling")
+
+    def read(self, params: object, context: ClientRequestContext, era: Era) -> Question:
         request = parse_request(params)
         if (request.tools or request.tool_choice is not None) and "tools" not in self._capabilities:
             # The spec: a client that did not declare sampling.tools MUST return an error.
-            raise MCPError(
+            raise LocalRefusalError(
                 INVALID_PARAMS, "This client does not support tools in sampling (no sampling.tools)"
             )
-        try:
-            result: object = callback(context, request)
-            if inspect.isawaitable(result):
-                result = await result
-        except MCPError:
-            raise
-        except Exception as exc:
-            raise CallbackError(
-                f"the sampling callback raised {type(exc).__name__}: {exc} "
-                f"(request from {context.server_name})",
-                kind="sampling",
-            ) from exc
-        return _wire_answer(result)
+        return Question((context, request), f"request from {context.server_name}")
 
-
-def _wire_answer(result: object) -> dict[str, Any]:
-    if isinstance(result, dict):
-        model = (
-            CreateMessageResultWithTools if isinstance(result.get("content"), list) else CreateMessageResult
-        )  # pyright: ignore[reportUnknownMemberType]
-        try:
-            result = model.model_validate(result)
-        except ValidationError as exc:
-            raise CallbackError(
-                f"the sampling callback returned an invalid answer: {exc}", kind="sampling"
-            ) from exc
-    if not isinstance(result, CreateMessageResult | CreateMessageResultWithTools):
-        raise CallbackError(
-            f"the sampling callback returned {type(result).__name__}; it must return a CreateMessageResult",
-            kind="sampling",
-        )
-    return result.model_dump_wire()
+    def answered(
+        self, question: Question, result: CreateMessageResult | CreateMessageResultWithTools
+    ) -> dict[str, Any]:
+        return result.model_dump_wire()

@@ -158,7 +158,7 @@ class FormField:
     def _multi_problem(self, value: object) -> tuple[str, str] | None:
         if not isinstance(value, list | tuple):
             return ("type", f"must be a list of options, not {_type_name(value)}")
-        items: list[object] = list(value)  # pyright: ignore[reportUnknownArgumentType]
+        items: list[object] = list(value)
         allowed = {option.value for option in self.options}
         seen: set[str] = set()
         for item in items:

@@ -16,6 +16,9 @@ SERVER_INFO_META = "io.modelcontextprotocol/serverInfo"
 
 
 class ServerDescription:
+    """What the server said about itself; filled by the ``Negotiator`` and the session's results,
+    read by ``Client``'s properties and the questions' contexts."""
+
     __slots__ = ("capabilities", "info", "instructions", "protocol_version")
 
     def __init__(self) -> None:

@@ -3,7 +3,7 @@
 Legacy servers push questions (``elicitation/create`` ...) mid-call; the router finds their handler
 and the answer goes back as a JSON-RPC response. When the answer cannot be given (bad schema, bad
 content, the callback failed or refused, the kind was not declared) the server gets a JSON-RPC error so
-its tool stops, and the error is handed to the question's owners (``Questions``) so that the call it
+its tool stops, and the error is handed to the question's owners (``_questions``) so that the call it
 belongs to raises it instead of the server's echo, as a 2026-07-28 call would. A server's
 ``notifications/cancelled`` cancels the callback still running for that request, or, if the request's
 task has not started yet (the cancel came right behind it), stops it before it starts. The 2026-07-28
@@ -14,19 +14,19 @@ go on to ``_notifications``.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
-from contextlib import AbstractContextManager
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 import anyio
 
 from mcp_client import _jsonrpc
-from mcp_client._context import ClientRequestContext
 from mcp_client._elicitation import ElicitationCompleteCallback, UrlCompletions
-from mcp_client._errors import CapabilityNotDeclaredError, MCPClientError, MCPError
+from mcp_client._eras import UNSETTLED, Era
+from mcp_client._errors import CapabilityNotDeclaredError, MCPClientError, MCPConnectionError, MCPError
 from mcp_client._notifications import Notifications
+from mcp_client._questions import Questions
 from mcp_client._router import Router
-from mcp_client._transport import RequestId
+from mcp_client._transport import Message, RequestId
 
 logger = logging.getLogger("mcp_client.server")
 
@@ -35,39 +35,42 @@ MAX_PENDING_SERVER_REQUESTS = 32
 
 _MAX_EARLY_CANCELS = 64
 
-Reply = Callable[[dict[str, Any]], Awaitable[None]]
-ContextFactory = Callable[[Any], ClientRequestContext]
 
+class Send(Protocol):
+    """The transport's ``send``: how our answers go back."""
 
-class QuestionOwners(Protocol):
-    """The calls a pushed question belongs to, as the session knows them."""
-
-    def fail(self, error: BaseException) -> None:
-        """A local failure while answering: the owning call raises it instead of the server's echo."""
-        ...
-
-
-Questions = Callable[[RequestId | None, anyio.CancelScope], AbstractContextManager[QuestionOwners]]
-"""Opens a pushed question for the duration of its answer, given the request it came with (if known)
-and the scope around the answer (cancelled when no call waits for it any more)."""
+    async def __call__(
+        self, message: Message, headers: Mapping[str, str], *, protocol_version: str | None = None
+    ) -> None: ...
 
 
 class ServerMessageHandler:
+    """The transport's sink: answers the server's requests and passes its notifications on.
+
+    Built by the ``Session``, called by the transport (``ServerMessageSink``) for every message that
+    is not the answer to one of our requests. It finds the handler in the ``Router``, opens the
+    question with its owners in ``Questions``, answers through ``send`` with the headers of ``era``
+    (which the session sets as soon as negotiation settles one) and hands notifications to
+    ``Notifications``.
+    """
+
     def __init__(
         self,
         router: Router,
-        reply: Reply,
-        context_for: ContextFactory,
+        send: Send,
         questions: Questions,
         completions: UrlCompletions,
         complete_callback: ElicitationCompleteCallback | None,
         notifications: Notifications,
+        label: str,
     ) -> None:
+        self._label = label
         self._router = router
         self._notifications = notifications
-        self._reply = reply
-        self._context_for = context_for
+        self._send = send
         self._questions = questions
+        self.era: Era | None = None
+        """The era of the connection, once negotiation settled it."""
         self._completions = completions
         self._complete_callback = complete_callback
         self._in_flight: dict[Any, anyio.CancelScope] = {}
@@ -78,6 +81,20 @@ class ServerMessageHandler:
             await self._on_request(message, related_request)
         else:
             await self._on_notification(message)
+
+    async def _reply(self, message: dict[str, Any]) -> None:
+        era = self.era
+        try:
+            if era is None:
+                await self._send(message, {})
+            else:
+                await self._send(message, era.response_headers(), protocol_version=era.protocol_version)
+        except MCPConnectionError as exc:
+            # The connection ended (closed by us, or the server exited) while the answer waited to be
+            # written: nobody is left to read it, and nothing the user can do about it.
+            logger.info(
+                "%s: the answer to its request %r was not delivered: %s", self._label, message.get("id"), exc
+            )
 
     async def _on_request(self, message: dict[str, Any], related: RequestId | None) -> None:
         request_id = message["id"]
@@ -101,11 +118,12 @@ class ServerMessageHandler:
                 )
             )
             return
-        with anyio.CancelScope() as scope, self._questions(related, scope) as owners:
+        era = self.era or UNSETTLED
+        with anyio.CancelScope() as scope, self._questions.pushed(related, scope) as owners:
             self._in_flight[request_id] = scope
             try:
-                self._router.require_declared(handler)
-                answer = await handler.answer(message.get("params"), self._context_for(request_id))
+                context = self._questions.push_context(era, request_id)
+                answer = await self._router.run(handler, message.get("params"), context, era)
             except MCPError as exc:
                 # A refusal: the callback's own MCPError goes to the server as it is (an undeclared kind
                 # as the short "... not supported"); the call, if it fails, raises the refusal itself.
@@ -132,7 +150,7 @@ class ServerMessageHandler:
         params = message.get("params")
         params = params if isinstance(params, dict) else {}
         if method == "notifications/cancelled":
-            request_id = params.get("requestId")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+            request_id = params.get("requestId")
             scope = self._in_flight.get(request_id)
             if scope is not None:
                 scope.cancel()

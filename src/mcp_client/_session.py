@@ -1,19 +1,15 @@
-"""The session under a ``Client``: request ids, per-request deadlines, send, cancel, per-call failures.
+"""The session under a ``Client``: the one request path, and everything a request needs on its way.
 
-One ``Session`` owns the transport, the background tasks (a task group), the era settled by the
-``Negotiator`` and the push path (``ServerMessageHandler``). Every request gets a fresh id and its own
-``RequestClock``, registered by id while it waits, so that a question the server pushes mid-request
-can be traced to the call that is waiting for it. A *call* (``Call``: one ``call_tool``, with all its
-multi-round-trip rounds and recoveries) keeps what failed on our side while answering its questions,
-so that the call raises that clearer error, and no other call does.
+A ``Session`` owns the transport, the background tasks (a task group), the era settled by the
+``Negotiator``, the request ids and the deadlines. Every request, the negotiation's included, goes
+through ``roundtrip``: a fresh id and its own ``RequestClock``, registered by id while it waits, so
+that a question the server pushes mid-request can be traced to the call that is waiting for it
+(``_questions``). Calls run the multi-round-trip loop (``_input_required``) and raise what failed on
+our side while answering their questions rather than the server's echo of it.
 
 Recoveries are the era's decision (``Era.recovery``) and the session's work: restart a legacy session
-the server forgot, adopt the modern version the server asks for, refresh the tools' header knowledge.
-
-A call may bring ``CallOptions``: its own timeout, a progress callback (a ``progressToken`` goes out in
-``_meta`` and each progress report restarts the call's clock), extra ``_meta``, answers and state to
-resume a paused call with, and whether to hand back an ``input_required`` result instead of running
-the loop. A call without options pays for none of it.
+the server forgot, adopt the modern version the server asks for, refresh the tools' header knowledge,
+send a request again whose reply stream was lost.
 """
 
 from __future__ import annotations
@@ -22,137 +18,54 @@ import itertools
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from contextlib import ExitStack
-from dataclasses import dataclass
-from types import TracebackType
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 import anyio
 import anyio.abc
+from pydantic import BaseModel
 
 from mcp_client import _input_required, _jsonrpc, _results
-from mcp_client._context import ClientRequestContext
+from mcp_client._call_options import CallOptions, dress
 from mcp_client._elicitation import ElicitationCompleteCallback, UrlCompletions
 from mcp_client._eras import Era, Readopt, Recovery, Resend, RestartSession
 from mcp_client._errors import (
     ClientStateError,
     MCPClientError,
-    MCPConnectionError,
     MCPError,
     MCPTimeoutError,
-    ProtocolError,
     SessionExpiredError,
     UnsupportedInEraError,
     UrlElicitationRequiredError,
 )
+from mcp_client._listen import Listening
 from mcp_client._negotiation import Negotiator
-from mcp_client._notifications import Notifications, ProgressCallback, ProgressRoute
+from mcp_client._notifications import Notifications
 from mcp_client._output_schema import OutputSchemas
+from mcp_client._questions import Call, Questions
 from mcp_client._router import Router
 from mcp_client._server_description import ServerDescription
 from mcp_client._server_messages import ServerMessageHandler
 from mcp_client._timeouts import RequestDeadlines
 from mcp_client._transport import Message, RequestId, Transport
-from mcp_client._versions import LATEST_LEGACY, LATEST_MODERN
+from mcp_client.types import CallToolResult, InputRequiredResult, ListToolsResult, SubscriptionFilter
 
 logger = logging.getLogger("mcp_client")
 
 _CANCEL_NOTIFY_SECONDS = 2.0
 
 
-@dataclass(frozen=True, slots=True)
-class CallOptions:
-    """What one ``call_tool`` / ``get_prompt`` / ``read_resource`` asks beyond its name and arguments."""
-
-    timeout: float | None = None
-    progress_callback: ProgressCallback | None = None
-    meta: Mapping[str, Any] | None = None
-    input_responses: Mapping[str, Any] | None = None
-    request_state: str | None = None
-    allow_input_required: bool = False
-
-
-class Call:
-    """One call a user made (with all its rounds): the local failures of the questions it owns.
-
-    A failure is held in a one-item box that several calls may share (a question whose call the
-    transport could not name belongs to every call then in flight); the first of them to fail takes it.
-    ``timeout`` (if not the client's) and ``progress`` (its progress token) apply to each of its requests.
-    """
-
-    __slots__ = ("_failures", "progress", "timeout")
-
-    def __init__(self, timeout: float | None = None, progress: ProgressRoute | None = None) -> None:
-        self._failures: list[list[BaseException]] = []
-        self.timeout = timeout
-        self.progress = progress
-
-    def add_failure(self, box: list[BaseException]) -> None:
-        self._failures.append(box)
-
-    def take_failure(self) -> BaseException | None:
-        while self._failures:
-            box = self._failures.pop(0)
-            if box:
-                return box.pop()
-        return None
-
-
-class _PushedQuestion:
-    """A question a legacy server pushed, open while it is answered (see ``Session.question``).
-
-    Its owners are the requests it belongs to: the one the transport names, else every request in
-    flight when it came (a stdio server does not say). While it is open, the owners' clocks are paused
-    (and only theirs); when every owner is over, nobody waits for the answer any more and the callback
-    is cancelled. A question whose named request is already over is cancelled at once.
-    """
-
-    __slots__ = ("_calls", "_clocks", "_open_owners", "_orphan", "_scope")
-
-    def __init__(self, session: Session, related: RequestId | None, scope: anyio.CancelScope) -> None:
-        active = session.deadlines.active
-        if related is not None:
-            clock = active.get(related)
-            self._clocks = [clock] if clock is not None else []
-            self._orphan = clock is None
-        else:
-            self._clocks = list(active.values())
-            self._orphan = False
-        self._calls = [c.call for c in self._clocks if isinstance(c.call, Call)]
-        self._open_owners = len(self._clocks)
-        self._scope = scope
-
-    def __enter__(self) -> _PushedQuestion:
-        if self._orphan:
-            self._scope.cancel()
-        for clock in self._clocks:
-            clock.pause()
-            if clock.on_end is None:
-                clock.on_end = []
-            clock.on_end.append(self._owner_ended)
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        for clock in self._clocks:
-            clock.resume()
-            if clock.on_end and self._owner_ended in clock.on_end:
-                clock.on_end.remove(self._owner_ended)
-
-    def _owner_ended(self) -> None:
-        self._open_owners -= 1
-        if not self._open_owners:
-            self._scope.cancel()  # the call it belonged to is over: nobody waits for the answer
-
-    def fail(self, error: BaseException) -> None:
-        if not self._calls:
-            logger.warning("answering a server's question failed on our side: %s", error)
-        box = [error]
-        for call in self._calls:
-            call.add_failure(box)
+_M = TypeVar("_M", bound=BaseModel)
 
 
 class Session:
+    """One connection to one server, under one ``Client``; the ``Client`` façade delegates to it.
+
+    Owns the transport, the task group of background work, the era, request ids and deadlines, the
+    server's description and the output schemas. Calls the ``Negotiator`` (which sends through this
+    session's ``roundtrip``), the era (dress, recover) and the transport; the transport calls back
+    only into the ``ServerMessageHandler`` it was opened with.
+    """
+
     def __init__(
         self,
         transport: Transport,
@@ -175,9 +88,8 @@ class Session:
         self.description = ServerDescription()
         self.deadlines = RequestDeadlines(timeout)
         self.era: Era | None = None
-        self._router = router
-        self._timeout = timeout
         self._max_rounds = max_rounds
+        self._declares_roots = "roots" in router.capabilities
         self._completions = completions
         self._ids = itertools.count(1)
         self._cold = transport.startup_grace > 0  # the first answer may wait for the server to start
@@ -187,14 +99,15 @@ class Session:
         self.negotiator = Negotiator(
             self, transport, self.description, router.capabilities, client_info, self.deadlines.timeout
         )
+        self._questions = Questions(router, self.deadlines, self.label, self.description)
         self._inbound = ServerMessageHandler(
             router,
-            self.reply_to_server,
-            self._push_context,
-            self.question,
+            transport.send,
+            self._questions,
             completions,
             complete_callback,
             notifications,
+            self.label,
         )
 
     # ------------------------------------------------------------------------- lifecycle
@@ -210,7 +123,7 @@ class Session:
         try:
             await self.transport.open(self.spawn, self._inbound)
             # A transport that hands its waits to the request clocks needs no cancel scope per request.
-            self.deadlines.binding = bool(getattr(self.transport, "binds_waits", False))
+            self.deadlines.binding = self.transport.binds_waits
             await self.negotiator.connect(mode)
             await self._ask_log_level()
         except BaseException:
@@ -255,10 +168,10 @@ class Session:
             )
         return self.era
 
-    # ------------------------------------------------------------- the negotiator's wire
-
     def use(self, era: Era) -> None:
+        """Speak ``era`` from now on (the negotiator calls it as soon as the era is settled)."""
         self.era = era
+        self._inbound.era = era
         if self._log_level is not None:
             # Modern: the envelope carries it from now on. Legacy: a request, sent once connected.
             self._level_request = era.log_level_request(self._log_level)
@@ -284,22 +197,45 @@ class Session:
         if pending is not None:
             await self.request(*pending)
 
-    async def exchange(
-        self, method: str, params: dict[str, Any] | None, headers: Mapping[str, str], limit: float
+    # --------------------------------------------------------------- the one request path
+
+    async def roundtrip(
+        self,
+        method: str,
+        params: dict[str, Any] | None,
+        headers: Mapping[str, str],
+        *,
+        grace: float = 0.0,
+        call: Call | None = None,
+        request_id: RequestId | None = None,
+        resumable: bool = True,
+        protocol_version: str | None = None,
     ) -> Message | None:
-        request_id = next(self._ids)
+        """Send one request; the server's reply (``result`` or ``error``), or ``None`` past its deadline.
+
+        Every request goes this way, the negotiation's too: a fresh id unless given, and a request
+        clock (not a plain ``move_on_after``: it stops while a person answers the request's question or
+        logs in). ``grace`` is the least time the answer may take (a cold start); ``resumable`` and
+        ``protocol_version`` are what the transport is told about the request (see ``Transport``).
+        """
+        if request_id is None:
+            request_id = next(self._ids)
         message = _jsonrpc.request(request_id, method, params)
+        clock = self.deadlines.clock(request_id, call, grace, call.timeout if call is not None else None)
+        if call is not None and call.progress is not None:
+            call.progress.clock = clock  # its progress reports restart this request's clock
         reply: Message | None = None
-        # A request clock, not a plain move_on_after: it stops while a person logs in (OAuth on a 401).
-        with self.deadlines.clock(request_id, grace=limit):
-            reply = await self.transport.request(message, headers)
+        with clock:
+            reply = await self.transport.request(
+                message, headers, resumable=resumable, protocol_version=protocol_version
+            )
             self._cold = False
         return reply
 
-    async def notify(self, message: Message, headers: Mapping[str, str]) -> None:
-        await self.transport.send(message, headers)
-
-    # -------------------------------------------------------------------------- requests
+    async def notify(
+        self, message: Message, headers: Mapping[str, str], *, protocol_version: str | None = None
+    ) -> None:
+        await self.transport.send(message, headers, protocol_version=protocol_version)
 
     async def request(
         self,
@@ -339,17 +275,94 @@ class Session:
         await self.list_tools()
         return self.require_open()
 
+    async def _send(
+        self,
+        era: Era,
+        method: str,
+        params: dict[str, Any] | None,
+        call: Call | None,
+        request_id: RequestId | None = None,
+    ) -> dict[str, Any]:
+        if request_id is None:
+            request_id = next(self._ids)
+        wire_params, headers = era.prepare(method, params, with_headers=self._with_headers)
+        grace = self.negotiator.connect_timeout if self._cold else 0.0
+        try:
+            reply = await self.roundtrip(
+                method,
+                wire_params,
+                headers,
+                grace=grace,
+                call=call,
+                request_id=request_id,
+                resumable=era.resumes_streams,
+                protocol_version=era.protocol_version,
+            )
+        except anyio.get_cancelled_exc_class():
+            await self._cancel_on_server(era, request_id, "The client cancelled the request")
+            raise
+        if reply is None:  # the deadline fired
+            await self._cancel_on_server(era, request_id, "The client timed out")
+            timeout = (
+                call.timeout if call is not None and call.timeout is not None else self.deadlines.timeout
+            )
+            raise MCPTimeoutError(
+                f"{method} to {self.label} got no answer within {timeout:g}s; "
+                "raise Client(timeout=...) or the call's read_timeout_seconds "
+                "if the server is slow (time spent answering its questions does not count, "
+                "and each progress report starts the clock again)"
+            )
+        error = reply.get("error")
+        if isinstance(error, dict):
+            raise _jsonrpc.error_from(error)
+        result = reply["result"]
+        if self.description.info is None:
+            self.description.absorb_info(era.server_info_in(result))
+        return result
+
+    async def _cancel_on_server(self, era: Era, request_id: Any, reason: str) -> None:
+        notice = era.cancel_notification(request_id, reason, self.transport.cancels_by_closing)
+        if notice is None:
+            return
+        with anyio.CancelScope(shield=True), anyio.move_on_after(_CANCEL_NOTIFY_SECONDS):
+            try:
+                await self.transport.send(*notice, protocol_version=era.protocol_version)
+            except MCPClientError:
+                pass  # the server is gone: nothing left to cancel
+
+    async def notify_server(self, method: str, params: dict[str, Any] | None = None) -> bool:
+        """Send a client notification in the current era; ``False`` if the era has no such notification."""
+        era = self.require_open()
+        notice = era.notification(method, params)
+        if notice is None:
+            return False
+        await self.transport.send(*notice, protocol_version=era.protocol_version)
+        return True
+
+    # ------------------------------------------------------------------ results for Client
+
     async def list_tools(self) -> list[Any]:
         """Every tool of the server, after the era has learned what it needs from them."""
         tools = await _results.list_all(self.request, "tools/list", "tools", self.label)
         self.output_schemas.absorb(tools)
         return self.require_open().absorb_tools(tools)
 
+    async def tool_list(self) -> ListToolsResult:
+        """``list_tools`` as the model ``Client.list_tools`` returns."""
+        self.require_open()
+        return _results.parse(ListToolsResult, {"tools": await self.list_tools()}, "tools/list", self.label)
+
+    async def list_all(self, model: type[_M], method: str, key: str) -> _M:
+        """Every item of a paginated list (``key`` of ``method``), as ``model``."""
+        self.require_open()
+        items = await _results.list_all(self.request, method, key, self.label)
+        return _results.parse(model, {key: items}, method, self.label)
+
     async def check_tool_result(self, name: str, result: dict[str, Any]) -> None:
         """Check a tool's structured result against its output schema (listing the tools once if needed)."""
         schemas = self.output_schemas
         if not schemas.known:
-            if getattr(self.transport, "backlogged", False):
+            if self.transport.backlogged:
                 # The server is not reading (see StdioTransport.backlogged): the listing would wait
                 # until its deadline for an answer that will not come. Try again on the next call.
                 logger.warning(
@@ -369,77 +382,65 @@ class Session:
                 return
         schemas.check(name, result)
 
-    async def _send(
-        self,
-        era: Era,
-        method: str,
-        params: dict[str, Any] | None,
-        call: Call | None,
-        request_id: RequestId | None = None,
-    ) -> dict[str, Any]:
-        if request_id is None:
-            request_id = next(self._ids)
-        wire_params, headers = era.prepare(method, params, with_headers=self._with_headers)
-        message = _jsonrpc.request(request_id, method, wire_params)
-        reply: Message | None = None
-        try:
-            grace = self.negotiator.connect_timeout if self._cold else 0.0
-            clock = self.deadlines.clock(request_id, call, grace, call.timeout if call is not None else None)
-            if call is not None and call.progress is not None:
-                call.progress.clock = clock  # its progress reports restart this request's clock
-            with clock:
-                reply = await self.transport.request(message, headers)
-                self._cold = False
-        except anyio.get_cancelled_exc_class():
-            await self._cancel_on_server(era, request_id, "The client cancelled the request")
-            raise
-        if reply is None:  # pyright: ignore[reportUnnecessaryComparison]  (the deadline fired)
-            await self._cancel_on_server(era, request_id, "The client timed out")
-            raise MCPTimeoutError(
-                f"{method} to {self.label} got no answer within {clock.timeout:g}s; "
-                "raise Client(timeout=...) or the call's read_timeout_seconds "
-                "if the server is slow (time spent answering its questions does not count, "
-                "and each progress report starts the clock again)"
+    async def request_parsed(self, model: type[_M], method: str, params: dict[str, Any] | None) -> _M:
+        """One request whose result is read as ``model``."""
+        self.require_open()
+        return _results.parse(model, await self.request(method, params), method, self.label)
+
+    async def send_request(self, method: str, params: dict[str, Any] | None) -> dict[str, Any]:
+        """Any request, its raw result (``Client.send_request``)."""
+        self.require_open()
+        return await self.request(method, params)
+
+    async def ping(self) -> None:
+        await self.request(self.require_open().ping_method, None)
+
+    async def subscription_request(self, method: str, uri: str) -> None:
+        """``resources/subscribe`` or ``resources/unsubscribe``, where the era has them."""
+        if not self.require_open().has_resource_subscriptions:
+            raise UnsupportedInEraError(
+                f"{method} is not part of protocol {self.description.protocol_version}: use "
+                "`async with client.listen(resource_subscriptions=[uri]) as subscription:` instead"
             )
-        error = reply.get("error")
-        if isinstance(error, dict):
-            raise _jsonrpc.error_from(error)  # pyright: ignore[reportUnknownArgumentType]
-        result = reply["result"]
-        if self.description.info is None:
-            self.description.absorb_info(era.server_info_in(result))
-        return result
+        await self.request(method, {"uri": uri})
 
-    async def _cancel_on_server(self, era: Era, request_id: Any, reason: str) -> None:
-        notice = era.cancel_notification(request_id, reason, self.transport.cancels_by_closing)
-        if notice is None:
-            return
-        with anyio.CancelScope(shield=True), anyio.move_on_after(_CANCEL_NOTIFY_SECONDS):
-            try:
-                await self.transport.send(*notice)
-            except MCPClientError:
-                pass  # the server is gone: nothing left to cancel
+    def listen(self, wanted: SubscriptionFilter) -> Listening:
+        """The ``async with`` of ``Client.listen``, in this session's era."""
+        era = self.require_open()
+        return Listening(self, self.notifications, era, wanted, self.deadlines.timeout, self.label)
 
-    async def notify_server(self, method: str, params: dict[str, Any] | None = None) -> bool:
-        """Send a client notification in the current era; ``False`` if the era has no such notification."""
-        notice = self.require_open().notification(method, params)
-        if notice is None:
-            return False
-        await self.transport.send(*notice)
-        return True
-
-    async def reply_to_server(self, message: dict[str, Any]) -> None:
-        era = self.era
-        headers = era.notification_headers("") if era is not None else {}
-        try:
-            await self.transport.send(message, headers)
-        except MCPConnectionError as exc:
-            # The connection ended (closed by us, or the server exited) while the answer waited to be
-            # written: nobody is left to read it, and nothing the user can do about it.
-            logger.info(
-                "%s: the answer to its request %r was not delivered: %s", self.label, message.get("id"), exc
+    async def roots_changed(self) -> None:
+        """Tell the server the roots changed (``Client.send_roots_list_changed``)."""
+        self.require_open()
+        if not self._declares_roots:
+            raise ClientStateError(
+                "this Client declared no roots; pass list_roots_callback=... to Client to declare them"
             )
+        await self.notify_server("notifications/roots/list_changed")
 
     # ---------------------------------------------------- calls that may ask questions
+
+    async def call_tool(
+        self, name: str, params: dict[str, Any], options: CallOptions | None
+    ) -> CallToolResult | InputRequiredResult:
+        """``tools/call``: the loop, then the result checked against the tool's output schema."""
+        self.require_open()
+        what = f"tools/call {name!r}"
+        result = await self.call("tools/call", params, what, options)
+        if options is not None and options.allow_input_required and _input_required.is_input_required(result):
+            return _results.parse(InputRequiredResult, result, what, self.label)
+        await self.check_tool_result(name, result)
+        return _results.parse(CallToolResult, result, what, self.label)
+
+    async def call_parsed(
+        self, model: type[_M], method: str, params: dict[str, Any], what: str, options: CallOptions | None
+    ) -> _M | InputRequiredResult:
+        """A call that may ask questions, its result read as ``model`` (or the paused call's result)."""
+        self.require_open()
+        result = await self.call(method, params, what, options)
+        if options is not None and options.allow_input_required and _input_required.is_input_required(result):
+            return _results.parse(InputRequiredResult, result, what, self.label)
+        return _results.parse(model, result, what, self.label)
 
     async def call(
         self, method: str, params: dict[str, Any], what: str, options: CallOptions | None = None
@@ -451,35 +452,10 @@ class Session:
             route = None
             if options.progress_callback is not None:
                 route = stack.enter_context(self.notifications.progress.open(options.progress_callback))
-            params = self._dress(params, options, route, what)
+            era = self.require_open()
+            params = dress(params, options, route, what, era.resumable, self.description.protocol_version)
             call = Call(options.timeout, route)
             return await self._call(method, params, what, call, options.allow_input_required)
-
-    def _dress(
-        self, params: dict[str, Any], options: CallOptions, route: ProgressRoute | None, what: str
-    ) -> dict[str, Any]:
-        """The call's params with its ``_meta``, progress token and resumption fields."""
-        params = dict(params)
-        meta = dict(options.meta) if options.meta else {}
-        if route is not None:
-            meta["progressToken"] = route.token  # ours wins: the callback must hear this call's progress
-        if meta:
-            params["_meta"] = meta
-        if options.input_responses is not None or options.request_state is not None:
-            if not self.require_open().resumable:
-                version = self.description.protocol_version
-                raise UnsupportedInEraError(
-                    f"{what}: there is nothing to resume in the legacy era ({version}): the server "
-                    "holds the call open while it asks, and the elicitation callback answers; "
-                    "input_responses and request_state work only with a 2026-07-28 server"
-                )
-            if options.input_responses is not None:
-                params["inputResponses"] = {
-                    key: _wire_answer(answer) for key, answer in options.input_responses.items()
-                }
-            if options.request_state is not None:
-                params["requestState"] = options.request_state
-        return params
 
     async def _call(
         self, method: str, params: dict[str, Any], what: str, call: Call, allow_input_required: bool
@@ -487,17 +463,23 @@ class Session:
         async def send(round_params: dict[str, Any]) -> dict[str, Any]:
             return await self.request(method, round_params, call)
 
+        async def answer(
+            key: str, method: str, params: dict[str, Any], index: int, count: int
+        ) -> dict[str, Any]:
+            # Asked between two requests of the call: no request is waiting, so no clock needs pausing.
+            return await self._questions.answer(self.require_open(), key, method, params, index, count)
+
         try:
             result = await self.request(method, params, call)
             if _input_required.is_input_required(result) and not allow_input_required:
                 result = await _input_required.run(
                     send,
                     params,
-                    self._answer_input,
+                    answer,
                     max_rounds=self._max_rounds,
                     what=what,
                     first=result,
-                    check=self._check_input,
+                    check=self._questions.check,
                 )
         except MCPError as exc:
             if isinstance(exc, UrlElicitationRequiredError):
@@ -513,54 +495,3 @@ class Session:
             if failure is not None:
                 raise failure
         return result
-
-    def question(self, related: RequestId | None, scope: anyio.CancelScope) -> _PushedQuestion:
-        """Open a pushed question: it belongs to the request ``related``, else to every one in flight.
-
-        Only its owners' deadlines stop while it is answered; ``scope`` (around its answer) is cancelled
-        when every owner is over.
-        """
-        return _PushedQuestion(self, related, scope)
-
-    def _check_input(self, key: str, method: str) -> None:
-        """Before any question of a round is answered: refuse unknown and undeclared kinds."""
-        handler = self._router.handler(method)
-        if handler is None:
-            raise ProtocolError(
-                f"the server's input request {key!r} is {method!r}, which this client does not answer"
-            )
-        self._router.require_declared(handler)
-
-    async def _answer_input(
-        self, key: str, method: str, params: dict[str, Any], index: int, count: int
-    ) -> dict[str, Any]:
-        context = ClientRequestContext(
-            server=self.label,
-            server_info=self.description.info,
-            protocol_version=self.description.protocol_version or LATEST_MODERN,
-            era="modern",
-            input_key=key,
-            question_index=index,
-            question_count=count,
-        )
-        # Asked between two requests of the call: no request is waiting, so no clock needs pausing.
-        return await self._router.answer(method, params, context)
-
-    def _push_context(self, request_id: Any) -> ClientRequestContext:
-        return ClientRequestContext(
-            server=self.label,
-            server_info=self.description.info,
-            protocol_version=self.description.protocol_version or LATEST_LEGACY,
-            era="legacy",
-            request_id=request_id,
-        )
-
-
-def _wire_answer(answer: object) -> object:
-    """An answer to a server's question as it goes on the wire (a model is dumped, a mapping copied)."""
-    dump = getattr(answer, "model_dump_wire", None)
-    if callable(dump):
-        return dump()
-    if isinstance(answer, Mapping):
-        return dict(answer)  # pyright: ignore[reportUnknownArgumentType]
-    return answer

@@ -59,6 +59,13 @@ def current_clock() -> RequestClock | None:
 
 
 class RequestDeadlines:
+    """The deadlines of one session's requests: the clock of each waiting request, by id, and the watchdog.
+
+    Owned by the ``Session`` (which runs ``watch`` in its task group and makes a ``clock`` per
+    request); ``_questions`` pauses the clocks of a pushed question's owners, and an OAuth login
+    pauses them all (``waiting_on_a_person``).
+    """
+
     def __init__(self, timeout: float | None) -> None:
         self.timeout = math.inf if timeout is None else timeout
         self.active: dict[Any, RequestClock] = {}
@@ -127,6 +134,12 @@ class RequestDeadlines:
 
 
 class RequestClock:
+    """One request's deadline, entered around its wait: a cancel scope, or a future the transport binds.
+
+    Made by ``RequestDeadlines.clock`` for the session's request path; paused and resumed by the
+    questions it owns, restarted by progress reports, expired by the watchdog.
+    """
+
     __slots__ = (
         "_clock_token", "_deadline", "_deadlines", "_ended", "_expired", "_own_timer", "_pauses",
         "_request_id", "_scope", "_token", "_waiter", "call", "on_end", "timeout",

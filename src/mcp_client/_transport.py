@@ -1,27 +1,13 @@
-"""The seam between the client and the wire: one small interface that knows nothing of protocol eras.
+"""The seam between the client and the wire: ``mcp_client.Transport``, public, and knowing no protocol era.
 
-A transport moves JSON-RPC messages (plain dicts). The client calls:
+A transport moves JSON-RPC messages (plain dicts, ``Message``) between the client and one server. The
+client (its session) calls ``open`` once, then ``request`` and ``send`` as often as it needs, then
+``aclose``; the transport calls back into the client only through the ``ServerMessageSink`` it was
+opened with. Everything the client needs to know about the transport is a member of ``Transport``,
+documented there; everything the transport needs to know about a request (may its reply stream be
+resumed, which protocol version is spoken) comes with the request. Which protocol era is spoken is
+the client's business: a transport never reads it from the headers it is given.
 
-* ``open(spawn, on_message)`` once. ``on_message(message, related_request)`` is awaited for every
-  message the server sends that is not the response to one of our requests (server requests and
-  notifications); the transport must not wait for it to finish when it may take long, so it runs it
-  through ``spawn`` (which starts it in the client's task group) for server *requests*, and may await
-  it inline for notifications. ``related_request`` is the id of our request the message came with,
-  when the transport knows it (an HTTP reply stream belongs to one request), else ``None``.
-* ``request(message, headers)`` sends one request and returns the server's response message (a
-  ``result`` or an ``error`` dict, with our id). Server messages that arrive while it waits go to
-  ``on_message``. A transport reports protocol-level HTTP failures as JSON-RPC error responses
-  (as PROTOCOL.md section 7 asks) and connection failures as ``MCPConnectionError``.
-* ``send(message, headers)`` sends a notification or a response to a server request.
-* ``aclose()`` ends the connection (DELETE of the HTTP session, end of the subprocess).
-
-``headers`` are HTTP headers the era wants on this message; a transport without headers ignores them.
-``label`` names the server (URL or command line) in errors and in ``ClientRequestContext``.
-``cancels_by_closing`` is true when abandoning ``request`` (closing its stream) tells the server the
-request is cancelled, so a 2026-07-28 client need not send ``notifications/cancelled``.
-
-A transport raises ``RequestStreamLost`` when a request's reply stream ended before the answer and the
-protocol version offers no way to resume it (2026-07-28): the client re-issues the request, once.
 Server requests are handled in at most ``MAX_SERVER_REQUESTS_IN_FLIGHT`` tasks at once
 (``ServerRequestSlots``), so a server that floods requests and never reads our answers costs a bounded
 number of tasks and buffered writes, not one per request. Past the bound, a transport whose answers
@@ -29,24 +15,30 @@ travel apart from what it reads (HTTP) stops reading until a slot frees; one who
 share a pipe with the server (stdio) must keep reading, or both sides could wait on each other for
 ever, so it drops the excess request unanswered (a server that far behind would not read the answer).
 
-What the client would otherwise have to guess from the transport's class, the transport says itself:
-``sends_headers`` (are the era's HTTP headers worth building), ``startup_grace`` (seconds a first
-answer may take beyond ``timeout`` while the server starts, as a subprocess does), and
-``may_ignore_unknown_requests`` (a server may stay silent on a method it does not know, as legacy
-stdio servers do; an HTTP server always answers). ``session_id`` is the transport's session, if any.
+See ``docs/transports.md`` ("Writing a transport") for a complete in-memory transport.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import anyio
 
-from mcp_client._errors import MCPConnectionError
+from mcp_client._errors import RequestStreamLost
+from mcp_client._jsonrpc import Message, RequestId
 
-Message = dict[str, Any]
-RequestId = int | str
+__all__ = [
+    "DEFAULT_MAX_MESSAGE_BYTES",
+    "MAX_SERVER_REQUESTS_IN_FLIGHT",
+    "Message",
+    "RequestId",
+    "RequestStreamLost",
+    "ServerMessageSink",
+    "ServerRequestSlots",
+    "Spawn",
+    "Transport",
+]
 
 DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 """The largest single message (JSON body, SSE event, stdio line) a transport accepts by default."""
@@ -54,48 +46,135 @@ MAX_SERVER_REQUESTS_IN_FLIGHT = 64
 """Server requests handled at once; the elicitation callbacks among them are capped lower (32)."""
 
 
-class MessageHandler(Protocol):
-    """Receives what the server sends on its own; ``related_request`` as described above."""
+class ServerMessageSink(Protocol):
+    """Where a transport hands every message the server sends on its own (requests and notifications).
+
+    ``related_request`` is the id of our request the message came with, when the transport knows it
+    (an HTTP reply stream belongs to one request), else ``None``: a question the server pushes then
+    belongs to every request in flight. Awaiting it for a server *request* may take as long as a person
+    takes to answer, so a transport runs those through ``Spawn`` (a task of the client's) and awaits
+    notifications inline, in the order the server sent them.
+    """
 
     async def __call__(self, message: Message, related_request: RequestId | None = None) -> None: ...
 
 
 Spawn = Callable[[Callable[[], Awaitable[None]]], None]
+"""Starts background work in the client's task group: ``spawn(async_function)``; it never blocks.
+
+The client owns the task (it is cancelled when the client closes) and logs what it raises.
+"""
 
 
 @runtime_checkable
 class Transport(Protocol):
-    """What the ``Client`` needs from a connection to one server. See the module docstring."""
+    """What the ``Client`` needs from a connection to one server (pass one as ``Client(transport)``).
+
+    Implement ``open``, ``request``, ``send`` and ``aclose``. The properties say what the client would
+    otherwise have to guess; subclass ``Transport`` to inherit the defaults written here (``label`` is
+    the class name, every other property is ``False``, ``0.0`` or ``None``), or implement every member.
+    ``StreamableHTTPTransport`` and ``StdioTransport`` are the two the package ships.
+    """
 
     @property
-    def label(self) -> str: ...
+    def label(self) -> str:
+        """Names the server (a URL, a command line) in errors and in ``ClientRequestContext.server``."""
+        return type(self).__name__
 
     @property
-    def cancels_by_closing(self) -> bool: ...
+    def kind(self) -> str:
+        """What carries the messages, as ``Client.transport_kind`` shows it: ``"http"`` (streamable
+        HTTP), ``"sse"`` (the older HTTP+SSE), ``"stdio"``, ``"in-process"``; ``"custom"`` by default."""
+        return "custom"
 
     @property
-    def sends_headers(self) -> bool: ...
+    def cancels_by_closing(self) -> bool:
+        """True when abandoning ``request`` (closing its stream) tells the server the request is
+        cancelled, so that a 2026-07-28 client need not send ``notifications/cancelled``."""
+        return False
 
     @property
-    def startup_grace(self) -> float: ...
+    def sends_headers(self) -> bool:
+        """True when the HTTP headers the era builds for each message are used (worth building)."""
+        return False
 
     @property
-    def may_ignore_unknown_requests(self) -> bool: ...
+    def startup_grace(self) -> float:
+        """Seconds a first answer may take beyond the client's ``timeout`` while the server starts (a
+        subprocess's cold start); ``0.0`` for a server that is already running."""
+        return 0.0
 
     @property
-    def session_id(self) -> str | None: ...
+    def may_ignore_unknown_requests(self) -> bool:
+        """True when a server may stay silent on a method it does not know (legacy stdio servers do),
+        so that the era probe's timeout means "legacy server" rather than "server down"."""
+        return False
 
-    async def open(self, spawn: Spawn, on_message: MessageHandler) -> None: ...
+    @property
+    def binds_waits(self) -> bool:
+        """True when the transport waits for each reply on an ``asyncio`` future that it hands to the
+        request's clock, so the client needs no cancel scope per request (the stdio transport on
+        asyncio). Leave it ``False``: the client then bounds each ``request`` with a cancel scope."""
+        return False
 
-    async def request(self, message: Message, headers: Mapping[str, str]) -> Message: ...
+    @property
+    def backlogged(self) -> bool:
+        """True while the server is not reading what the client writes (a stdio server whose stdin is
+        full): the client then skips work that would only wait for its deadline."""
+        return False
 
-    async def send(self, message: Message, headers: Mapping[str, str]) -> None: ...
+    @property
+    def session_id(self) -> str | None:
+        """The transport's session (HTTP ``Mcp-Session-Id``), if any; shown as ``Client.session_id``."""
+        return None
 
-    async def aclose(self) -> None: ...
+    async def open(self, spawn: Spawn, on_message: ServerMessageSink) -> None:
+        """Connect, once, before any other call. Keep ``on_message`` for every message the server
+        sends on its own (see ``ServerMessageSink``), and ``spawn`` to run server requests in tasks
+        of the client's. Raise ``MCPConnectionError`` if the server cannot be reached."""
+        ...
 
+    async def request(
+        self,
+        message: Message,
+        headers: Mapping[str, str],
+        *,
+        resumable: bool = True,
+        protocol_version: str | None = None,
+    ) -> Message:
+        """Send one request and return the server's response to it: a ``result`` or an ``error``
+        message, with the request's id.
 
-class RequestStreamLost(MCPConnectionError):
-    """A request's reply stream ended before the answer, and cannot be resumed (see the module docstring)."""
+        Server messages that arrive while it waits go to ``on_message``. ``headers`` are the HTTP
+        headers the era wants on this message (ignore them if the wire has none). ``resumable`` says
+        whether a reply stream that drops before the answer may be resumed (the legacy era's HTTP
+        streams may); when it may not, raise ``RequestStreamLost`` and the client sends the request
+        again, once. ``protocol_version`` is the version spoken, when one is settled (for what the
+        transport sends on its own, such as HTTP's standalone GET stream).
+
+        Report a failure the server reported at the protocol level (an HTTP 4xx) as a JSON-RPC
+        ``error`` response: the era negotiation reads those as evidence (the specification's
+        versioning rules say the fallback to the handshake must not hang on one error code). Raise
+        ``MCPConnectionError`` when the connection fails, ``ProtocolError`` when the server sends
+        something that is not JSON-RPC. The client bounds the call with its own deadline: do not add
+        one.
+        """
+        ...
+
+    async def send(
+        self, message: Message, headers: Mapping[str, str], *, protocol_version: str | None = None
+    ) -> None:
+        """Send a notification, or our response to a server's request; no answer is awaited.
+
+        ``headers`` and ``protocol_version`` as for ``request``. A server that refuses it is logged,
+        not raised; raise ``MCPConnectionError`` only when the connection itself failed.
+        """
+        ...
+
+    async def aclose(self) -> None:
+        """End the connection (the HTTP session's DELETE, the end of the subprocess). Called once, also
+        after a failed ``open``; it must not raise for a connection that is already gone."""
+        ...
 
 
 class ServerRequestSlots:

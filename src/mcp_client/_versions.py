@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
+EraName = Literal["legacy", "modern"]
+"""The two protocol eras: ``"legacy"`` (the ``initialize`` handshake) and ``"modern"`` (the envelope)."""
+
 LEGACY_VERSIONS: tuple[str, ...] = ("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05")
 """Handshake-era versions: ``initialize`` offers the first and accepts any of them back."""
 
@@ -11,5 +16,10 @@ MODERN_VERSIONS: tuple[str, ...] = ("2026-07-28",)
 LATEST_LEGACY = LEGACY_VERSIONS[0]
 LATEST_MODERN = MODERN_VERSIONS[0]
 
-MODES: tuple[str, ...] = ("legacy", "auto", *MODERN_VERSIONS)
+MODE_LEGACY = "legacy"
+"""``Client(mode="legacy")``: the ``initialize`` handshake."""
+MODE_AUTO = "auto"
+"""``Client(mode="auto")``: probe ``server/discover``, fall back to the handshake."""
+
+MODES: tuple[str, ...] = (MODE_LEGACY, MODE_AUTO, *MODERN_VERSIONS)
 """Valid values of ``Client(mode=...)``."""

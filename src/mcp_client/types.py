@@ -131,13 +131,13 @@ class ServerCapabilities(WireModel):
         """
         if not isinstance(raw, dict):
             return cls()
-        entries = {key: value for key, value in raw.items() if isinstance(key, str)}  # pyright: ignore[reportUnknownVariableType]
+        entries = {key: value for key, value in raw.items() if isinstance(key, str)}
         for _ in range(2):
             try:
                 return cls.model_validate(entries)
             except ValidationError as exc:
                 malformed = {str(error["loc"][0]) for error in exc.errors() if error["loc"]}
-                entries = {key: value for key, value in entries.items() if key not in malformed}  # pyright: ignore[reportUnknownVariableType]
+                entries = {key: value for key, value in entries.items() if key not in malformed}
         return cls()
 
 
@@ -228,7 +228,7 @@ class ListToolsResult(WireModel):
 class CallToolResult(WireModel):
     """A tool's answer. ``is_error`` is the tool's own failure report, not a protocol error."""
 
-    content: list[ContentBlock] = Field(default_factory=list)  # pyright: ignore[reportUnknownVariableType]
+    content: list[ContentBlock] = Field(default_factory=list)
     structured_content: Any = None
     is_error: bool = False
     meta: dict[str, Any] | None = Field(default=None, alias="_meta")
@@ -286,7 +286,7 @@ class ListResourcesResult(WireModel):
 
 
 class ReadResourceResult(WireModel):
-    contents: list[TextResourceContents | BlobResourceContents] = Field(default_factory=list)  # pyright: ignore[reportUnknownVariableType]
+    contents: list[TextResourceContents | BlobResourceContents] = Field(default_factory=list)
     meta: dict[str, Any] | None = Field(default=None, alias="_meta")
 
 
@@ -430,7 +430,7 @@ class ToolResultContent(WireModel):
 
     type: Literal["tool_result"] = "tool_result"
     tool_use_id: str
-    content: list[ContentBlock] = Field(default_factory=list)  # pyright: ignore[reportUnknownVariableType]
+    content: list[ContentBlock] = Field(default_factory=list)
     structured_content: Any = None
     is_error: bool | None = None
     meta: dict[str, Any] | None = Field(default=None, alias="_meta")

@@ -19,7 +19,7 @@ from mcp_types import TextContent as ServerText
 from pydantic import BaseModel
 
 from mcp_client import Client, ClientRequestContext
-from mcp_client._in_process import InProcessTransport
+from mcp_client._transports.in_process import InProcessTransport
 from mcp_client.types import ListRootsResult as ClientRoots
 from mcp_client.types import Root, TextContent
 from tests.interop._peers import listening_addresses

@@ -13,7 +13,7 @@ import anyio
 import pytest
 
 from mcp_client import Client, ClientRequestContext, MCPClientError
-from mcp_client._sse_transport import SSETransport
+from mcp_client._transports.http_sse import SSETransport
 from mcp_client.types import ElicitResult, ListRootsResult, Root, TextContent
 from tests.support.servers import FEATURES_SERVER, LOOPBACK, PEER_PYTHON, QUESTIONS_SERVER, run_http_server
 from ui_adapters.canned import CannedAnswers

@@ -20,7 +20,7 @@ from mcp_client import (
     _headers,
     _input_required,
     _jsonrpc,
-    _negotiation,
+    _version_choice,
 )
 from mcp_client._elicitation import capabilities_for
 from mcp_client._eras import LegacyEra, ModernEra
@@ -169,36 +169,36 @@ def test_duplicate_header_tokens_drop_the_tool() -> None:
 
 def test_probe_reply_from_a_modern_server_is_adopted() -> None:
     exchange = posts("A01_auto_probe_modern", "server/discover")[0]
-    decision = _negotiation.after_probe(reply_of(exchange), "2026-07-28")
-    assert isinstance(decision, _negotiation.Adopt) and decision.version == "2026-07-28"
+    decision = _version_choice.after_probe(reply_of(exchange), "2026-07-28")
+    assert isinstance(decision, _version_choice.Adopt) and decision.version == "2026-07-28"
 
 
 def test_probe_refused_by_a_legacy_server_falls_back() -> None:
     exchange = posts("A02_auto_fallback_to_legacy", "server/discover")[0]
-    decision = _negotiation.after_probe(reply_of(exchange), "2026-07-28")
-    assert isinstance(decision, _negotiation.Fallback)
+    decision = _version_choice.after_probe(reply_of(exchange), "2026-07-28")
+    assert isinstance(decision, _version_choice.Fallback)
     assert "-32600" in decision.reason
 
 
 @pytest.mark.parametrize(
     ("reply", "expected"),
     [
-        ({"error": {"code": -32601, "message": "Method not found"}}, _negotiation.Fallback),
+        ({"error": {"code": -32601, "message": "Method not found"}}, _version_choice.Fallback),
         (
             {"error": {"code": -32000, "message": "Bad Request: Server not initialized"}},
-            _negotiation.Fallback,
+            _version_choice.Fallback,
         ),
         (
             {"error": {"code": -32022, "message": "x", "data": {"supported": ["2025-11-25"]}}},
-            _negotiation.Fallback,
+            _version_choice.Fallback,
         ),
-        ({"result": {"supportedVersions": ["2025-11-25"]}}, _negotiation.Fallback),
-        ({"result": {"supportedVersions": "nope"}}, _negotiation.Fallback),
-        ({"result": {"supportedVersions": ["2099-01-01", "2026-07-28"]}}, _negotiation.Adopt),
+        ({"result": {"supportedVersions": ["2025-11-25"]}}, _version_choice.Fallback),
+        ({"result": {"supportedVersions": "nope"}}, _version_choice.Fallback),
+        ({"result": {"supportedVersions": ["2099-01-01", "2026-07-28"]}}, _version_choice.Adopt),
     ],
 )
 def test_probe_decisions(reply: dict[str, Any], expected: type) -> None:
-    assert isinstance(_negotiation.after_probe(reply, "2026-07-28"), expected)
+    assert isinstance(_version_choice.after_probe(reply, "2026-07-28"), expected)
 
 
 def test_probe_at_an_unknown_version_is_retried_at_the_mutual_one() -> None:
@@ -209,33 +209,33 @@ def test_probe_at_an_unknown_version_is_retried_at_the_mutual_one() -> None:
             "data": {"supported": ["2026-07-28"], "requested": "2099-01-01"},
         }
     }
-    assert _negotiation.after_probe(reply, "2099-01-01") == _negotiation.ProbeAgain("2026-07-28")
+    assert _version_choice.after_probe(reply, "2099-01-01") == _version_choice.ProbeAgain("2026-07-28")
 
 
 def test_probe_refused_at_the_very_version_offered_is_retried_once() -> None:
     """conformance request-metadata: the first request gets -32022 naming the version we offered."""
     reply = {"error": {"code": -32022, "message": "x", "data": {"supported": ["2026-07-28"]}}}
-    assert _negotiation.after_probe(reply, "2026-07-28") == _negotiation.ProbeAgain("2026-07-28")
+    assert _version_choice.after_probe(reply, "2026-07-28") == _version_choice.ProbeAgain("2026-07-28")
 
 
 def test_a_modern_only_server_with_nothing_in_common_aborts_the_connect() -> None:
     reply = {"error": {"code": -32022, "message": "x", "data": {"supported": ["2099-01-01"]}}}
     with pytest.raises(UnsupportedProtocolVersionError) as caught:
-        _negotiation.after_probe(reply, "2026-07-28")
+        _version_choice.after_probe(reply, "2026-07-28")
     assert caught.value.supported == ["2099-01-01"]
     assert "2099-01-01" in str(caught.value)
 
 
 def test_initialize_naming_a_modern_version_probes_again() -> None:
     error = {"code": -32022, "message": "x", "data": {"supported": ["2026-07-28"]}}
-    assert _negotiation.after_initialize_error(error) == _negotiation.ProbeAgain("2026-07-28")
-    assert _negotiation.after_initialize_error({"code": -32600, "message": "x"}) is None
+    assert _version_choice.after_initialize_error(error) == _version_choice.ProbeAgain("2026-07-28")
+    assert _version_choice.after_initialize_error({"code": -32600, "message": "x"}) is None
 
 
 def test_unknown_legacy_version_is_refused_by_name() -> None:
-    assert _negotiation.check_legacy_version("2025-06-18") == "2025-06-18"
+    assert _version_choice.check_legacy_version("2025-06-18") == "2025-06-18"
     with pytest.raises(UnsupportedProtocolVersionError, match="1999-01-01"):
-        _negotiation.check_legacy_version("1999-01-01")
+        _version_choice.check_legacy_version("1999-01-01")
 
 
 # ------------------------------------------------------------------ the multi-round-trip loop

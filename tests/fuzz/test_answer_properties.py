@@ -1,9 +1,10 @@
 """Properties of the answer the client sends back, beyond tests/test_schema_properties.py.
 
 That file checks the schema model on its own (``parse_form_schema``, ``validate_content``); here the
-checks go one step further out, to what ``ElicitationHandler.answer`` puts on the wire whatever the
-server asked and whatever the callback returned, to ``parse_request`` on arbitrary ``params``, and to
-the text path the terminal adapters use (``ui_adapters.terminal._typed_text.parse_typed``).
+checks go one step further out, to what ``Router.answer`` (through ``ElicitationHandler``) puts on
+the wire whatever the server asked and whatever the callback returned, to ``parse_request`` on
+arbitrary ``params``, and to the text path the terminal adapters use
+(``ui_adapters.terminal._typed_text.parse_typed``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,9 @@ from hypothesis import strategies as st
 from mcp_client import _jsonrpc
 from mcp_client._context import ClientRequestContext
 from mcp_client._elicitation import ALL_MODES, ElicitationHandler, parse_request
+from mcp_client._eras import UNSETTLED
 from mcp_client._errors import ElicitationError, InvalidElicitationSchemaError, MCPError
+from mcp_client._router import Router
 from mcp_client.schema import parse_form_schema
 from mcp_client.types import ElicitRequestURLParams, ElicitResult
 from tests.test_schema_properties import conform_schema, json_values, schemaish
@@ -50,8 +53,8 @@ def _answer(params: Any, returned: Any) -> dict[str, Any]:
             raise returned
         return returned
 
-    handler = ElicitationHandler(callback, ALL_MODES)  # type: ignore[arg-type]
-    return anyio.run(handler.answer, params, CONTEXT)
+    router = Router([ElicitationHandler(callback, ALL_MODES)])  # type: ignore[arg-type]
+    return anyio.run(router.answer, "elicitation/create", params, CONTEXT, UNSETTLED)
 
 
 def _check_wire_answer(answer: dict[str, Any], schema: dict[str, Any] | None) -> None:

@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mcp_client._content_encoding import PIECE_BYTES, BodyDecoder, ContentEncodingError
-from mcp_client._sse import EventTooLarge, ServerSentEvent, SSEDecoder
+from mcp_client._transports.content_encoding import PIECE_BYTES, BodyDecoder, ContentEncodingError
+from mcp_client._transports.sse import EventTooLarge, ServerSentEvent, SSEDecoder
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LIMIT = 64

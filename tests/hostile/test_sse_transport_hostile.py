@@ -16,7 +16,7 @@ import pytest
 from anyio.abc import SocketStream
 
 from mcp_client import Client, MCPConnectionError, ProtocolError, SessionExpiredError
-from mcp_client._sse_transport import SSETransport
+from mcp_client._transports.http_sse import SSETransport
 
 pytestmark = pytest.mark.anyio
 

@@ -12,7 +12,7 @@ import anyio
 import pytest
 
 from mcp_client import Client
-from mcp_client._sse_transport import SSETransport
+from mcp_client._transports.http_sse import SSETransport
 from mcp_client.types import TextContent
 from ui_adapters.canned import CannedAnswers
 

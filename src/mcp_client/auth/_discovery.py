@@ -216,9 +216,9 @@ def _string_list(document: dict[str, Any], key: str, url: str, what: str) -> lis
     value = document.get(key)
     if value is None:
         return None
-    if not isinstance(value, list) or len(value) > _MAX_LIST or not all(isinstance(v, str) for v in value):  # pyright: ignore[reportUnknownVariableType]
+    if not isinstance(value, list) or len(value) > _MAX_LIST or not all(isinstance(v, str) for v in value):
         raise OAuthError(f"{key} in the {what} at {url} is not a list of strings")
-    return list(value)  # pyright: ignore[reportUnknownArgumentType]
+    return list(value)
 
 
 def _scopes(document: dict[str, Any], key: str, url: str, what: str) -> tuple[str, ...] | None:

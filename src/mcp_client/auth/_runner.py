@@ -50,7 +50,7 @@ class StepRunner:
                 reply = await self._perform(step)
                 step = flow.send(reply)
         except StopIteration as done:
-            return done.value  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+            return done.value
         finally:
             flow.close()
 

@@ -152,7 +152,7 @@ class FileTokenStorage:
         clients = (await self._read()).get(server, {}).get("clients")
         if not isinstance(clients, dict):
             return None
-        return _load(ClientRegistration, clients.get(issuer), self.path)  # pyright: ignore[reportUnknownArgumentType]
+        return _load(ClientRegistration, clients.get(issuer), self.path)
 
     async def set_client(self, server: str, issuer: str, client: ClientRegistration) -> None:
         def change(servers: dict[str, Any]) -> None:
@@ -257,7 +257,7 @@ class FileTokenStorage:
             return {}
         return {
             key: value for key, value in servers.items() if isinstance(key, str) and isinstance(value, dict)
-        }  # pyright: ignore[reportUnknownVariableType]
+        }
 
     def _write_file(self, servers: dict[str, Any]) -> None:
         self._ensure_folder()
@@ -316,7 +316,7 @@ def _load(kind: type[_Record], data: object, path: Path) -> _Record | None:
     if not isinstance(data, dict):
         return None
     try:
-        return kind.from_dict(data)  # pyright: ignore[reportUnknownArgumentType]
+        return kind.from_dict(data)
     except ValueError as exc:
         logger.warning("ignoring an unreadable %s record in %s: %s", kind.__name__, path, exc)
         return None

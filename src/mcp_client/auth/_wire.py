@@ -84,7 +84,7 @@ def read_json_object(response: HttpResponse, purpose: str) -> dict[str, Any]:
         raise OAuthError(f"the {purpose} at {response.url} did not send valid JSON") from None
     if not isinstance(document, dict):
         raise OAuthError(f"the {purpose} at {response.url} sent JSON that is not an object")
-    return document  # pyright: ignore[reportUnknownVariableType]
+    return document
 
 
 def server_text(value: object, *, limit: int = 200) -> str:
@@ -112,8 +112,8 @@ def oauth_error_from(response: HttpResponse, purpose: str, secrets: Iterable[str
     except (ValueError, RecursionError):
         document = None
     if isinstance(document, dict):
-        code = server_text(document.get("error"), limit=80) or None  # pyright: ignore[reportUnknownMemberType]
-        description = server_text(document.get("error_description"))  # pyright: ignore[reportUnknownMemberType]
+        code = server_text(document.get("error"), limit=80) or None
+        description = server_text(document.get("error_description"))
     detail = code or f"HTTP {response.status}"
     if description:
         detail += f": {description}"

@@ -30,16 +30,17 @@ import httpx
 
 from mcp_client import _jsonrpc
 from mcp_client._errors import MCPConnectionError, ProtocolError, SessionExpiredError
-from mcp_client._http import _EventStream
 from mcp_client._http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
 from mcp_client._transport import (
     DEFAULT_MAX_MESSAGE_BYTES,
     Message,
-    MessageHandler,
     RequestId,
+    ServerMessageSink,
     ServerRequestSlots,
     Spawn,
+    Transport,
 )
+from mcp_client._transports.http import _EventStream
 
 __all__ = ["SSETransport"]
 
@@ -58,7 +59,7 @@ class _Pending:
         self.reply: Message | None = None
 
 
-class SSETransport:
+class SSETransport(Transport):
     """A connection to one HTTP+SSE server (protocol 2024-11-05): ``Client(url, transport="sse")``.
 
     ``url`` is the event stream's URL (often ending in ``/sse``). ``headers`` and ``auth`` apply to the
@@ -87,7 +88,7 @@ class SSETransport:
         self._owns_client = http_client is None
         self._endpoint: str | None = None
         self._spawn: Spawn | None = None
-        self._on_message: MessageHandler | None = None
+        self._on_message: ServerMessageSink | None = None
         self._pending: dict[RequestId, _Pending] = {}
         self._stream_scope: anyio.CancelScope | None = None
         self._lost: MCPConnectionError | ProtocolError | None = None
@@ -95,7 +96,9 @@ class SSETransport:
 
     # ------------------------------------------------------------------ Transport interface
 
-    kind = "sse"
+    @property
+    def kind(self) -> str:
+        return "sse"
 
     @property
     def label(self) -> str:
@@ -130,7 +133,7 @@ class SSETransport:
             "session_id"
         )
 
-    async def open(self, spawn: Spawn, on_message: MessageHandler) -> None:
+    async def open(self, spawn: Spawn, on_message: ServerMessageSink) -> None:
         self._spawn = spawn
         self._on_message = on_message
         if self._client is None:
@@ -171,7 +174,14 @@ class SSETransport:
         if self._endpoint is None:
             raise failure[0] if failure else MCPConnectionError(f"{self.url} closed its event stream")
 
-    async def request(self, message: Message, headers: Mapping[str, str]) -> Message:
+    async def request(
+        self,
+        message: Message,
+        headers: Mapping[str, str],
+        *,
+        resumable: bool = True,
+        protocol_version: str | None = None,
+    ) -> Message:
         request_id: RequestId = message["id"]
         pending = self._pending[request_id] = _Pending()
         try:
@@ -184,7 +194,9 @@ class SSETransport:
         finally:
             self._pending.pop(request_id, None)
 
-    async def send(self, message: Message, headers: Mapping[str, str]) -> None:
+    async def send(
+        self, message: Message, headers: Mapping[str, str], *, protocol_version: str | None = None
+    ) -> None:
         await self._post(message, headers, None)
 
     async def aclose(self) -> None:

@@ -21,9 +21,9 @@ method and body) are followed, at most ``_MAX_REDIRECTS`` times; any other redir
 A redirect's own body is never read.
 
 Bounds: every byte of a body counts against ``max_message_bytes`` as it arrives, before and after
-``Content-Encoding`` is undone (``_content_encoding``, which never inflates more than a piece at a time):
+``Content-Encoding`` is undone (``content_encoding``, which never inflates more than a piece at a time):
 a JSON body, an acknowledgement or an error body may be that large; an SSE stream may run for ever but
-no single event may be larger (``_sse``).
+no single event may be larger (``sse``).
 """
 
 from __future__ import annotations
@@ -38,20 +38,24 @@ import anyio
 import httpx
 
 from mcp_client import _jsonrpc
-from mcp_client._content_encoding import ACCEPT_ENCODING, BodyDecoder, ContentEncodingError
-from mcp_client._errors import MCPClientError, MCPConnectionError, ProtocolError, SessionExpiredError
+from mcp_client._errors import (
+    MCPClientError,
+    MCPConnectionError,
+    ProtocolError,
+    RequestStreamLost,
+    SessionExpiredError,
+)
 from mcp_client._http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
-from mcp_client._sse import EventTooLarge, ServerSentEvent, SSEDecoder
 from mcp_client._transport import (
     DEFAULT_MAX_MESSAGE_BYTES,
     Message,
-    MessageHandler,
     RequestId,
-    RequestStreamLost,
+    ServerMessageSink,
     ServerRequestSlots,
     Spawn,
 )
-from mcp_client._versions import MODERN_VERSIONS
+from mcp_client._transports.content_encoding import ACCEPT_ENCODING, BodyDecoder, ContentEncodingError
+from mcp_client._transports.sse import EventTooLarge, ServerSentEvent, SSEDecoder
 
 logger = logging.getLogger("mcp_client.http")
 
@@ -140,7 +144,7 @@ class StreamableHTTPTransport:
         """The HTTP status that refused our last ``initialize`` (the older HTTP+SSE fallback reads it)."""
         self._protocol_version: str | None = None
         self._spawn: Spawn | None = None
-        self._on_message: MessageHandler | None = None
+        self._on_message: ServerMessageSink | None = None
         self._get_scope: anyio.CancelScope | None = None
         self._get_ready = anyio.Event()
         self._waiters: dict[Any, _Waiter] = {}
@@ -149,7 +153,9 @@ class StreamableHTTPTransport:
 
     # ------------------------------------------------------------------ Transport interface
 
-    kind = "http"
+    @property
+    def kind(self) -> str:
+        return "http"
 
     @property
     def label(self) -> str:
@@ -164,6 +170,14 @@ class StreamableHTTPTransport:
         return True
 
     @property
+    def binds_waits(self) -> bool:
+        return False  # httpx waits in its own ways: each request is bounded by a cancel scope
+
+    @property
+    def backlogged(self) -> bool:
+        return False  # each message is a request of its own: none waits behind an unread one
+
+    @property
     def startup_grace(self) -> float:
         return 0.0  # the server is already running: a slow first answer is a slow server
 
@@ -176,7 +190,7 @@ class StreamableHTTPTransport:
         """The legacy session id, once an ``initialize`` response gave one."""
         return self._session_id
 
-    async def open(self, spawn: Spawn, on_message: MessageHandler) -> None:
+    async def open(self, spawn: Spawn, on_message: ServerMessageSink) -> None:
         self._spawn = spawn
         self._on_message = on_message
         if self._client is None:
@@ -192,13 +206,21 @@ class StreamableHTTPTransport:
         else:
             self._client.headers.update(self._extra_headers)
 
-    async def request(self, message: Message, headers: Mapping[str, str]) -> Message:
+    async def request(
+        self,
+        message: Message,
+        headers: Mapping[str, str],
+        *,
+        resumable: bool = True,
+        protocol_version: str | None = None,
+    ) -> Message:
         is_initialize = message.get("method") == "initialize"
         if is_initialize:
             self._session_id = None  # a new session; never reuse an id from an earlier one
             self._stop_get_stream()  # the old session's stream; the new one opens after `initialized`
+        if protocol_version is not None:
+            self._protocol_version = protocol_version  # for the GET streams (resumption, standalone)
         request_headers = self._headers(headers)
-        resumable = headers.get("MCP-Protocol-Version") not in MODERN_VERSIONS
         request_id = message["id"]
         try:
             async with self._exchange("POST", request_headers, _jsonrpc.encode(message)) as response:
@@ -221,7 +243,9 @@ class StreamableHTTPTransport:
         except httpx.TransportError as exc:
             raise self._connection_error(exc) from exc
 
-    async def send(self, message: Message, headers: Mapping[str, str]) -> None:
+    async def send(
+        self, message: Message, headers: Mapping[str, str], *, protocol_version: str | None = None
+    ) -> None:
         """POST a notification or a response; the server's acknowledgement is read within bounds.
 
         The acknowledgement may take at most ``timeout`` and ``max_message_bytes``: a server that never
@@ -230,6 +254,8 @@ class StreamableHTTPTransport:
         turn, instead of queueing a thousand POSTs in httpx's pool, where every one of them times out.
         """
         what = message.get("method", "response")
+        if protocol_version is not None:
+            self._protocol_version = protocol_version
         status = 0
         body = b""
         with anyio.move_on_after(self._timeout) as waiting:
@@ -342,9 +368,6 @@ class StreamableHTTPTransport:
             "content-type": "application/json",
             **era_headers,
         }
-        version = era_headers.get("MCP-Protocol-Version")
-        if version is not None:
-            self._protocol_version = version
         if self._session_id is not None:
             headers[_SESSION] = self._session_id
         return headers
@@ -689,7 +712,7 @@ class _Exchange:
 
     async def __aenter__(self) -> httpx.Response:
         transport = self._transport
-        response = await transport._open(self._method, self._headers, self._content)  # pyright: ignore[reportPrivateUsage]
+        response = await transport._open(self._method, self._headers, self._content)
         self._response = response
         return response
 

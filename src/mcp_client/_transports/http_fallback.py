@@ -21,10 +21,10 @@ import httpx
 
 from mcp_client import _jsonrpc
 from mcp_client._errors import MCPConnectionError, ProtocolError
-from mcp_client._http import StreamableHTTPTransport
 from mcp_client._http_options import HttpOptions
-from mcp_client._sse_transport import SSETransport
-from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Message, MessageHandler, Spawn
+from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Message, ServerMessageSink, Spawn, Transport
+from mcp_client._transports.http import StreamableHTTPTransport
+from mcp_client._transports.http_sse import SSETransport
 
 __all__ = ["HttpTransportWithFallback"]
 
@@ -33,7 +33,7 @@ logger = logging.getLogger("mcp_client.http")
 _FALLBACK_STATUSES = frozenset({400, 404, 405})
 
 
-class HttpTransportWithFallback:
+class HttpTransportWithFallback(Transport):
     """Streamable HTTP at ``url``, switching to HTTP+SSE when the server refuses ``initialize`` there.
 
     ``kind`` says which transport is in use (``"http"`` or ``"sse"``).
@@ -60,13 +60,13 @@ class HttpTransportWithFallback:
         self._http = StreamableHTTPTransport(url, **self._options)
         self._active: StreamableHTTPTransport | SSETransport = self._http
         self._spawn: Spawn | None = None
-        self._on_message: MessageHandler | None = None
+        self._on_message: ServerMessageSink | None = None
         self._tried_sse = False
         self._sse_failure = ""
 
     @property
     def kind(self) -> str:
-        return "sse" if isinstance(self._active, SSETransport) else "http"
+        return self._active.kind
 
     @property
     def label(self) -> str:
@@ -92,12 +92,21 @@ class HttpTransportWithFallback:
     def session_id(self) -> str | None:
         return self._active.session_id
 
-    async def open(self, spawn: Spawn, on_message: MessageHandler) -> None:
+    async def open(self, spawn: Spawn, on_message: ServerMessageSink) -> None:
         self._spawn, self._on_message = spawn, on_message
         await self._http.open(spawn, on_message)
 
-    async def request(self, message: Message, headers: Mapping[str, str]) -> Message:
-        reply = await self._active.request(message, headers)
+    async def request(
+        self,
+        message: Message,
+        headers: Mapping[str, str],
+        *,
+        resumable: bool = True,
+        protocol_version: str | None = None,
+    ) -> Message:
+        reply = await self._active.request(
+            message, headers, resumable=resumable, protocol_version=protocol_version
+        )
         status = self._http.initialize_refused_with
         if (
             self._active is self._http
@@ -110,11 +119,13 @@ class HttpTransportWithFallback:
             sse = await self._open_sse(status)
             if sse is None:
                 return _explained(reply, status, self._sse_failure)
-            return await sse.request(message, headers)
+            return await sse.request(message, headers, protocol_version=protocol_version)
         return reply
 
-    async def send(self, message: Message, headers: Mapping[str, str]) -> None:
-        await self._active.send(message, headers)
+    async def send(
+        self, message: Message, headers: Mapping[str, str], *, protocol_version: str | None = None
+    ) -> None:
+        await self._active.send(message, headers, protocol_version=protocol_version)
 
     async def aclose(self) -> None:
         await self._active.aclose()

@@ -28,8 +28,8 @@ import httpx
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from mcp_client._errors import MCPConnectionError
-from mcp_client._http import StreamableHTTPTransport
-from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Message, MessageHandler, Spawn
+from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Message, ServerMessageSink, Spawn, Transport
+from mcp_client._transports.http import StreamableHTTPTransport
 
 __all__ = ["InProcessTransport", "asgi_app_of"]
 
@@ -64,7 +64,7 @@ def asgi_app_of(server: object) -> tuple[ASGIApp, str] | None:
     return None
 
 
-class InProcessTransport:
+class InProcessTransport(Transport):
     """A streamable HTTP connection to an ASGI app in this process: ``Client(InProcessTransport(app))``.
 
     ``app`` is an ASGI application serving MCP's streamable HTTP at ``path``, or a server object that
@@ -114,7 +114,9 @@ class InProcessTransport:
 
     # ------------------------------------------------------------------ Transport interface
 
-    kind = "in-process"
+    @property
+    def kind(self) -> str:
+        return "in-process"
 
     @property
     def label(self) -> str:
@@ -140,16 +142,27 @@ class InProcessTransport:
     def session_id(self) -> str | None:
         return self._http.session_id
 
-    async def open(self, spawn: Spawn, on_message: MessageHandler) -> None:
+    async def open(self, spawn: Spawn, on_message: ServerMessageSink) -> None:
         self._bridge.spawn = spawn
         await self._bridge.start()
         await self._http.open(spawn, on_message)
 
-    async def request(self, message: Message, headers: Mapping[str, str]) -> Message:
-        return await self._http.request(message, headers)
+    async def request(
+        self,
+        message: Message,
+        headers: Mapping[str, str],
+        *,
+        resumable: bool = True,
+        protocol_version: str | None = None,
+    ) -> Message:
+        return await self._http.request(
+            message, headers, resumable=resumable, protocol_version=protocol_version
+        )
 
-    async def send(self, message: Message, headers: Mapping[str, str]) -> None:
-        await self._http.send(message, headers)
+    async def send(
+        self, message: Message, headers: Mapping[str, str], *, protocol_version: str | None = None
+    ) -> None:
+        await self._http.send(message, headers, protocol_version=protocol_version)
 
     async def aclose(self) -> None:
         try:
