@@ -34,6 +34,7 @@ from mcp_client._sampling import SamplingCallback
 from mcp_client._session import Session
 from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Transport
 from mcp_client._transports.stdio import StdioServerParameters
+from mcp_client._version_choice import prior_discover as prior_discover_decision
 from mcp_client._versions import EraName
 from mcp_client.types import (
     CallToolResult,
@@ -58,10 +59,17 @@ __all__ = ["Client"]
 class Client:
     """An async MCP client; use it as ``async with Client(server, ...) as client:``.
 
-    ``server`` is an ``http(s)://`` URL (streamable HTTP), a ``StdioServerParameters`` (a subprocess
-    over stdio), or a ``Transport`` object. ``mode`` is ``"legacy"`` (initialize handshake), ``"auto"``
+    ``server`` is an ``http(s)://`` URL (streamable HTTP; the older HTTP+SSE transport where the server
+    refuses streamable HTTP, or always with ``transport="sse"``), a ``StdioServerParameters`` (a
+    subprocess over stdio), a server object of the official SDK or fastmcp (run in this process, no
+    socket), or a ``Transport`` object. ``mode`` is ``"legacy"`` (initialize handshake), ``"auto"``
     (probe ``server/discover``, fall back to the handshake) or a modern version such as ``"2026-07-28"``
-    (adopt it with no traffic).
+    (adopt it with no traffic). ``prior_discover`` (a stored ``client.discover_result``) is adopted with
+    no probe, its capabilities and server info known at once.
+
+    ``verify`` (bool, a CA bundle path, an ``ssl.SSLContext``), ``cert`` (a client certificate),
+    ``proxy``, ``trust_env`` and ``httpx_client_factory`` shape every HTTP request the client makes,
+    OAuth's included (see ``mcp_client._http_options``).
 
     A server may ask three kinds of question, pushed (legacy) or returned (2026-07-28), each to one
     callback that is also the capability declaration (no callback, no capability):
@@ -114,8 +122,14 @@ class Client:
         proxy: str | httpx.Proxy | None = None,
         trust_env: bool = True,
         httpx_client_factory: HttpClientFactory | None = None,
+        prior_discover: Mapping[str, Any] | BaseModel | None = None,
     ) -> None:
         check_mode(mode, input_required_max_rounds)
+        if prior_discover is not None and mode == "legacy":
+            raise ValueError(
+                "prior_discover is a 2026-07-28 discover result; it cannot go with mode='legacy'"
+            )
+        self._prior = prior_discover_decision(prior_discover) if prior_discover is not None else None
         check_seconds("timeout", timeout)
         check_level(log_level)
         http_options = HttpOptions(verify, cert, proxy, trust_env, httpx_client_factory)
@@ -189,12 +203,18 @@ class Client:
         return self._session.description.capabilities
 
     @property
+    def discover_result(self) -> dict[str, Any] | None:
+        """The ``server/discover`` result this connection was settled with (2026-07-28), as JSON: store it
+        and pass it as ``Client(url, prior_discover=...)`` next time to connect with no probe."""
+        return self._session.description.discover
+
+    @property
     def instructions(self) -> str | None:
         """The server's usage instructions, if it gave any."""
         return self._session.description.instructions
 
     async def __aenter__(self) -> Self:
-        await self._session.open(self._mode)
+        await self._session.open(self._mode, self._prior)
         return self
 
     async def __aexit__(

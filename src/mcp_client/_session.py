@@ -47,6 +47,7 @@ from mcp_client._server_description import ServerDescription
 from mcp_client._server_messages import ServerMessageHandler
 from mcp_client._timeouts import RequestDeadlines
 from mcp_client._transport import Message, RequestId, Transport
+from mcp_client._version_choice import Adopt
 from mcp_client.types import CallToolResult, InputRequiredResult, ListToolsResult, SubscriptionFilter
 
 logger = logging.getLogger("mcp_client")
@@ -112,7 +113,7 @@ class Session:
 
     # ------------------------------------------------------------------------- lifecycle
 
-    async def open(self, mode: str) -> None:
+    async def open(self, mode: str, prior: Adopt | None = None) -> None:
         if self._state != "new":
             raise ClientStateError("a Client can be entered only once; create a new Client to reconnect")
         self._state = "open"
@@ -124,7 +125,7 @@ class Session:
             await self.transport.open(self.spawn, self._inbound)
             # A transport that hands its waits to the request clocks needs no cancel scope per request.
             self.deadlines.binding = self.transport.binds_waits
-            await self.negotiator.connect(mode)
+            await self.negotiator.connect(mode, prior)
             await self._ask_log_level()
         except BaseException:
             await self.close()

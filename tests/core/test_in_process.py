@@ -150,3 +150,36 @@ async def test_a_declined_question_reaches_the_tool() -> None:
 def test_an_object_that_is_no_server_is_refused_clearly() -> None:
     with pytest.raises(TypeError, match="neither an ASGI app nor a server object"):
         InProcessTransport(object())
+
+
+async def test_a_stored_discover_result_skips_the_probe() -> None:
+    """``prior_discover``: capabilities and server info at once, and no ``server/discover`` on the wire."""
+    server = make_server()
+    inner = server.streamable_http_app()
+    methods: list[str] = []
+
+    async def counting(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST":
+            headers = dict(scope["headers"])
+            methods.append(headers.get(b"mcp-method", b"").decode())
+        await inner(scope, receive, send)
+
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with Client(InProcessTransport(server)) as first:
+            stored = first.discover_result
+        assert stored is not None and "supportedVersions" in stored
+        async with Client(InProcessTransport(counting), prior_discover=stored) as client:
+            assert client.era == "modern" and client.protocol_version == "2026-07-28"
+            assert client.server_info is not None and client.server_info.name == "bistro-in-process"
+            assert client.server_capabilities.tools is not None
+            assert text_of(await client.call_tool("count", {"steps": 1})) == "counted 1"
+    assert "server/discover" not in methods and "tools/call" in methods
+
+
+def test_a_prior_discover_that_cannot_be_used_is_refused() -> None:
+    with pytest.raises(ValueError, match="cannot go with mode='legacy'"):
+        Client(make_server(), mode="legacy", prior_discover={"supportedVersions": ["2026-07-28"]})
+    with pytest.raises(ValueError, match="lists 2025-06-18"):
+        Client(make_server(), prior_discover={"supportedVersions": ["2025-06-18"]})
+    with pytest.raises(ValueError, match="no supportedVersions"):
+        Client(make_server(), prior_discover={"capabilities": {}})
