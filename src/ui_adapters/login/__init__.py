@@ -111,7 +111,10 @@ class BrowserLogin:
             return False
         try:
             answer = await prompt_line(
-                "Open the login page in your browser? [y/N] ", input=self._input, output=self._output
+                "Open the login page in your browser? [y/N] ",
+                input=self._input,
+                output=self._output,
+                console=self._console,
             )
         except (KeyboardInterrupt, EOFError):
             raise self._cancelled() from None
@@ -176,7 +179,10 @@ class BrowserLogin:
         for _ in range(_MAX_PASTES):
             try:
                 line = await prompt_line(
-                    "Paste the address here (Ctrl-C cancels): ", input=self._input, output=self._output
+                    "Paste the address here (Ctrl-C cancels): ",
+                    input=self._input,
+                    output=self._output,
+                    console=self._console,
                 )
             except (KeyboardInterrupt, EOFError):
                 raise self._cancelled() from None
