@@ -31,7 +31,7 @@ from mcp_client._notifications import LoggingCallback, MessageHandler, Notificat
 from mcp_client._options import check_level, check_mode, client_info_of, router_for, transport_for
 from mcp_client._roots import ListRootsCallback
 from mcp_client._sampling import SamplingCallback
-from mcp_client._session import Session
+from mcp_client._session import ListChangedCallback, Session
 from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Transport
 from mcp_client._transports.stdio import StdioServerParameters
 from mcp_client._version_choice import prior_discover as prior_discover_decision
@@ -89,6 +89,10 @@ class Client:
     caps the multi-round-trip loop. ``headers`` and ``auth`` (an ``httpx.Auth``, such as
     ``mcp_client.auth.OAuth``) apply to every HTTP request.
 
+    List results are kept as long as the server's cache hints allow, and forgotten on its
+    ``list_changed`` notices; ``list_changed_callback(fresh_list)`` (sync or async) is handed the new
+    list, fetched in the background, after each such notice.
+
     ``logging_callback(params)`` gets the server's log messages (``LoggingMessageNotificationParams``),
     at ``log_level`` and up when one is given (legacy: ``logging/setLevel`` after the handshake;
     2026-07-28: in each request's ``_meta``, without which a modern server sends none).
@@ -123,6 +127,7 @@ class Client:
         trust_env: bool = True,
         httpx_client_factory: HttpClientFactory | None = None,
         prior_discover: Mapping[str, Any] | BaseModel | None = None,
+        list_changed_callback: ListChangedCallback | None = None,
     ) -> None:
         check_mode(mode, input_required_max_rounds)
         if prior_discover is not None and mode == "legacy":
@@ -149,6 +154,7 @@ class Client:
             logging_callback=logging_callback,
             message_handler=message_handler,
             on_tools_changed=lambda: self._session.output_schemas.forget(),
+            on_list_changed=lambda notice: self._session.list_changed(notice, list_changed_callback),
         )
         # The HTTP+SSE transport predates the 2026-07-28 era: chosen explicitly, it speaks the handshake.
         self._mode = "legacy" if transport == "sse" and mode == "auto" else mode
@@ -365,22 +371,26 @@ class Client:
 
     # ------------------------------------------------------------------------ the rest
 
-    async def list_tools(self) -> ListToolsResult:
-        """Every tool of the server (all pages)."""
-        return await self._session.tool_list()
+    async def list_tools(self, *, refresh: bool = False) -> ListToolsResult:
+        """Every tool of the server (all pages).
 
-    async def list_prompts(self) -> ListPromptsResult:
-        """Every prompt of the server (all pages)."""
-        return await self._session.list_all(ListPromptsResult, "prompts/list", "prompts")
+        Kept for as long as the server's cache hints (``ttlMs``) allow, and forgotten on its
+        ``list_changed`` notice or a new session; ``refresh=True`` asks the server again.
+        """
+        return await self._session.tool_list(refresh)
 
-    async def list_resources(self) -> ListResourcesResult:
-        """Every resource of the server (all pages)."""
-        return await self._session.list_all(ListResourcesResult, "resources/list", "resources")
+    async def list_prompts(self, *, refresh: bool = False) -> ListPromptsResult:
+        """Every prompt of the server (all pages); cached as ``list_tools`` is."""
+        return await self._session.list_all(ListPromptsResult, "prompts/list", "prompts", refresh)
 
-    async def list_resource_templates(self) -> ListResourceTemplatesResult:
-        """Every resource template of the server (all pages)."""
+    async def list_resources(self, *, refresh: bool = False) -> ListResourcesResult:
+        """Every resource of the server (all pages); cached as ``list_tools`` is."""
+        return await self._session.list_all(ListResourcesResult, "resources/list", "resources", refresh)
+
+    async def list_resource_templates(self, *, refresh: bool = False) -> ListResourceTemplatesResult:
+        """Every resource template of the server (all pages); cached as ``list_tools`` is."""
         return await self._session.list_all(
-            ListResourceTemplatesResult, "resources/templates/list", "resourceTemplates"
+            ListResourceTemplatesResult, "resources/templates/list", "resourceTemplates", refresh
         )
 
     async def complete(

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,7 +45,7 @@ class ListListing:
     scope: str = "private"
 
     @classmethod
-    def of_pages(cls, items: list[Any], pages: list[Mapping[str, Any]]) -> ListListing:
+    def of_pages(cls, items: list[Any], pages: Sequence[Mapping[str, Any]]) -> ListListing:
         """The listing of ``items``, kept for the shortest page ``ttlMs`` (none on any page: not kept)."""
         ttl = math.inf
         public = bool(pages)

@@ -14,6 +14,7 @@ send a request again whose reply stream was lost.
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import logging
 from collections.abc import Awaitable, Callable, Mapping
@@ -37,6 +38,7 @@ from mcp_client._errors import (
     UnsupportedInEraError,
     UrlElicitationRequiredError,
 )
+from mcp_client._list_cache import ListCache, ListListing
 from mcp_client._listen import Listening
 from mcp_client._negotiation import Negotiator
 from mcp_client._notifications import Notifications
@@ -48,9 +50,27 @@ from mcp_client._server_messages import ServerMessageHandler
 from mcp_client._timeouts import RequestDeadlines
 from mcp_client._transport import Message, RequestId, Transport
 from mcp_client._version_choice import Adopt
-from mcp_client.types import CallToolResult, InputRequiredResult, ListToolsResult, SubscriptionFilter
+from mcp_client.types import (
+    CallToolResult,
+    InputRequiredResult,
+    ListPromptsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ListToolsResult,
+    SubscriptionFilter,
+)
 
 logger = logging.getLogger("mcp_client")
+
+ListChangedCallback = Callable[[Any], object]
+"""``list_changed_callback(fresh_list)``: a ``ListToolsResult`` / ``ListPromptsResult`` /
+``ListResourcesResult`` / ``ListResourceTemplatesResult`` fetched after the server said it changed."""
+_LISTS: dict[str, tuple[type[BaseModel], str]] = {
+    "tools/list": (ListToolsResult, "tools"),
+    "prompts/list": (ListPromptsResult, "prompts"),
+    "resources/list": (ListResourcesResult, "resources"),
+    "resources/templates/list": (ListResourceTemplatesResult, "resourceTemplates"),
+}
 
 _CANCEL_NOTIFY_SECONDS = 2.0
 
@@ -83,6 +103,8 @@ class Session:
         self.transport = transport
         self.notifications = notifications
         self.output_schemas = OutputSchemas(transport.label)
+        self.list_cache = ListCache()
+        """List results kept as the server's cache hints allow (SEP-2549)."""
         self._log_level = log_level
         self._level_request: tuple[str, dict[str, Any]] | None = None
         self.label = transport.label
@@ -261,6 +283,8 @@ class Session:
         if isinstance(recovery, Resend):
             logger.info("%s dropped a reply stream before answering; sending the request again", self.label)
             return self.require_open()
+        if isinstance(recovery, RestartSession | Readopt):
+            self.list_cache.forget()  # a new session may serve other lists
         if isinstance(recovery, RestartSession):
             logger.info("%s forgot our session; starting a new one", self.label)
             try:
@@ -342,21 +366,55 @@ class Session:
 
     # ------------------------------------------------------------------ results for Client
 
-    async def list_tools(self) -> list[Any]:
+    async def _listing(self, method: str, key: str, refresh: bool) -> list[Any]:
+        """Every item of a paginated list, from the list cache while the server's hints allow."""
+
+        async def load() -> ListListing:
+            pages: list[dict[str, Any]] = []
+            items = await _results.list_all(self.request, method, key, self.label, pages)
+            return ListListing.of_pages(items, pages)
+
+        return await self.list_cache.fetch(method, load, refresh=refresh)
+
+    def list_changed(self, notice: str, callback: ListChangedCallback | None) -> None:
+        """A ``*/list_changed`` notice: forget the stale lists and, with a ``callback``, fetch them anew
+        in the background and hand each fresh list to it (``Client(list_changed_callback=...)``)."""
+        stale = self.list_cache.heard(notice)
+        if callback is None or self._state != "open":
+            return
+        for method in stale:
+            self.spawn(lambda method=method: self._refetch(method, callback))
+
+    async def _refetch(self, method: str, callback: ListChangedCallback) -> None:
+        model, key = _LISTS[method]
+        try:
+            if method == "tools/list":
+                fresh: BaseModel = await self.tool_list(refresh=True)
+            else:
+                fresh = await self.list_all(model, method, key, refresh=True)
+        except MCPClientError as exc:
+            logger.warning("%s: could not fetch the changed %s: %s", self.label, method, exc)
+            return
+        answer = callback(fresh)
+        if inspect.isawaitable(answer):
+            await answer
+
+    async def list_tools(self, refresh: bool = False) -> list[Any]:
         """Every tool of the server, after the era has learned what it needs from them."""
-        tools = await _results.list_all(self.request, "tools/list", "tools", self.label)
+        tools = await self._listing("tools/list", "tools", refresh)
         self.output_schemas.absorb(tools)
         return self.require_open().absorb_tools(tools)
 
-    async def tool_list(self) -> ListToolsResult:
+    async def tool_list(self, refresh: bool = False) -> ListToolsResult:
         """``list_tools`` as the model ``Client.list_tools`` returns."""
         self.require_open()
-        return _results.parse(ListToolsResult, {"tools": await self.list_tools()}, "tools/list", self.label)
+        tools = await self.list_tools(refresh)
+        return _results.parse(ListToolsResult, {"tools": tools}, "tools/list", self.label)
 
-    async def list_all(self, model: type[_M], method: str, key: str) -> _M:
+    async def list_all(self, model: type[_M], method: str, key: str, refresh: bool = False) -> _M:
         """Every item of a paginated list (``key`` of ``method``), as ``model``."""
         self.require_open()
-        items = await _results.list_all(self.request, method, key, self.label)
+        items = await self._listing(method, key, refresh)
         return _results.parse(model, {key: items}, method, self.label)
 
     async def check_tool_result(self, name: str, result: dict[str, Any]) -> None:
