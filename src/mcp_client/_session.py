@@ -25,7 +25,7 @@ import anyio
 import anyio.abc
 from pydantic import BaseModel
 
-from mcp_client import _input_required, _jsonrpc, _results
+from mcp_client import _input_required, _jsonrpc, _results, _telemetry
 from mcp_client._call_options import CallOptions, dress
 from mcp_client._elicitation import ElicitationCompleteCallback, UrlCompletions
 from mcp_client._eras import Era, Readopt, Recovery, Resend, RestartSession
@@ -312,20 +312,23 @@ class Session:
             request_id = next(self._ids)
         wire_params, headers = era.prepare(method, params, with_headers=self._with_headers)
         grace = self.negotiator.connect_timeout if self._cold else 0.0
-        try:
-            reply = await self.roundtrip(
+        if not _telemetry.tracing_available():
+            reply = await self._roundtrip(era, method, wire_params, headers, grace, call, request_id)
+        else:
+            traced = wire_params if wire_params is not None else {}
+            with _telemetry.request_span(
                 method,
-                wire_params,
-                headers,
-                grace=grace,
-                call=call,
+                traced,
                 request_id=request_id,
-                resumable=era.resumes_streams,
                 protocol_version=era.protocol_version,
-            )
-        except anyio.get_cancelled_exc_class():
-            await self._cancel_on_server(era, request_id, "The client cancelled the request")
-            raise
+                session_id=self.transport.session_id,
+                transport=self.transport.kind,
+            ) as span:
+                wire_params = traced or wire_params  # the trace context, even on a request with no params
+                reply = await self._roundtrip(era, method, wire_params, headers, grace, call, request_id)
+                error = reply.get("error") if reply is not None else None
+                if isinstance(error, dict):
+                    _telemetry.failed(span, error.get("code"), str(error.get("message", "")))
         if reply is None:  # the deadline fired
             await self._cancel_on_server(era, request_id, "The client timed out")
             timeout = (
@@ -344,6 +347,33 @@ class Session:
         if self.description.info is None:
             self.description.absorb_info(era.server_info_in(result))
         return result
+
+    async def _roundtrip(
+        self,
+        era: Era,
+        method: str,
+        wire_params: dict[str, Any] | None,
+        headers: Mapping[str, str],
+        grace: float,
+        call: Call | None,
+        request_id: RequestId,
+    ) -> dict[str, Any] | None:
+        """One request out and its reply back (``None``: the deadline fired); tells the server when the
+        caller gave up."""
+        try:
+            return await self.roundtrip(
+                method,
+                wire_params,
+                headers,
+                grace=grace,
+                call=call,
+                request_id=request_id,
+                resumable=era.resumes_streams,
+                protocol_version=era.protocol_version,
+            )
+        except anyio.get_cancelled_exc_class():
+            await self._cancel_on_server(era, request_id, "The client cancelled the request")
+            raise
 
     async def _cancel_on_server(self, era: Era, request_id: Any, reason: str) -> None:
         notice = era.cancel_notification(request_id, reason, self.transport.cancels_by_closing)
