@@ -297,22 +297,20 @@ class ClientGroup:
             member.done.set()
 
     def _client_for(self, server: ServerConfig) -> Client:
-        target: str | StdioServerParameters
+        target: object
+        transport = "auto"
         if server.kind == "stdio":
             assert server.command is not None
             target = StdioServerParameters(
                 server.command, list(server.args), dict(server.env) if server.env is not None else None,
                 server.cwd,
             )  # fmt: skip
-        elif server.kind == "sse":
-            raise MCPClientError(
-                f"server {server.name!r} ({server.url}) uses the older HTTP+SSE transport, which this "
-                "version of mcp_client does not speak yet; if the server also serves streamable HTTP, "
-                'give that URL with "type": "http"'
-            )
+        elif server.kind == "in-process":
+            target = server.server
         else:
             assert server.url is not None
             target = server.url
+            transport = "sse" if server.kind == "sse" else "auto"
         auth: httpx.Auth | None = None
         if server.auth == "oauth":
             if self._oauth is None:
@@ -322,6 +320,7 @@ class ClientGroup:
                 )
             auth = self._oauth(server)
         options: dict[str, Any] = {
+            "transport": transport,
             "mode": server.mode or self._mode,
             "timeout": server.timeout if server.timeout is not None else self._timeout,
             "sampling_capabilities": self._sampling_capabilities,

@@ -21,7 +21,8 @@ An entry is a **stdio** server (``command``, ``args``, ``env``, ``cwd``) or a **
 names, instead of ``"{name}_"``), ``rename_tools`` (``{tool: new name}``), ``auth: "oauth"`` (log in
 with ``mcp_client.auth.OAuth``) and ``disabled: true`` (skipped).
 Unknown keys are kept in ``ServerConfig.extra`` and otherwise ignored, so a file written for another
-client still loads.
+client still loads. A config given as a dict (not a file) may also name a server object to run in this
+process, ``{"server": MCPServer(...)}`` (the official SDK's or fastmcp's), as ``Client(server)`` does.
 
 ``${VAR}``, ``${env:VAR}`` (VS Code's spelling) and ``${VAR:-default}`` are replaced from the environment
 in ``command``, ``args``, ``env``, ``cwd``, ``url`` and ``headers``; ``$$`` is a literal ``$``. A variable
@@ -49,7 +50,7 @@ from mcp_client._versions import MODES
 
 __all__ = ["ConfigError", "MCPConfig", "ServerConfig", "load_config"]
 
-ServerKind = Literal["stdio", "http", "sse"]
+ServerKind = Literal["stdio", "http", "sse", "in-process"]
 
 _KINDS: dict[str, ServerKind] = {
     "stdio": "stdio",
@@ -61,6 +62,7 @@ _KINDS: dict[str, ServerKind] = {
 }
 _STDIO_KEYS = frozenset({"command", "args", "env", "cwd", "envFile"})
 _REMOTE_KEYS = frozenset({"url", "headers"})
+_IN_PROCESS_KEYS = frozenset({"server"})
 _OUR_KEYS = frozenset(
     {
         "type",
@@ -99,6 +101,7 @@ class ServerConfig:
     cwd: str | None = None
     url: str | None = None
     headers: Mapping[str, str] = field(default_factory=dict[str, str])
+    server: object | None = None
     mode: str | None = None
     timeout: float | None = None
     include_tools: tuple[str, ...] | None = None
@@ -113,6 +116,8 @@ class ServerConfig:
         """The URL, or the command line, for messages."""
         if self.url is not None:
             return self.url
+        if self.server is not None:
+            return f"in-process {type(self.server).__name__}"
         import shlex
 
         return shlex.join([self.command or "", *self.args])
@@ -214,7 +219,9 @@ class _Entry:
         if raw.get("disabled") is True:
             return None
         kind = self._kind(raw)
-        extra = {k: v for k, v in raw.items() if k not in _STDIO_KEYS | _REMOTE_KEYS | _OUR_KEYS}
+        extra = {
+            k: v for k, v in raw.items() if k not in _STDIO_KEYS | _REMOTE_KEYS | _IN_PROCESS_KEYS | _OUR_KEYS
+        }
         options: dict[str, Any] = {
             "mode": self._mode(raw),
             "timeout": self._timeout(raw),
@@ -225,6 +232,8 @@ class _Entry:
             "auth": self._auth(raw),
             "extra": extra,
         }
+        if kind == "in-process":
+            return ServerConfig(name=self.name, kind="in-process", server=raw["server"], **options)
         if kind == "stdio":
             for key in _REMOTE_KEYS & raw.keys():
                 raise self.fail(key, 'belongs to a remote server, but this entry has a "command"')
@@ -243,6 +252,10 @@ class _Entry:
 
     def _kind(self, raw: Mapping[str, Any]) -> ServerKind:
         has_command, has_url = "command" in raw, "url" in raw
+        if "server" in raw:
+            if has_command or has_url:
+                raise self.fail("server", 'an in-process server object goes without "command" or "url"')
+            return "in-process"
         if has_command and has_url:
             raise self.fail(None, 'has both "command" (a stdio server) and "url" (a remote one); keep one')
         declared = raw.get("type", raw.get("transport"))
