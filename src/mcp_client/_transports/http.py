@@ -498,8 +498,9 @@ class StreamableHTTPTransport:
                 )
             if attempts >= _MAX_RESUME_ATTEMPTS:
                 raise MCPConnectionError(
-                    f"{self.url} closed the stream for request {request_id!r} {attempts + 1} times "
-                    f"without answering it (last event id {cursor[0]!r})"
+                    f"{self.url} never answered request {request_id!r}: its response stream broke off "
+                    f"{attempts + 1} times in a row, and resuming it (from event {cursor[0]!r}) brought "
+                    "nothing new; the server may be overloaded or restarting, try again later"
                 )
             attempts += 1
             await anyio.sleep(retry_ms[0] / 1000)
