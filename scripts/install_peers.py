@@ -85,10 +85,45 @@ def _installed_fastmcp_version() -> str | None:
     return probe.stdout.strip() if probe.returncode == 0 else None
 
 
+def _client_dependencies() -> list[str]:
+    """mcp-client's own runtime requirements, as pyproject.toml declares them."""
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    return list(project["dependencies"])
+
+
+def _ensure_client_dependencies() -> None:
+    """Our client's runtime dependencies in the fastmcp venv, so a test can run ``Client(FastMCP(...))``
+    there (with ``PYTHONPATH=src``): fastmcp itself runs on httpx2, not httpx."""
+    python = str(_venv_python(FASTMCP_VENV))
+    wanted = _client_dependencies()
+    probe = subprocess.run(
+        [
+            python,
+            "-c",
+            "import sys, importlib.metadata as m\nfor r in sys.argv[1:]: m.version(r)",
+            *_names(wanted),
+        ],
+        capture_output=True,
+        check=False,
+    )
+    if probe.returncode == 0:
+        return
+    _run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *wanted])
+
+
+def _names(requirements: list[str]) -> list[str]:
+    import re
+
+    return [re.split(r"[<>=!~\[ ;]", requirement, maxsplit=1)[0] for requirement in requirements]
+
+
 def install_fastmcp(force: bool) -> None:
     """Create ``.cache/peers/fastmcp-venv`` and install the pinned fastmcp into it (unless already there)."""
     if not force and _installed_fastmcp_version() == FASTMCP_VERSION:
         print(f"fastmcp {FASTMCP_VERSION}: already installed in {FASTMCP_VENV}")
+        _ensure_client_dependencies()
         return
     if FASTMCP_VENV.exists():
         shutil.rmtree(FASTMCP_VENV)
@@ -98,6 +133,7 @@ def install_fastmcp(force: bool) -> None:
     _run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *FASTMCP_REQUIREMENTS])
     if _installed_fastmcp_version() != FASTMCP_VERSION:
         raise SystemExit(f"install_peers: fastmcp {FASTMCP_VERSION} is not importable from {python}")
+    _ensure_client_dependencies()
 
 
 def _package_version(folder: Path, package: str) -> str | None:

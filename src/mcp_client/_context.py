@@ -18,7 +18,8 @@ class ClientRequestContext:
     said about itself (``None`` before it said anything). In the legacy era ``request_id`` is the id of the
     server's ``elicitation/create`` request; in the 2026-07-28 era ``input_key`` is the key of the question
     in ``inputRequests``. ``question_index`` / ``question_count`` number the questions of one round
-    (always 1 of 1 for a legacy push), so a UI can say "question 2 of 3".
+    (always 1 of 1 for a legacy push), so a UI can say "question 2 of 3". ``config_name`` is the
+    server's name in the ``mcpServers`` config when the question comes through a ``ClientGroup``.
     """
 
     server: str
@@ -29,10 +30,17 @@ class ClientRequestContext:
     input_key: str | None = None
     question_index: int = 1
     question_count: int = 1
+    config_name: str | None = None
 
     @property
     def server_name(self) -> str:
-        """The best name to show for the server: its own title or name, else the URL or command."""
+        """The best name to show for the server.
+
+        The name an ``mcpServers`` config gave it (``config_name``, set by ``ClientGroup``), else its own
+        title or name, else the URL or command.
+        """
+        if self.config_name is not None:
+            return self.config_name
         if self.server_info is not None:
             return self.server_info.title or self.server_info.name or self.server
         return self.server
