@@ -36,7 +36,8 @@ def test_every_public_name_is_in_the_built_reference(tmp_path: Path) -> None:
     with (tmp_path / "html" / "objects.inv").open("rb") as inventory:
         loaded = InventoryFile.load(inventory, "", lambda base, path: path)
     documented = {name for role, entries in loaded.items() if role.startswith("py:") for name in entries}
-    modules = ["mcp_client", "mcp_client.types", "mcp_client.schema", "mcp_client.auth", "ui_adapters"]
+    modules = ["mcp_client", "mcp_client.types", "mcp_client.schema", "mcp_client.auth", "mcp_client.config"]
+    modules += ["ui_adapters"]
     modules += public_ui_adapters_modules()
     missing = []
     for module_name in modules:
