@@ -39,6 +39,30 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """``docs examples: N run, M not run (marked)`` whenever the docs examples test ran."""
+    reports = [
+        report
+        for key in ("passed", "failed")
+        for report in terminalreporter.stats.get(key, [])
+        if getattr(report, "when", None) == "call"
+        and "test_docs_examples.py::test_the_example_runs" in report.nodeid
+    ]
+    if not reports:
+        return
+    from tests.support.docs_examples import examples
+
+    found = examples()
+    not_run = sum(1 for example in found if example.not_run is not None)
+    elsewhere = sum(1 for example in found if example.tested_by is not None)
+    failed = sum(1 for report in reports if report.failed)
+    outcome = f" ({failed} failed)" if failed else ""
+    terminalreporter.write_line(
+        f"docs examples: {len(reports)} run{outcome}, {elsewhere} run by their own tests (tested-by), "
+        f"{not_run} not run (marked)"
+    )
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _leaves_no_temp_files() -> Iterator[None]:
     """Tests clean up after themselves: nothing this run made stays in the system temp folder."""

@@ -1,5 +1,7 @@
 """mcp_client: an async MCP client where every server question, in either protocol era, reaches one callback.
 
+::
+
     from mcp_client import Client
 
     async with Client("http://127.0.0.1:8000/mcp", elicitation_callback=ask) as client:

@@ -1,5 +1,7 @@
 """Ready-made elicitation callbacks for ``mcp_client``: terminal forms, URL consent, policies, canned answers.
 
+::
+
     from ui_adapters import terminal_callback
 
     ui = terminal_callback()            # forms in the terminal, links after consent

@@ -3,6 +3,8 @@
 One process needs no store: ``QuestionBroker()`` keeps everything in memory, as before. An app with
 several worker processes (or one that restarts) gives the broker a store that every worker shares:
 
+::
+
     QuestionBroker(store=SqliteStore("questions.db"))           # one machine: a file (store_sqlite)
     QuestionBroker(store=RedisStore("redis://127.0.0.1:6379"))  # many workers or machines (store_redis)
 

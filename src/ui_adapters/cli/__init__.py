@@ -1,5 +1,7 @@
 """The ``mcp-client`` command (also ``python -m ui_adapters.cli``): list tools, call one, or run the demo.
 
+::
+
     mcp-client demo
     mcp-client tools SERVER
     mcp-client call SERVER TOOL [KEY=VALUE ...] [--mode legacy|auto|2026-07-28] [--header K:V] [--json]
