@@ -189,14 +189,18 @@ async def test_servers_added_removed_and_retried_at_run_time(
 def test_the_docs_app_answers_two_servers_questions_in_one_terminal_ui(
     tmp_path: Path, fastmcp_stdio_command: tuple[str, list[str]]
 ) -> None:
-    """docs/servers.md's app, run as written, with answers typed on a piped stdin."""
+    """The app of docs/servers.md and README.md, run as written, with answers typed on a piped stdin."""
     import re
     import subprocess
 
-    page = (_peers.REPO / "docs" / "servers.md").read_text(encoding="utf-8")
-    match = re.search(r"```python\n(.*?)```", page, re.S)
-    assert match is not None
-    (tmp_path / "app.py").write_text(match.group(1), encoding="utf-8")
+    apps = []
+    for page in ("docs/servers.md", "README.md"):
+        text = (_peers.REPO / page).read_text(encoding="utf-8")
+        match = re.search(r"tested-by=tests/interop/test_group.py -->\n```python\n(.*?)```", text, re.S)
+        assert match is not None, page
+        apps.append(match.group(1))
+    assert apps[0] == apps[1]  # the README shows the same app as its page
+    (tmp_path / "app.py").write_text(apps[0], encoding="utf-8")
     python, args = fastmcp_stdio_command
     servers = {
         "bistro": {"command": sys.executable, "args": [str(BISTRO)], "mode": "legacy"},
