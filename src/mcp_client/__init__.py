@@ -35,6 +35,8 @@ from mcp_client._errors import (
     ServerExitedError,
     SessionExpiredError,
     SubscriptionLostError,
+    TaskCancelledError,
+    TaskLostError,
     UnsupportedInEraError,
     UnsupportedProtocolVersionError,
     UrlElicitationRequiredError,
@@ -45,6 +47,7 @@ from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressC
 from mcp_client._roots import ListRootsCallback
 from mcp_client._sampling import SamplingCallback
 from mcp_client._stdio import StdioServerParameters, StdioTransport
+from mcp_client._tool_task import ToolTask
 from mcp_client._transport import Message, RequestId, ServerMessageSink, Spawn, Transport
 from mcp_client._versions import LEGACY_VERSIONS, MODERN_VERSIONS
 
@@ -93,6 +96,9 @@ __all__ = [
     "StreamableHTTPTransport",
     "Subscription",
     "SubscriptionLostError",
+    "TaskCancelledError",
+    "TaskLostError",
+    "ToolTask",
     "Transport",
     "UnsupportedInEraError",
     "UnsupportedProtocolVersionError",

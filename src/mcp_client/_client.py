@@ -23,6 +23,7 @@ from mcp_client._elicitation import (
     ElicitationCompleteCallback,
     UrlCompletions,
 )
+from mcp_client._extensions import TASKS_EXTENSION, Extensions
 from mcp_client._listen import Listening, listen_filter
 from mcp_client._notifications import LoggingCallback, MessageHandler, Notifications, ProgressCallback
 from mcp_client._options import check_level, check_mode, client_info_of, router_for, transport_for
@@ -30,6 +31,7 @@ from mcp_client._roots import ListRootsCallback
 from mcp_client._sampling import SamplingCallback
 from mcp_client._session import Session
 from mcp_client._stdio import StdioServerParameters
+from mcp_client._tool_task import ToolTask
 from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Transport
 from mcp_client._versions import EraName
 from mcp_client.types import (
@@ -83,6 +85,10 @@ class Client:
     2026-07-28: in each request's ``_meta``, without which a modern server sends none).
     ``message_handler(notification)`` gets every other notification the client does not consume
     (list changes, resource updates, unknown ones) as typed models. Both may be sync or async.
+
+    ``tasks=True`` declares the tasks extension (``io.modelcontextprotocol/tasks``): the server may then
+    run a tool call as a durable task, which ``call_tool`` follows to its result (its questions going
+    to the same callbacks), or hands back as a ``ToolTask`` with ``as_task=True``.
     """
 
     def __init__(
@@ -105,6 +111,7 @@ class Client:
         logging_callback: LoggingCallback | None = None,
         log_level: LoggingLevel | None = None,
         message_handler: MessageHandler | None = None,
+        tasks: bool = False,
     ) -> None:
         check_mode(mode, input_required_max_rounds)
         check_seconds("timeout", timeout)
@@ -132,6 +139,7 @@ class Client:
             complete_callback=elicitation_complete_callback,
             notifications=notifications,
             log_level=log_level,
+            extensions=Extensions([TASKS_EXTENSION] if tasks else []),
         )
 
     @property
@@ -193,7 +201,20 @@ class Client:
         input_responses: Mapping[str, Any] | None = None,
         request_state: str | None = None,
         allow_input_required: Literal[False] = False,
+        as_task: Literal[False] = False,
     ) -> CallToolResult: ...
+
+    @overload
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        read_timeout_seconds: float | None = None,
+        progress_callback: ProgressCallback | None = None,
+        *,
+        meta: Mapping[str, Any] | None = None,
+        as_task: Literal[True],
+    ) -> ToolTask: ...
 
     @overload
     async def call_tool(
@@ -207,6 +228,7 @@ class Client:
         input_responses: Mapping[str, Any] | None = None,
         request_state: str | None = None,
         allow_input_required: bool,
+        as_task: Literal[False] = False,
     ) -> CallToolResult | InputRequiredResult: ...
 
     async def call_tool(
@@ -220,7 +242,8 @@ class Client:
         input_responses: Mapping[str, Any] | None = None,
         request_state: str | None = None,
         allow_input_required: bool = False,
-    ) -> CallToolResult | InputRequiredResult:
+        as_task: bool = False,
+    ) -> CallToolResult | InputRequiredResult | ToolTask:
         """Call a tool and return its result; the server's questions go to the elicitation callback.
 
         ``read_timeout_seconds`` replaces ``Client(timeout=...)`` for this call. ``progress_callback
@@ -230,6 +253,11 @@ class Client:
         with ``input_responses`` and ``request_state``. A structured result is checked against the
         tool's ``outputSchema`` (``InvalidToolResultError``). A tool's own failure is a result with
         ``is_error=True``; protocol failures raise ``MCPError``.
+
+        With ``Client(tasks=True)`` the server may run the call as a task: it is followed to its result
+        (``tasks/get`` polls; each status message goes to ``progress_callback``; the timeout counts
+        silence, not the task's total time; cancelling the call cancels the task). ``as_task=True``
+        returns a ``ToolTask`` instead, at once.
         """
         options = call_options(
             read_timeout_seconds,
@@ -238,9 +266,20 @@ class Client:
             input_responses,
             request_state,
             allow_input_required,
+            as_task,
         )
         params = {"name": name, "arguments": dict(arguments) if arguments else {}}
+        if options is not None and options.as_task:
+            return await self._session.start_tool_task(name, params, options)
         return await self._session.call_tool(name, params, options)
+
+    async def task(self, saved: str | Mapping[str, Any]) -> ToolTask:
+        """Pick up a task again: ``saved`` is a ``ToolTask.to_json()`` (or its JSON text) or a task id.
+
+        Looks at the task once (``TaskLostError`` if the server no longer has it); then use the
+        ``ToolTask`` as if this client had started it. Needs ``Client(tasks=True)``.
+        """
+        return await self._session.resume_task(saved)
 
     @overload
     async def get_prompt(

@@ -39,6 +39,7 @@ from mcp_client.types import (
     ResourceUpdatedNotification,
     ServerNotification,
     SubscriptionFilter,
+    Task,
     ToolListChangedNotification,
     UnknownNotification,
 )
@@ -268,6 +269,8 @@ class Notifications:
         self._message_handler = message_handler
         self._on_tools_changed = on_tools_changed
         self._subscriptions: list[Subscription] = []
+        self.task_waiters: dict[str, list[Any]] = {}
+        """Calls following a task, by id (``_tasks.TaskWaiter``): a ``notifications/tasks`` wakes them."""
 
     @contextmanager
     def subscribed(self, subscription: Subscription) -> Generator[Subscription]:
@@ -288,11 +291,22 @@ class Notifications:
             await self._change(method, params)
         elif method == "notifications/subscriptions/acknowledged":
             self._acknowledged(params)
+        elif method == "notifications/tasks" and params.get("taskId") in self.task_waiters:
+            self._task_state(params)
         elif self._message_handler is not None:
             notice = UnknownNotification(method=method, params=params or None)
             await _call(self._message_handler, notice, what="message_handler")
         else:
             logger.debug("ignoring a %s notification", method)
+
+    def _task_state(self, params: dict[str, Any]) -> None:
+        try:
+            task = Task.model_validate(params)
+        except ValidationError:
+            logger.warning("ignoring a malformed notifications/tasks: %.200r", params)
+            return
+        for waiter in list(self.task_waiters.get(task.task_id, ())):
+            waiter.push(task)
 
     async def _log(self, params: dict[str, Any]) -> None:
         try:

@@ -76,6 +76,7 @@ __all__ = [
     "ServerNotification",
     "StopReason",
     "SubscriptionFilter",
+    "Task",
     "TextContent",
     "TextResourceContents",
     "Tool",
@@ -121,6 +122,8 @@ class ServerCapabilities(WireModel):
     logging: dict[str, Any] | None = None
     completions: dict[str, Any] | None = None
     experimental: dict[str, Any] | None = None
+    extensions: dict[str, Any] | None = None
+    """The protocol extensions the server offers (SEP-2133), by id (``io.modelcontextprotocol/tasks``)."""
 
     @classmethod
     def from_server(cls, raw: object) -> ServerCapabilities:
@@ -573,6 +576,31 @@ InputRequest = Annotated[
     Field(union_mode="left_to_right"),
 ]
 """One question of an ``InputRequiredResult``, keyed by the server in ``input_requests``."""
+
+
+class Task(WireModel):
+    """A durable tool task's state (SEP-2663), as ``tasks/get`` or ``notifications/tasks`` carry it.
+
+    ``status`` is ``working``, ``input_required``, ``completed``, ``failed`` or ``cancelled``;
+    ``input_requests`` holds the open questions (``input_required``), ``result`` the tool's
+    ``CallToolResult`` as sent (``completed``), ``error`` the JSON-RPC error (``failed``).
+    """
+
+    task_id: str
+    status: str
+    status_message: str | None = None
+    created_at: str | None = None
+    last_updated_at: str | None = None
+    ttl_ms: float | None = None
+    poll_interval_ms: float | None = None
+    input_requests: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None
+    error: dict[str, Any] | None = None
+
+    @property
+    def done(self) -> bool:
+        """Whether the task reached a terminal status (completed, failed or cancelled)."""
+        return self.status in ("completed", "failed", "cancelled")
 
 
 class InputRequiredResult(WireModel):
