@@ -135,7 +135,24 @@ async def test_without_a_callback_logs_go_to_the_python_logger(caplog: pytest.Lo
     with caplog.at_level(logging.DEBUG, logger="mcp_client.server"):
         await notifications.dispatch("notifications/message", {"level": "error", "logger": "db", "data": "x"})
     record = caplog.records[-1]
-    assert (record.name, record.levelno, record.getMessage()) == ("mcp_client.server.db", logging.ERROR, "x")
+    assert (record.name, record.levelno, record.getMessage()) == ("mcp_client.server", logging.ERROR, "db: x")
+    assert record.server_logger == "db"
+
+
+async def test_server_logger_names_do_not_create_python_loggers(caplog: pytest.LogCaptureFixture) -> None:
+    """Python keeps every logger for ever: one per name a server makes up would grow without bound."""
+    notifications = Notifications()
+    loggers_before = len(logging.Logger.manager.loggerDict)
+    with caplog.at_level(logging.DEBUG, logger="mcp_client.server"):
+        for index in range(2000):
+            params = {"level": "info", "logger": f"made-up-{index}-" + "n" * 100, "data": index}
+            await notifications.dispatch("notifications/message", params)
+    assert len(logging.Logger.manager.loggerDict) == loggers_before
+    assert [r.server_logger for r in caplog.records[-2:]] == [
+        "made-up-1998-" + "n" * 100,
+        "made-up-1999-" + "n" * 100,
+    ]
+    assert {r.name for r in caplog.records} == {"mcp_client.server"}
 
 
 # ---------------------------------------------------------------------------------------- change notices

@@ -41,17 +41,16 @@ from mcp_client._errors import (
     UnsupportedProtocolVersionError,
     UrlElicitationRequiredError,
 )
-from mcp_client._http import StreamableHTTPTransport
 from mcp_client._listen import Listening
 from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback, Subscription
 from mcp_client._roots import ListRootsCallback
 from mcp_client._sampling import SamplingCallback
-from mcp_client._stdio import StdioServerParameters, StdioTransport
 from mcp_client._tool_task import ToolTask
 from mcp_client._transport import Message, RequestId, ServerMessageSink, Spawn, Transport
+from mcp_client._transports.http import StreamableHTTPTransport
+from mcp_client._transports.stdio import StdioServerParameters, StdioTransport
+from mcp_client._version import __version__
 from mcp_client._versions import LEGACY_VERSIONS, MODERN_VERSIONS
-
-__version__ = "0.1.0"
 
 __all__ = [
     "LEGACY_VERSIONS",

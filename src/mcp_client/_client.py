@@ -30,9 +30,9 @@ from mcp_client._options import check_level, check_mode, client_info_of, router_
 from mcp_client._roots import ListRootsCallback
 from mcp_client._sampling import SamplingCallback
 from mcp_client._session import Session
-from mcp_client._stdio import StdioServerParameters
 from mcp_client._tool_task import ToolTask
 from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Transport
+from mcp_client._transports.stdio import StdioServerParameters
 from mcp_client._versions import EraName
 from mcp_client.types import (
     CallToolResult,

@@ -6,7 +6,7 @@ does not handle itself and sends it to exactly one kind of consumer:
 * ``notifications/progress`` -> the call that sent that ``progressToken`` (``ProgressRoutes``): its
   ``progress_callback`` runs and its timeout starts again. Unknown tokens are dropped.
 * ``notifications/message`` -> ``logging_callback(params)``, or the ``mcp_client.server`` Python logger
-  when the app gave none.
+  when the app gave none (the server's logger name as the record's ``server_logger`` attribute).
 * ``notifications/subscriptions/acknowledged`` -> the ``listen()`` subscription it acknowledges.
 * change notices (tools / prompts / resources ``list_changed``, ``resources/updated``) -> every open
   ``listen()`` subscription that asked for them (a 2026-07-28 frame only to the subscription whose id it
@@ -317,8 +317,14 @@ class Notifications:
         if self._logging_callback is not None:
             await _call(self._logging_callback, message, what="logging_callback")
             return
-        name = f"mcp_client.server.{message.logger}" if message.logger else "mcp_client.server"
-        logging.getLogger(name).log(_PYTHON_LEVELS.get(message.level, logging.INFO), "%s", message.data)
+        # One fixed logger: Python keeps every logger it ever made, so a logger per server-chosen name
+        # would let a server grow our memory without bound. Its logger name travels as record data.
+        level = _PYTHON_LEVELS.get(message.level, logging.INFO)
+        if message.logger:
+            extra = {"server_logger": message.logger}
+            logger.log(level, "%s: %s", message.logger, message.data, extra=extra)
+        else:
+            logger.log(level, "%s", message.data, extra={"server_logger": None})
 
     async def _change(self, method: str, params: dict[str, Any]) -> None:
         try:

@@ -13,16 +13,17 @@ from typing import Any, get_args
 import httpx
 
 from mcp_client._elicitation import ElicitationCallback, ElicitationHandler, UrlCompletions, declared_modes
-from mcp_client._http import StreamableHTTPTransport
 from mcp_client._roots import ListRootsCallback, RootsHandler
 from mcp_client._router import Router
 from mcp_client._sampling import SamplingCallback, SamplingHandler
-from mcp_client._stdio import StdioServerParameters, StdioTransport
 from mcp_client._transport import Transport
+from mcp_client._transports.http import StreamableHTTPTransport
+from mcp_client._transports.stdio import StdioServerParameters, StdioTransport
+from mcp_client._version import __version__
 from mcp_client._versions import MODES
 from mcp_client.types import Implementation, LoggingLevel
 
-_DEFAULT_CLIENT_INFO: dict[str, Any] = {"name": "mcp-client", "version": "0.1.0"}
+_DEFAULT_CLIENT_INFO: dict[str, Any] = {"name": "mcp-client", "version": __version__}
 """A plain dict, not an ``Implementation``: building a model at import builds its validator, which runs
 pydantic's plugin lookup (``importlib.metadata`` scanning every installed distribution)."""
 _LEVELS: tuple[str, ...] = get_args(LoggingLevel)

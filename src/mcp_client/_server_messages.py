@@ -22,7 +22,7 @@ import anyio
 from mcp_client import _jsonrpc
 from mcp_client._elicitation import ElicitationCompleteCallback, UrlCompletions
 from mcp_client._eras import UNSETTLED, Era
-from mcp_client._errors import CapabilityNotDeclaredError, MCPClientError, MCPError
+from mcp_client._errors import CapabilityNotDeclaredError, MCPClientError, MCPConnectionError, MCPError
 from mcp_client._notifications import Notifications
 from mcp_client._questions import Questions
 from mcp_client._router import Router
@@ -62,7 +62,9 @@ class ServerMessageHandler:
         completions: UrlCompletions,
         complete_callback: ElicitationCompleteCallback | None,
         notifications: Notifications,
+        label: str,
     ) -> None:
+        self._label = label
         self._router = router
         self._notifications = notifications
         self._send = send
@@ -82,10 +84,17 @@ class ServerMessageHandler:
 
     async def _reply(self, message: dict[str, Any]) -> None:
         era = self.era
-        if era is None:
-            await self._send(message, {})
-        else:
-            await self._send(message, era.response_headers(), protocol_version=era.protocol_version)
+        try:
+            if era is None:
+                await self._send(message, {})
+            else:
+                await self._send(message, era.response_headers(), protocol_version=era.protocol_version)
+        except MCPConnectionError as exc:
+            # The connection ended (closed by us, or the server exited) while the answer waited to be
+            # written: nobody is left to read it, and nothing the user can do about it.
+            logger.info(
+                "%s: the answer to its request %r was not delivered: %s", self._label, message.get("id"), exc
+            )
 
     async def _on_request(self, message: dict[str, Any], related: RequestId | None) -> None:
         request_id = message["id"]

@@ -112,7 +112,13 @@ class Session:
         )
         self._questions = Questions(router, self.deadlines, self.label, self.description)
         self._inbound = ServerMessageHandler(
-            router, transport.send, self._questions, completions, complete_callback, notifications
+            router,
+            transport.send,
+            self._questions,
+            completions,
+            complete_callback,
+            notifications,
+            self.label,
         )
 
     # ------------------------------------------------------------------------- lifecycle
@@ -376,6 +382,15 @@ class Session:
         """Check a tool's structured result against its output schema (listing the tools once if needed)."""
         schemas = self.output_schemas
         if not schemas.known:
+            if self.transport.backlogged:
+                # The server is not reading (see StdioTransport.backlogged): the listing would wait
+                # until its deadline for an answer that will not come. Try again on the next call.
+                logger.warning(
+                    "%s is not reading what the client writes (its stdin is full); not listing its "
+                    "tools to check this result against an output schema",
+                    self.label,
+                )
+                return
             try:
                 await self.list_tools()
             except MCPClientError as exc:

@@ -112,6 +112,12 @@ class Transport(Protocol):
         return False
 
     @property
+    def backlogged(self) -> bool:
+        """True while the server is not reading what the client writes (a stdio server whose stdin is
+        full): the client then skips work that would only wait for its deadline."""
+        return False
+
+    @property
     def session_id(self) -> str | None:
         """The transport's session (HTTP ``Mcp-Session-Id``), if any; shown as ``Client.session_id``."""
         return None

@@ -130,6 +130,19 @@ def test_a_folder_path_holds_tokens_json_and_the_default_follows_xdg(
         assert FileTokenStorage().path == tmp_path / "mcp-client" / "tokens.json"
 
 
+@pytest.mark.parametrize("relative", ["data", "./data", "~/data", ""])
+def test_a_relative_xdg_data_home_is_ignored(
+    relative: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The XDG spec: a relative path in XDG_DATA_HOME is invalid and must be ignored (it would put the
+    tokens wherever the program happens to run)."""
+    monkeypatch.setattr(sys, "platform", "linux")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("XDG_DATA_HOME", relative)
+    assert default_storage_path() == tmp_path / "home" / ".local" / "share" / "mcp-client" / "tokens.json"
+
+
 def test_records_hide_their_secrets() -> None:
     for text in (repr(TOKENS), str(TOKENS), repr(CLIENT), repr(InMemoryTokenStorage())):
         assert "secret-value" not in text

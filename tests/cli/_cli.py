@@ -5,8 +5,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-import tempfile
+from functools import cache
 from pathlib import Path
+
+from tests.support import temp
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_SERVERS = ROOT / "examples" / "servers"
@@ -17,14 +19,21 @@ FILES = EXAMPLE_SERVERS / "files.py"
 TYPED = Path(__file__).with_name("typed_server.py")
 GUIDE = ROOT / "tests" / "servers" / "guide_server.py"
 TIMEOUT = 60  # seconds per command: a bound, never reached when things work
-# Where the CLI keeps OAuth tokens during tests (never the real user's data folder).
-_DATA_HOME = tempfile.mkdtemp(prefix="mcp-client-cli-data-")
+
+
+@cache
+def _data_home() -> str:
+    """Where the CLI keeps OAuth tokens during tests (never the real user's data folder); made on first
+    use and removed when the session ends."""
+    path = temp.mkdtemp("cli-data")
+    temp.remove_at_end(path)
+    return path
 
 
 def cli_env(**extra: str) -> dict[str, str]:
     """The environment of a CLI run: no browser to open, wide lines, unbuffered output."""
     env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER")}
-    env.update(PYTHONUNBUFFERED="1", COLUMNS="200", NO_COLOR="1", XDG_DATA_HOME=_DATA_HOME)
+    env.update(PYTHONUNBUFFERED="1", COLUMNS="200", NO_COLOR="1", XDG_DATA_HOME=_data_home())
     env.update(extra)
     return env
 

@@ -19,8 +19,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mcp_client._content_encoding import PIECE_BYTES, BodyDecoder, ContentEncodingError
-from mcp_client._sse import EventTooLarge, ServerSentEvent, SSEDecoder
+from mcp_client._transports.content_encoding import PIECE_BYTES, BodyDecoder, ContentEncodingError
+from mcp_client._transports.sse import EventTooLarge, ServerSentEvent, SSEDecoder
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 LIMIT = 64
@@ -106,6 +106,91 @@ def test_sse_events_do_not_depend_on_the_chunking_and_follow_the_rules(data: byt
     split, split_refused = _decode(_split(data, cuts), limit=10_000)
     assert not whole_refused and not split_refused
     assert split == whole == _reference(data)
+
+
+def _whatwg(data: bytes) -> list[ServerSentEvent]:
+    """The WHATWG "event stream interpretation", transcribed step by step on bytes (no regular
+    expression, no splitting helper): read a line up to CR, LF or CRLF; a blank line dispatches; a
+    line starting with a colon is a comment; the field name runs to the first colon, the value after
+    it loses one leading space. Our two MCP differences are kept: data stays bytes, and an event
+    with only an id or a retry is dispatched too (the spec would dispatch nothing for it)."""
+    position = 3 if data[:3] == b"\xef\xbb\xbf" else 0
+    events: list[ServerSentEvent] = []
+    buffer = bytearray()
+    has_data = False
+    kind = b""
+    last_id: bytes | None = None
+    retry: int | None = None
+    fields = False
+    while True:
+        line_start = position
+        while position < len(data) and data[position] not in (0x0D, 0x0A):
+            position += 1
+        if position == len(data):
+            break  # no line end: an unterminated line (and its event) is never dispatched
+        line = data[line_start:position]
+        if data[position] == 0x0D and data[position + 1 : position + 2] == b"\n":
+            position += 1
+        position += 1
+        if line == b"":
+            if fields:
+                data_bytes = bytes(buffer[:-1]) if has_data else b""
+                event_id = None if last_id is None else last_id.decode("utf-8", "replace")
+                kind_text = kind.decode("utf-8", "replace") or "message"
+                events.append(ServerSentEvent(data_bytes, kind_text, event_id, retry))
+            buffer.clear()
+            has_data, kind, retry, fields = False, b"", None, False
+            continue
+        if line[0] == 0x3A:
+            continue
+        colon = line.find(b":")
+        if colon < 0:
+            name, value = line, b""
+        else:
+            name, value = line[:colon], line[colon + 1 :]
+            if value[:1] == b" ":
+                value = value[1:]
+        if name == b"event":
+            kind, fields = value, True
+        elif name == b"data":
+            buffer += value + b"\n"
+            has_data = fields = True
+        elif name == b"id":
+            if 0 not in value:
+                last_id, fields = value, True
+        elif name == b"retry":
+            if value and all(0x30 <= byte <= 0x39 for byte in value):
+                retry, fields = int(value), True
+    return events
+
+
+_ALPHABET = st.sampled_from(
+    [
+        b"\n",
+        b"\r",
+        b"\r\n",
+        b":",
+        b" ",
+        b"data",
+        b"event",
+        b"id",
+        b"retry",
+        b"1",
+        b"x",
+        b"\0",
+        b"\xff",
+        b"\xc3",
+    ]
+)
+
+
+@FUZZ
+@given(st.lists(_ALPHABET, max_size=60).map(b"".join), st.lists(st.integers(0, 300), max_size=20))
+def test_random_streams_decode_as_the_whatwg_steps_say(data: bytes, cuts: list[int]) -> None:
+    """Any bytes at all (not only well-formed fields), cut anywhere: the events the spec's steps give."""
+    events, refused = _decode(_split(data, cuts), limit=10_000)
+    assert not refused
+    assert events == _whatwg(data) == _reference(data)
 
 
 @FUZZ

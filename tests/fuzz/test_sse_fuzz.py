@@ -20,9 +20,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mcp_client import _http
 from mcp_client._errors import MCPClientError, ProtocolError
-from mcp_client._http import StreamableHTTPTransport
+from mcp_client._transports import http as _http
+from mcp_client._transports.http import StreamableHTTPTransport
 
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 MAX_BYTES = 2048

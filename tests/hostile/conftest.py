@@ -82,7 +82,7 @@ def hostile_stdio() -> StdioServerParameters:
 def stdio_backend(backend: str, monkeypatch: pytest.MonkeyPatch) -> str:
     """The ``anyio_backend`` for one of ``STDIO_BACKENDS``, setting up the stdout path it names."""
     if backend == "asyncio-transport-stdout":
-        from mcp_client import _stdio_asyncio
+        from mcp_client._transports import stdio_asyncio as _stdio_asyncio
 
         monkeypatch.setattr(_stdio_asyncio, "DIRECT_STDOUT", False)
         return "asyncio"

@@ -149,6 +149,24 @@ def main() -> None:
                 send({"jsonrpc": "2.0", "id": f"flood-{index}", **question})
             time.sleep(float(args.get("hold", 3)))
             os._exit(0)
+        elif name == "deaf_flood_then_answer":  # `n` questions and the answer, then never read stdin again
+            question = json.dumps(
+                {
+                    "method": "elicitation/create",
+                    "params": {
+                        "mode": "form",
+                        "message": "Flood",
+                        "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}},
+                    },
+                }
+            )[1:]
+            flood = b"".join(
+                b'{"jsonrpc":"2.0","id":"deaf-%d",%s\n' % (index, question.encode())
+                for index in range(int(args.get("n", 30000)))
+            )
+            write(flood + json.dumps(text_result(request_id, "answered")).encode() + b"\n")
+            time.sleep(float(args.get("hold", 60)))
+            os._exit(0)
         elif name == "spawn_grandchild":  # a child that inherits our pipes and outlives us
             child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
             send(text_result(request_id, str(child.pid)))

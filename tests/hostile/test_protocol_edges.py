@@ -13,8 +13,9 @@ import sys
 import anyio
 import pytest
 
-from mcp_client import Client, StdioServerParameters, _stdio
+from mcp_client import Client, StdioServerParameters
 from mcp_client._errors import ProtocolError
+from mcp_client._transports import stdio as _stdio
 from tests.hostile._leaks import no_leaks
 from tests.hostile.conftest import STDIO_SCRIPT, HostileServer
 

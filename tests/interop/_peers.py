@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import temp
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 PEERS = REPO / ".cache" / "peers"
@@ -75,7 +77,7 @@ def running_peer(
     ``ready_pattern`` is a regex with one group, the port, searched for in the server's combined output.
     The process is terminated (then killed) on exit, whatever happened.
     """
-    log = tempfile.NamedTemporaryFile(prefix="mcp-peer-", suffix=".log", delete=False)
+    log = tempfile.NamedTemporaryFile(prefix=f"{temp.PREFIX}peer-", suffix=".log", delete=False)
     log_path = Path(log.name)
     process = subprocess.Popen(
         list(cmd),

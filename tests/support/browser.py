@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
 import anyio
 import pytest
+
+from tests.support import temp
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -96,7 +97,7 @@ def _chromium() -> Iterator[Any]:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
-    profile = tempfile.mkdtemp(prefix="mcp-client-chromium-")
+    profile = temp.mkdtemp("chromium")
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
     for flag in [*FLAGS, f"--user-data-dir={profile}"]:

@@ -18,6 +18,8 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
+from tests.support import temp
+
 SERVERS_DIR = Path(__file__).resolve().parent.parent / "servers"
 GUIDE_SERVER = SERVERS_DIR / "guide_server.py"
 FEATURES_SERVER = SERVERS_DIR / "features_server.py"
@@ -88,7 +90,7 @@ def run_http_server(
     last_error = ""
     for _ in range(_SPAWN_ATTEMPTS):
         port = free_loopback_port() if fixed_port is None else fixed_port
-        with tempfile.TemporaryDirectory(prefix="mcp-test-server-") as tmp:
+        with tempfile.TemporaryDirectory(prefix=f"{temp.PREFIX}server-") as tmp:
             out_path, err_path = os.path.join(tmp, "stdout"), os.path.join(tmp, "stderr")
             with open(out_path, "wb") as out, open(err_path, "wb") as err:
                 proc = subprocess.Popen(

@@ -86,15 +86,19 @@ class InMemoryTokenStorage:
 def default_storage_path() -> Path:
     """``tokens.json`` in the user's data folder for ``mcp-client``.
 
-    Linux and other Unixes: ``$XDG_DATA_HOME/mcp-client`` (default ``~/.local/share/mcp-client``);
-    macOS: ``~/Library/Application Support/mcp-client``; Windows: ``%LOCALAPPDATA%\\mcp-client``.
+    Linux and other Unixes: ``$XDG_DATA_HOME/mcp-client`` (default ``~/.local/share/mcp-client``;
+    a relative ``XDG_DATA_HOME`` is ignored, as the XDG spec says: it would put tokens wherever the
+    program happens to run); macOS: ``~/Library/Application Support/mcp-client``; Windows:
+    ``%LOCALAPPDATA%\\mcp-client``.
     """
     if sys.platform == "win32":
         base = os.environ.get("LOCALAPPDATA") or str(Path.home() / "AppData" / "Local")
     elif sys.platform == "darwin":
         base = str(Path.home() / "Library" / "Application Support")
     else:
-        base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+        base = os.environ.get("XDG_DATA_HOME", "")
+        if not os.path.isabs(base):
+            base = str(Path.home() / ".local" / "share")
     return Path(base) / "mcp-client" / _FILE_NAME
 
 

@@ -37,14 +37,13 @@ import anyio
 
 from mcp_client import _jsonrpc
 from mcp_client._errors import MCPConnectionError, ProtocolError
-from mcp_client._stdio import (
-    KILL_WAIT_SECONDS,
-    SHUTDOWN_GRACE_SECONDS,
-    STDERR_LINE_BYTES,
-    StdioTransport,
-)
 from mcp_client._timeouts import current_clock
 from mcp_client._transport import Message, Spawn
+from mcp_client._transports.stdio_pipes import (
+    STDERR_LINE_BYTES,
+    PipeEvents,
+    shut_down,
+)
 
 DIRECT_STDOUT = os.name == "posix"
 """Read stdout through a pipe of our own rather than the subprocess transport's (POSIX only).
@@ -62,7 +61,7 @@ _STDERR_WAIT_SECONDS = 0.5
 
 
 async def start(
-    owner: StdioTransport,
+    owner: PipeEvents,
     spawn: Spawn,
     argv: list[str],
     env: dict[str, str] | None,
@@ -116,7 +115,7 @@ class _Stdout(asyncio.Protocol):
 class AsyncioPipes(asyncio.SubprocessProtocol):
     """The subprocess, its pipes and the dispatcher (see the module docstring)."""
 
-    def __init__(self, owner: StdioTransport, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(self, owner: PipeEvents, loop: asyncio.AbstractEventLoop) -> None:
         self._owner = owner
         self._max_bytes = owner.max_message_bytes
         self._loop = loop
@@ -193,6 +192,12 @@ class AsyncioPipes(asyncio.SubprocessProtocol):
             finally:
                 self._drain_waiters.remove(waiter)
 
+    @property
+    def backlogged(self) -> bool:
+        # asyncio writes at once while the pipe has room and buffers only what the pipe refused.
+        stdin = self._stdin
+        return stdin is not None and (self._write_paused or stdin.get_write_buffer_size() > 0)
+
     async def aclose(self) -> None:
         if self._closing:
             return
@@ -203,13 +208,17 @@ class AsyncioPipes(asyncio.SubprocessProtocol):
         if transport is None:
             return
         with anyio.CancelScope(shield=True):
-            if self._stdin is not None and not self._stdin.is_closing():
-                self._stdin.close()
-            if not await _wait(self._exited, SHUTDOWN_GRACE_SECONDS):
-                _signal(transport.terminate)
-                if not await _wait(self._exited, SHUTDOWN_GRACE_SECONDS):
-                    _signal(transport.kill)
-                    await _wait(self._exited, KILL_WAIT_SECONDS)
+
+            async def close_stdin() -> None:
+                if self._stdin is not None and not self._stdin.is_closing():
+                    self._stdin.close()
+
+            await shut_down(
+                close_stdin,
+                lambda seconds: _wait(self._exited, seconds),
+                lambda: _signal(transport.terminate),
+                lambda: _signal(transport.kill),
+            )
             await _wait(self._stderr_done, _STDERR_WAIT_SECONDS)  # the last lines, for errors to come
             # Our ends of the pipes, now, though a grandchild may still hold the others open.
             if self._stdout is not None and not self._stdout.is_closing():

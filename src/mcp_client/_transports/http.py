@@ -21,9 +21,9 @@ method and body) are followed, at most ``_MAX_REDIRECTS`` times; any other redir
 A redirect's own body is never read.
 
 Bounds: every byte of a body counts against ``max_message_bytes`` as it arrives, before and after
-``Content-Encoding`` is undone (``_content_encoding``, which never inflates more than a piece at a time):
+``Content-Encoding`` is undone (``content_encoding``, which never inflates more than a piece at a time):
 a JSON body, an acknowledgement or an error body may be that large; an SSE stream may run for ever but
-no single event may be larger (``_sse``).
+no single event may be larger (``sse``).
 """
 
 from __future__ import annotations
@@ -38,7 +38,6 @@ import anyio
 import httpx
 
 from mcp_client import _jsonrpc
-from mcp_client._content_encoding import ACCEPT_ENCODING, BodyDecoder, ContentEncodingError
 from mcp_client._errors import (
     MCPClientError,
     MCPConnectionError,
@@ -46,7 +45,6 @@ from mcp_client._errors import (
     RequestStreamLost,
     SessionExpiredError,
 )
-from mcp_client._sse import EventTooLarge, ServerSentEvent, SSEDecoder
 from mcp_client._transport import (
     DEFAULT_MAX_MESSAGE_BYTES,
     Message,
@@ -55,6 +53,8 @@ from mcp_client._transport import (
     ServerRequestSlots,
     Spawn,
 )
+from mcp_client._transports.content_encoding import ACCEPT_ENCODING, BodyDecoder, ContentEncodingError
+from mcp_client._transports.sse import EventTooLarge, ServerSentEvent, SSEDecoder
 
 logger = logging.getLogger("mcp_client.http")
 
@@ -163,6 +163,10 @@ class StreamableHTTPTransport:
     @property
     def binds_waits(self) -> bool:
         return False  # httpx waits in its own ways: each request is bounded by a cancel scope
+
+    @property
+    def backlogged(self) -> bool:
+        return False  # each message is a request of its own: none waits behind an unread one
 
     @property
     def startup_grace(self) -> float:

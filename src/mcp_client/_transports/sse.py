@@ -14,18 +14,25 @@ differences that suit MCP:
 Limits: the data of one event may be at most ``max_event_bytes`` (the message), and no line longer
 than that plus its field name, so a server cannot make the decoder buffer without bound; over the
 limit ``feed`` raises ``EventTooLarge``. Each byte is looked at a bounded number of times, whatever
-the chunking: a message sent one byte per chunk costs the same as one sent whole.
+the chunking: a message sent one byte per chunk costs the same as one sent whole. Lines are found by
+``bytes.splitlines``, which breaks at exactly SSE's line ends (LF, CRLF, a lone CR) in one C pass.
+
+Why a decoder of our own rather than ``httpx-sse``: not speed. At realistic chunk sizes this decoder,
+in its earlier regular-expression form, was 1.7-2.8x slower than ``httpx-sse``; splitting bytes made
+it 1.3-1.8x faster than that form (20,000 events), which still leaves ``httpx-sse`` ahead. The reason
+is bounded memory: ``httpx-sse``'s public API buffers a line or an event with no limit, so a server
+could make the client hold an endless line, while this decoder counts the bytes as they arrive and
+refuses an event past ``max_event_bytes``. It also takes the raw (decompressed, bounded) body pieces
+the transport already reads.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 __all__ = ["EventTooLarge", "SSEDecoder", "ServerSentEvent"]
 
-_EOL = re.compile(rb"\r\n|\r|\n")
 _BOM = b"\xef\xbb\xbf"
 _FIELD_SLACK = len(b"data: ")
 _RETRY_DIGITS = 12  # more digits would only say "a very long time" (and slow int() down)
@@ -88,33 +95,38 @@ class SSEDecoder:
         """
         if self._head is not None:
             chunk = self._strip_bom(chunk)
-        start = 0
-        end = len(chunk)
-        if self._skip_lf and end:
+        if not chunk:
+            return
+        if self._skip_lf:
             self._skip_lf = False
-            if chunk[0] == 0x0A:
-                start = 1
-        while start < end:
-            match = _EOL.search(chunk, start)
-            if match is None:
-                if len(self._partial) + end - start > self._line_limit:
+            if chunk[0] == 0x0A:  # the LF of a CRLF cut between two chunks: it ends nothing
+                chunk = chunk[1:]
+                if not chunk:
+                    return
+        # bytes.splitlines breaks at exactly the SSE line ends (LF, CRLF, lone CR), in one C pass.
+        lines = chunk.splitlines(keepends=True)
+        last = len(lines) - 1
+        for index, piece in enumerate(lines):
+            tail = piece[-1]
+            if tail == 0x0A:
+                line = piece[:-2] if piece[-2:] == b"\r\n" else piece[:-1]
+            elif tail == 0x0D:
+                line = piece[:-1]
+                if index == last:
+                    self._skip_lf = True  # a lone CR ends this chunk: it may be half of a CRLF
+            else:  # the unterminated rest (only ever the last piece): kept for the next chunk
+                if len(self._partial) + len(piece) > self._line_limit:
                     raise EventTooLarge(self._limit)
-                self._partial += chunk[start:]
-                break
-            stop = match.start()
+                self._partial += piece
+                return
             if self._partial:
-                if len(self._partial) + stop - start > self._line_limit:
+                if len(self._partial) + len(line) > self._line_limit:
                     raise EventTooLarge(self._limit)
-                self._partial += chunk[start:stop]
+                self._partial += line
                 line = bytes(self._partial)
                 self._partial.clear()
-            else:
-                if stop - start > self._line_limit:
-                    raise EventTooLarge(self._limit)
-                line = chunk[start:stop]
-            start = match.end()
-            if start == end and start - stop == 1 and chunk[stop] == 0x0D:
-                self._skip_lf = True  # a lone CR ends this chunk: it may be half of a CRLF
+            elif len(line) > self._line_limit:
+                raise EventTooLarge(self._limit)
             event = self._line(line)
             if event is not None:
                 yield event

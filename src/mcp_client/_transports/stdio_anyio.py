@@ -3,7 +3,7 @@
 A reader task reads stdout line by line and hands each response to its waiting caller through an
 ``anyio.Event``; notifications are awaited inline, so they are handled in order and before any response
 written after them. A second task keeps stderr's last lines. See ``_stdio`` for the behaviour both
-kinds of pipes share, and ``_stdio_asyncio`` for the asyncio one.
+kinds of pipes share, and ``stdio_asyncio`` for the asyncio one.
 """
 
 from __future__ import annotations
@@ -19,13 +19,12 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 
 from mcp_client import _jsonrpc
 from mcp_client._errors import MCPConnectionError, ProtocolError
-from mcp_client._stdio import (
-    KILL_WAIT_SECONDS,
-    SHUTDOWN_GRACE_SECONDS,
-    STDERR_LINE_BYTES,
-    StdioTransport,
-)
 from mcp_client._transport import Message, Spawn
+from mcp_client._transports.stdio_pipes import (
+    STDERR_LINE_BYTES,
+    PipeEvents,
+    shut_down,
+)
 
 _STREAM_ENDED = (
     anyio.EndOfStream,
@@ -36,7 +35,7 @@ _STREAM_ENDED = (
 
 
 async def start(
-    owner: StdioTransport,
+    owner: PipeEvents,
     spawn: Spawn,
     argv: list[str],
     env: dict[str, str] | None,
@@ -63,7 +62,7 @@ class _Pending:
 class AnyioPipes:
     """The subprocess and its reader tasks (see the module docstring)."""
 
-    def __init__(self, owner: StdioTransport, process: anyio.abc.Process) -> None:
+    def __init__(self, owner: PipeEvents, process: anyio.abc.Process) -> None:
         self._owner = owner
         self._label = owner.label
         self._max_bytes = owner.max_message_bytes
@@ -107,6 +106,12 @@ class AnyioPipes:
             error = await self._exited_error()
             raise error from exc
 
+    @property
+    def backlogged(self) -> bool:
+        # Writes queue behind one that has not finished: the pipe is full (a write to a pipe with room
+        # returns at once, leaving nobody to queue behind it).
+        return self._write_lock.statistics().tasks_waiting > 0
+
     async def aclose(self) -> None:
         self._stdout_scope.cancel()
         process = self._process
@@ -114,15 +119,19 @@ class AnyioPipes:
             return
         self._process = None
         with anyio.CancelScope(shield=True):
-            try:
-                await process.stdin.aclose() if process.stdin else None
-            except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
-                pass
-            if not await _exited(process, SHUTDOWN_GRACE_SECONDS):
-                _signal(process, process.terminate)
-                if not await _exited(process, SHUTDOWN_GRACE_SECONDS):
-                    _signal(process, process.kill)
-                    await _exited(process, KILL_WAIT_SECONDS)
+
+            async def close_stdin() -> None:
+                try:
+                    await process.stdin.aclose() if process.stdin else None
+                except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
+                    pass
+
+            await shut_down(
+                close_stdin,
+                lambda seconds: _exited(process, seconds),
+                lambda: _signal(process, process.terminate),
+                lambda: _signal(process, process.kill),
+            )
             with anyio.move_on_after(0.5):
                 await self._readers_done.wait()  # the last stderr lines, for errors still to come
             self._stderr_scope.cancel()
