@@ -27,6 +27,7 @@ from ui_adapters.cli._exit import EXIT_OK, EXIT_TOOL_ERROR, UsageError
 from ui_adapters.cli._render import print_json, print_result, print_tools
 from ui_adapters.cli._server_questions import refuse_sampling, roots_callback
 from ui_adapters.cli._status import ServerLogPrinter, StatusAwareCallback, StatusLine, terminal_ui
+from ui_adapters.cli._task_command import print_detached
 
 __all__ = ["Connection", "run_call", "run_tools"]
 
@@ -69,6 +70,7 @@ class Connection:
             auth=self._auth(status),
             logging_callback=ServerLogPrinter(status) if status is not None else None,
             log_level=self.log_level if status is not None else None,
+            tasks=True,  # a long tool may run as a task: followed to its end, its status on the line
         )
 
     def _auth(self, status: StatusLine | None) -> httpx.Auth | None:
@@ -99,11 +101,20 @@ async def run_tools(connection: Connection, out: Console, err: Console, *, as_js
 
 
 async def run_call(
-    connection: Connection, tool_name: str, words: Sequence[str], out: Console, err: Console, *, as_json: bool
+    connection: Connection,
+    tool_name: str,
+    words: Sequence[str],
+    out: Console,
+    err: Console,
+    *,
+    as_json: bool,
+    detach: bool = False,
 ) -> int:
     """Call one tool with ``KEY=VALUE`` arguments, answering its questions in the terminal.
 
-    Returns 0, or 1 when the tool reports ``isError``.
+    Returns 0, or 1 when the tool reports ``isError``. A call the server runs as a task is followed to
+    its end (its status messages on the status line); with ``detach``, its id is printed instead
+    (``--json``: the task's ``to_json()``) for ``mcp-client task``.
     """
     ui = terminal_ui(err)
     with ui.status.show(f"Connecting to {connection.label}…"):
@@ -114,7 +125,14 @@ async def run_call(
             ui.status.update(f"Calling {tool.name}…")
             # A progress callback makes the server report progress (a bar instead of the spinner), and
             # each report restarts --timeout: a long tool that keeps reporting is never cut off.
-            result = await _call_after_links(client, connection, ui, tool.name, arguments)
+            if detach:
+                task = await client.call_tool(tool.name, arguments, as_task=True)
+                if task.id is not None:
+                    print_detached(out, err, task, connection.label, as_json=as_json)
+                    return EXIT_OK
+                result = await task.result()  # the server answered at once: nothing to detach from
+            else:
+                result = await _call_after_links(client, connection, ui, tool.name, arguments)
     if as_json:
         print_json(out, result.model_dump_wire())
     else:
