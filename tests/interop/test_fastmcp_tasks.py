@@ -190,6 +190,7 @@ async def test_the_broker_lists_a_task_question_and_the_app_answers_it(connect: 
             question = await anext(aiter(broker))  # the first question published
             assert [q.id for q in broker.pending()] == [question.id]
             assert question.context.task_id == task.id
+            assert question.to_json()["task_id"] == task.id  # what a web page gets
             await broker.answer(question.id, {"name": "Lin"})
     assert text_of(outcome[0]) == "Hello, Lin!"
 

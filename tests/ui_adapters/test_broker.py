@@ -122,6 +122,7 @@ async def test_the_question_describes_itself(guide_http_url: str, mode: str) -> 
         "question_index": 1,
         "question_count": 1,
         "call_id": None,
+        "task_id": None,
         "url": None,
         "form": {
             "confirmation": False,
