@@ -416,15 +416,20 @@ class Client:
         prompts_list_changed: bool = False,
         resources_list_changed: bool = False,
         resource_subscriptions: Sequence[str] = (),
+        task_ids: Sequence[str] = (),
     ) -> Listening:
         """``async with client.listen(...) as subscription: async for notice in subscription: ...``
 
         Yields change notices (``ToolListChangedNotification``, ``ResourceUpdatedNotification``...) of
         the kinds asked for, in both eras: a 2026-07-28 ``subscriptions/listen`` stream, or the legacy
         session's stream with ``resources/subscribe`` for ``resource_subscriptions`` while it is open.
+
+        ``task_ids`` (2026-07-28, tasks extension) asks for ``notifications/tasks`` about those tool
+        tasks (``TaskStatusNotification``); while the subscription is open, a call or ``ToolTask``
+        following one of them takes each pushed state at once instead of waiting for its next poll.
         """
         wanted = listen_filter(
-            tools_list_changed, prompts_list_changed, resources_list_changed, resource_subscriptions
+            tools_list_changed, prompts_list_changed, resources_list_changed, resource_subscriptions, task_ids
         )
         return self._session.listen(wanted)
 

@@ -77,6 +77,7 @@ __all__ = [
     "StopReason",
     "SubscriptionFilter",
     "Task",
+    "TaskStatusNotification",
     "TextContent",
     "TextResourceContents",
     "Tool",
@@ -659,6 +660,15 @@ class SubscriptionFilter(WireModel):
     prompts_list_changed: bool | None = None
     resources_list_changed: bool | None = None
     resource_subscriptions: list[str] | None = None
+    task_ids: list[str] | None = None
+    """Tool tasks whose ``notifications/tasks`` to send (the tasks extension, SEP-2663)."""
+
+
+class TaskStatusNotification(WireModel):
+    """A task's new state, pushed by the server (``notifications/tasks``): what ``tasks/get`` would say."""
+
+    method: Literal["notifications/tasks"] = "notifications/tasks"
+    params: Task
 
 
 class LoggingMessageNotification(WireModel):
@@ -711,6 +721,7 @@ ServerNotification = (
     | PromptListChangedNotification
     | ResourceListChangedNotification
     | ResourceUpdatedNotification
+    | TaskStatusNotification
     | LoggingMessageNotification
     | ProgressNotification
     | UnknownNotification

@@ -3,7 +3,8 @@
 Each ``tools/call`` answers with a task (``resultType: "task"``) whose ``tasks/get`` answers follow the
 script named by the tool (``SCRIPTS``): poll intervals of 0, 300 ms and a day; questions repeated
 across polls; a key reused for another question; a ``notifications/tasks`` pushed instead of waiting
-for a poll; a task that vanishes; one that never ends. ``prompts/get`` answers with a task too (which
+for a poll; a task that vanishes; one that never ends; one that ends only by a ``notifications/tasks`` on a
+``subscriptions/listen`` stream asking for its id. ``prompts/get`` answers with a task too (which
 the extension does not allow), and the server hands out tasks whether or not the client declared the
 extension (which it must not).
 
@@ -122,12 +123,23 @@ def _endless(tid: str) -> Script:
     return Script(tid, [lambda s: task(tid, "working", 100)])
 
 
-def _notify(tid: str) -> Script:
+def push_later(tid: str, params: dict[str, Any]) -> None:
+    """Send ``notifications/tasks`` with ``params`` half a second from now."""
+
     def later() -> None:
         time.sleep(0.5)
-        send({"jsonrpc": "2.0", "method": "notifications/tasks", "params": done(tid, "notified done")})
+        send({"jsonrpc": "2.0", "method": "notifications/tasks", "params": params})
 
     threading.Thread(target=later, daemon=True).start()
+
+
+def _notify(tid: str) -> Script:
+    push_later(tid, done(tid, "notified done"))
+    return _quiet(tid)
+
+
+def _quiet(tid: str) -> Script:
+    """Working, with a day between polls: only a notification can finish it in a test's time."""
     return Script(tid, [lambda s: task(tid, "working", 86_400_000)], first_interval=86_400_000)
 
 
@@ -138,6 +150,7 @@ SCRIPTS: dict[str, Callable[[str], Script]] = {
     "vanish": _vanish,
     "endless": _endless,
     "notify": _notify,
+    "quiet": _quiet,
 }
 
 
@@ -177,6 +190,15 @@ def main() -> None:
             send({"jsonrpc": "2.0", "id": request_id, "result": created})
         elif method == "tools/list":
             reply({"tools": []})
+        elif method == "subscriptions/listen":
+            # The request stays open: its acknowledgement, then the listened tasks' states as they change.
+            wanted = (params.get("notifications") or {}).get("taskIds") or []
+            meta = {"io.modelcontextprotocol/subscriptionId": request_id}
+            ack = {"notifications": {"taskIds": wanted}, "_meta": meta}
+            send({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged", "params": ack})
+            for tid in wanted:
+                if tid in tasks:
+                    push_later(tid, {**done(tid, "pushed on the listen stream"), "_meta": meta})
         elif method == "tasks/get":
             script = tasks.get(params.get("taskId"))
             state = script.next() if script is not None else None

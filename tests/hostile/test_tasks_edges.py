@@ -25,7 +25,7 @@ from mcp_client import (
     StdioServerParameters,
     TaskLostError,
 )
-from mcp_client.types import ElicitRequestParams, ElicitResult, TextContent
+from mcp_client.types import ElicitRequestParams, ElicitResult, TaskStatusNotification, TextContent
 
 pytestmark = pytest.mark.anyio
 
@@ -56,11 +56,14 @@ def text_of(result: Any) -> str:
 
 
 async def test_poll_intervals_are_honoured_between_our_floor_and_cap(journal: Path) -> None:
+    """0 ms, 300 ms and a day asked: 0.1 s, 300 ms and 10 s waited; status messages reach progress."""
     messages: list[str | None] = []
     with anyio.fail_after(TEST_TIMEOUT):
         async with Client(server(journal), tasks=True) as client:
             result = await client.call_tool(
-                "intervals", progress_callback=lambda progress, total, message: messages.append(message)
+                "intervals",
+                read_timeout_seconds=2.0,  # counts silence: the task takes over 10 s, every poll answered
+                progress_callback=lambda progress, total, message: messages.append(message),
             )
     assert text_of(result) == "intervals done"
     assert messages == ["no wait at all", "a little slower", "see you tomorrow"]
@@ -68,6 +71,7 @@ async def test_poll_intervals_are_honoured_between_our_floor_and_cap(journal: Pa
     assert len(gets) == 4  # no tight loop on pollIntervalMs 0, no day-long wait on 86400000
     assert gets[1] - gets[0] >= 0.09  # 0 ms asked: our floor (0.1 s)
     assert gets[2] - gets[1] >= 0.29  # 300 ms asked: honoured
+    assert gets[3] - gets[2] >= 9.9  # a day asked: our cap (10 s); the call outlived its 2 s timeout
 
 
 async def test_a_question_repeated_across_polls_is_asked_once(journal: Path) -> None:
@@ -103,6 +107,23 @@ async def test_a_task_notification_replaces_the_poll(journal: Path) -> None:
             result = await client.call_tool("notify")
     assert text_of(result) == "notified done"
     assert received(journal, "tasks/get") == []  # the day-long (capped) wait was cut short by the push
+
+
+async def test_a_listen_stream_for_a_task_brings_its_end(journal: Path) -> None:
+    """``listen(task_ids=[...])``: the task's pushed state ends ``result()`` and reaches the subscriber."""
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with Client(server(journal), tasks=True) as client:
+            task = await client.call_tool("quiet", as_task=True)
+            assert task.id is not None
+            async with client.listen(task_ids=[task.id]) as subscription:
+                result = await task.result()
+                notice = await anext(aiter(subscription))
+    assert text_of(result) == "pushed on the listen stream"
+    assert isinstance(notice, TaskStatusNotification)
+    assert notice.params.task_id == task.id and notice.params.status == "completed"
+    ((_, params),) = received(journal, "subscriptions/listen")
+    assert params["notifications"] == {"taskIds": [task.id]}
+    assert received(journal, "tasks/get") == []
 
 
 async def test_a_vanished_task_raises_task_lost(journal: Path) -> None:
