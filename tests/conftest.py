@@ -6,7 +6,12 @@ import pytest
 
 from tests.support import temp
 
-pytest_plugins = ["tests.support.fixtures", "tests.support.browser", "ui_adapters.pytest_plugin"]
+pytest_plugins = [
+    "tests.support.fixtures",
+    "tests.support.browser",
+    "tests.support.oidc_provider",
+    "ui_adapters.pytest_plugin",
+]
 
 
 @pytest.fixture

@@ -4,8 +4,9 @@ A thin façade: ``_options`` checks what it was given and builds the transport (
 router of question handlers (``_router``: elicitation, sampling, roots); with the notification routes
 (``_notifications``) they make the session (``_session``), which does the work: negotiation,
 sending, deadlines, cancellation, recovery, the multi-round-trip loop (``_input_required``) and the
-legacy push path (``_server_messages``). The façade turns results into typed models. The three calls
-that may ask questions, pause or run long live in ``_pausable_calls``; ``listen()`` in ``_listen``.
+legacy push path (``_server_messages``), and reads results into typed models. Every method here
+builds the wire params at most and delegates its body to the session; the three calls that may ask
+questions, pause or run long take their options through ``_call_options``; ``listen()`` is ``_listen``'s.
 """
 
 from __future__ import annotations

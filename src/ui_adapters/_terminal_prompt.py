@@ -1,14 +1,23 @@
-"""Read one line from the person at the terminal, without blocking the event loop.
+"""Ask the person at the terminal for a line or a yes/no, without blocking the event loop.
 
-prompt_toolkit runs natively on asyncio (``prompt_async``); on any other anyio backend (trio) it runs
-its own loop in a worker thread. Ctrl-C raises ``KeyboardInterrupt`` and end of input ``EOFError``,
-as in ``input()``; the terminal is restored either way. The keys are the forms' keys: Esc cancels like
-Ctrl-C, Ctrl-N answers "n" (decline), and a hint line above the prompt says so.
+On a terminal, prompt_toolkit draws the prompt: natively on asyncio (``prompt_async``), in a worker
+thread on any other anyio backend (trio). Ctrl-C raises ``KeyboardInterrupt`` and end of input
+``EOFError``, as in ``input()``; the terminal is restored either way. The keys are the forms' keys: Esc
+cancels like Ctrl-C, Ctrl-N answers "no" (decline), and a hint line above the prompt says so. A typed
+``y`` is confirmed with Enter, as in a form's yes/no.
+
+When stdin is not a terminal (a pipe, a file, a CI job) and no prompt_toolkit ``input`` was given, the
+question is printed as plain text and one plain line is read from stdin, as the forms' line mode does:
+prompt_toolkit would warn "Input is not a terminal" and draw its redraw sequences into a log.
 """
 
 from __future__ import annotations
 
+import sys
+from typing import TextIO
+
 import anyio
+import anyio.to_thread
 import sniffio
 from prompt_toolkit import PromptSession
 from prompt_toolkit.formatted_text import StyleAndTextTuples
@@ -16,12 +25,48 @@ from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
 from prompt_toolkit.output import Output
 from prompt_toolkit.styles import Style
+from rich.console import Console
+from rich.text import Text
 
-__all__ = ["YES_NO_HINT", "ask_yes_no", "prompt_line"]
+__all__ = ["YES_NO_HINT", "ask_yes_no", "prompt_line", "read_plain_line", "stdin_is_terminal"]
 
 _YES = frozenset({"y", "yes"})
 YES_NO_HINT = "y yes · Enter/n/Ctrl-N no · Esc/Ctrl-C cancel"
 _STYLE = Style.from_dict({"hint": "#888888"})
+_MAX_LINE = 1_000_000
+
+
+def stdin_is_terminal() -> bool:
+    """Whether stdin is a terminal a prompt can be drawn on (False for a pipe, a file, a closed stdin)."""
+    try:
+        return sys.stdin is not None and sys.stdin.isatty()
+    except (ValueError, OSError):
+        return False
+
+
+def _line_mode(input: Input | None) -> bool:
+    """Plain lines instead of prompt_toolkit: no ``input`` was given and stdin is no terminal."""
+    return input is None and not stdin_is_terminal()
+
+
+async def read_plain_line(
+    question: str, *, console: Console | None = None, stream: TextIO | None = None
+) -> str:
+    """Print ``question`` (on ``console``, default stderr) and read one line from ``stream`` (stdin).
+
+    The line is read in a worker thread, so the event loop never blocks, and abandoned if the caller is
+    cancelled. Raises ``EOFError`` at the end of input, as ``input()`` does; the line ending is removed.
+    The forms' line mode (``terminal._lines``) reads the same way.
+    """
+    shown = console if console is not None else Console(stderr=True, highlight=False, markup=False)
+    shown.print(Text(question), end="")
+    shown.file.flush()
+    source = stream if stream is not None else sys.stdin
+    line: str = await anyio.to_thread.run_sync(source.readline, _MAX_LINE, abandon_on_cancel=True)
+    shown.print()  # a pipe does not echo the answer: end the question's line, as a terminal would
+    if line == "":
+        raise EOFError
+    return line.rstrip("\r\n")
 
 
 def _keys(*, decline: bool) -> KeyBindings:
@@ -50,13 +95,17 @@ async def prompt_line(
     output: Output | None = None,
     default: str = "",
     decline_key: bool = False,
+    console: Console | None = None,
 ) -> str:
     """The line the user typed after ``question`` (plain text, shown as is: sanitize it first).
 
     ``hint`` is shown on the line above the question; ``default`` is already typed in, for the user to
     edit. Esc raises ``KeyboardInterrupt`` (cancel), as in a form; with ``decline_key``, Ctrl-N returns
-    ``"n"`` (no / decline), also as in a form.
+    ``"n"`` (no / decline), also as in a form. Without a terminal (see the module) the question goes to
+    ``console`` (default stderr) and a plain line is read from stdin; ``default`` is then not typed in.
     """
+    if _line_mode(input):
+        return await read_plain_line(question, console=console)
     message: StyleAndTextTuples = [("", question)]
     if hint:
         message.insert(0, ("class:hint", hint + "\n"))

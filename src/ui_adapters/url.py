@@ -255,7 +255,12 @@ class UrlAdapter:
         print_link(console, params.url, inspection)
 
     async def _consent(self) -> bool:
-        """Ask yes/no, default No; raise KeyboardInterrupt / EOFError when the user backs out."""
+        """Ask yes/no, default No; raise KeyboardInterrupt / EOFError when the user backs out.
+
+        ``y`` is confirmed with Enter, as a form's yes/no is: a key that answered at once would leave
+        the Enter of a habitual "y, Enter" to the next prompt ("press Enter when you are done", which
+        would then call the tool again before the page was visited).
+        """
         question = "Open this link in your browser? [y/N] "
         if self._print_only:
             question = "Will you open this link yourself? [y/N] "
@@ -328,7 +333,12 @@ class UrlAdapter:
 
     async def _prompt(self, question: str, *, hint: str | None = None) -> str:
         return await prompt_line(
-            question, hint=hint, input=self._input, output=self._output, decline_key=True
+            question,
+            hint=hint,
+            input=self._input,
+            output=self._output,
+            decline_key=True,
+            console=self._console,
         )
 
     def _terminal(self) -> anyio.Lock:

@@ -285,7 +285,8 @@ def test_plain_http_server_off_this_machine_gets_no_login() -> None:
 @pytest.mark.parametrize(
     ("configured", "challenged", "resource", "server", "expected"),
     [
-        (("a", "b"), "c", ("d",), ("offline_access",), "a b"),  # the application's choice wins
+        (("a", "b"), "c", ("d",), ("x",), "a b"),  # the application's choice wins
+        (("a", "b"), "c", ("d",), ("offline_access",), "a b offline_access"),  # + refresh where listed
         (None, "c d", ("e",), None, "c d"),  # then WWW-Authenticate
         (None, None, ("e", "f"), None, "e f"),  # then the resource's scopes_supported
         (None, None, None, ("x", "offline_access"), None),  # else omitted (no lone offline_access)
@@ -310,6 +311,16 @@ def test_step_up_union_keeps_order_and_drops_duplicates() -> None:
         == "mcp:basic offline_access mcp:write"
     )
     assert _scopes.union(None, None) is None
+
+
+def test_step_up_keeps_offline_access_where_the_server_lists_it() -> None:
+    # A later process rebuilds "what was asked before" from the granted scope, which never holds
+    # offline_access: the step-up must ask for it again, or its tokens cannot be refreshed (issue 26).
+    assert _scopes.step_up("mcp:tools", "mcp:admin", ("openid", "offline_access")) == (
+        "mcp:tools mcp:admin offline_access"
+    )
+    assert _scopes.step_up("mcp:tools", "mcp:admin", ("openid",)) == "mcp:tools mcp:admin"
+    assert _scopes.step_up(None, None, ("offline_access",)) is None
 
 
 # ------------------------------------------------------------------------------------- authorize / redirect

@@ -161,3 +161,35 @@ def test_records_hide_their_secrets() -> None:
 def test_unusable_records_are_refused(data: dict[str, object]) -> None:
     with pytest.raises(ValueError):
         StoredTokens.from_dict(data)
+
+
+async def test_clearing_a_server_never_stored_creates_no_file(tmp_path: Path) -> None:
+    """``mcp-client logout`` of a server never logged in to: no tokens.json, no lock file (issue 26)."""
+    folder = tmp_path / "data"
+    storage = FileTokenStorage(folder / "tokens.json")
+    await storage.clear(SERVER)
+    assert await storage.get_tokens(SERVER) is None
+    assert not folder.exists()
+    await storage.set_tokens(SERVER, TOKENS)
+    before = (folder / "tokens.json").stat().st_mtime_ns
+    await storage.clear("https://other.example.com/mcp")  # nothing to forget: the file is not rewritten
+    assert (folder / "tokens.json").stat().st_mtime_ns == before
+
+
+async def test_the_refresh_lock_is_held_by_one_holder_at_a_time(tmp_path: Path) -> None:
+    """Two holders of the same file's refresh lock (other processes hold it the same way) take turns."""
+    first, second = FileTokenStorage(tmp_path), FileTokenStorage(tmp_path)
+    order: list[str] = []
+    with anyio.fail_after(30):
+        async with anyio.create_task_group() as tg:
+            async with first.refresh_lock(SERVER):
+                order.append("first in")
+
+                async def other() -> None:
+                    async with second.refresh_lock(SERVER):
+                        order.append("second in")
+
+                tg.start_soon(other)
+                await anyio.sleep(0.3)  # the other holder is kept waiting meanwhile
+                order.append("first out")
+    assert order == ["first in", "first out", "second in"]

@@ -21,7 +21,7 @@ from tests.cli._cli import ROOT, TIMEOUT, cli_env, run_cli
 from tests.support.screen import terminal_signals
 
 # A text prompt is on screen: the key hint line, then the "›" input line (pick lists have no "›").
-TEXT_PROMPT = r"cancel\S*\s+\S*›"
+TEXT_PROMPT = r"Enter confirm[^›]*›"
 
 pytestmark = pytest.mark.slow
 
@@ -66,7 +66,7 @@ def test_demo_in_a_terminal() -> None:
         child.expect("Booking a table for 2 on 2025-12-25 \\(the bistro is full that day\\)")
         child.expect("No tables for 2 on 2025-12-25")
         child.expect("y/n or Up/Down")
-        child.send("y")  # accept the alternative
+        child.send("y" + ENTER)  # accept the alternative
         child.expect(TEXT_PROMPT)
         child.send(BACKSPACE * 2 + "27" + ENTER)  # 2025-12-26 -> 2025-12-27
         child.expect("Send these answers")
@@ -75,7 +75,7 @@ def test_demo_in_a_terminal() -> None:
         child.expect("Protocol 2026-07-28")
         child.expect("Really delete ~/projects/old-drafts")
         child.expect("y/n or Up/Down")
-        child.send("y")
+        child.send("y" + ENTER)
         child.expect("Send these answers")
         child.send(ENTER)
         child.expect("deleted ~/projects/old-drafts")

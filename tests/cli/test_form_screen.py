@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from tests.cli._cli import FILES, GUIDE, run_cli
+from tests.cli._cli import BISTRO_URL, FILES, GUIDE, run_cli
 from tests.support.screen import Screen, cli_screen
 
 pytestmark = pytest.mark.slow
@@ -20,7 +20,7 @@ CTRL_U = "\x15"  # erase the line typed so far
 
 def _to_the_date_prompt(term: Screen) -> None:
     term.wait_for(r"Enter to choose\)")
-    term.send("y")  # Accept Alternative: yes
+    term.send("y" + ENTER)  # Accept Alternative: y moves to Yes, Enter confirms
     term.wait_for(r"^› 2025-12-26")  # the date prompt, pre-filled with the schema's default
 
 
@@ -45,8 +45,8 @@ def test_a_required_yes_no_without_default_starts_with_nothing_chosen() -> None:
         term.wait_for(r"Enter to choose\)")
         assert "❯" not in term.text.split("Really delete")[-1]  # nothing is chosen
         term.send(ENTER + ENTER)  # Enter, Enter must not delete anything
-        term.wait_for("nothing is chosen yet: press y/n to choose")
-        term.send("n")
+        term.wait_for("nothing is chosen yet: press y or n to choose, then Enter")
+        term.send("n" + ENTER)
         term.wait_for("Send these answers")
         term.send(ENTER)
         term.wait_for(r"kept ~/projects/old-drafts")
@@ -74,7 +74,7 @@ def test_a_field_label_is_shown_once_while_it_is_asked() -> None:
 def test_at_50_columns_the_pick_list_is_not_cut() -> None:
     with cli_screen("demo", rows=20, columns=50) as term:
         term.wait_for(r"Enter to")
-        term.send("y")
+        term.send("y" + ENTER)
         term.wait_for(r"\[2/2\] Date")
         term.settle()
         term.send(ENTER)
@@ -101,3 +101,29 @@ def test_line_mode_with_one_field_says_1_not_1_to_1() -> None:
     assert done.returncode == 0, done.stderr
     assert "1-1" not in done.stderr
     assert "1 = change it" in done.stderr
+
+
+@pytest.mark.parametrize("columns", [60, 120])
+def test_a_date_error_is_the_row_right_under_the_prompt_on_a_terminal_that_answers_cpr(columns: int) -> None:
+    # PROMPT_TOOLKIT_NO_CPR off: prompt_toolkit asks where the cursor is, as on a person's terminal, and
+    # sizes its layout to every row below it; the message must still be under the prompt, not at the end.
+    with cli_screen("demo", rows=40, columns=columns, PROMPT_TOOLKIT_NO_CPR="0") as term:
+        _to_the_date_prompt(term)
+        term.send(CTRL_U + "2025-13-45")
+        term.wait_for("must be a date like")
+        term.settle()
+        lines = term.lines
+        prompt_row = max(row for row, line in enumerate(lines) if line.startswith("› 2025-13-45"))
+        assert lines[prompt_row + 1].startswith("must be a date like"), term.text
+        term.send(CTRL_U + "2025-12-27" + ENTER)
+        term.wait_for("Send these answers")
+        term.send(ENTER)
+        term.wait_for(r"Booked for 2025-12-27")
+
+
+def test_a_link_consent_read_from_a_pipe_draws_nothing() -> None:
+    done = run_cli("call", "--mode", "legacy", str(BISTRO_URL), "pay_deposit", "booking_id=B42", stdin="y\n")
+    assert done.returncode == 0, done.stderr
+    assert "Open this link in your browser? [y/N]" in done.stderr
+    assert "Input is not a terminal" not in done.stderr
+    assert "\x1b" not in done.stderr + done.stdout

@@ -20,7 +20,7 @@ def test_a_form_question_in_the_terminal() -> None:
     ) as child:
         child.expect("No tables for 4 on 2025-12-25")
         child.expect("y/n or Up/Down")
-        child.send("y")
+        child.send("y" + ENTER)
         child.expect(TEXT_PROMPT)
         child.send(ENTER)  # keep the default, 2025-12-26
         child.expect("Send these answers")

@@ -41,6 +41,9 @@ class Screen:
     def __init__(self, child: pexpect.spawn[str], rows: int, columns: int) -> None:
         self.child = child
         self._screen = pyte.Screen(columns, rows)
+        # A real terminal answers the program's questions (where is the cursor?) on its input; prompt_toolkit
+        # asks unless PROMPT_TOOLKIT_NO_CPR=1 and sizes its layout from the answer.
+        self._screen.write_process_input = child.send  # type: ignore[method-assign]
         self._stream = pyte.Stream(self._screen)
         self.output = ""
 
@@ -108,6 +111,8 @@ class Screen:
 
 
 def terminal_env(**extra: str) -> dict[str, str]:
+    """The environment of a program under a test terminal; ``PROMPT_TOOLKIT_NO_CPR="0"`` lets
+    prompt_toolkit ask where the cursor is, as it does on a person's terminal (the screen answers)."""
     env = {
         k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER", "NO_COLOR")
     }

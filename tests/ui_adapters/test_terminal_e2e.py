@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 30  # seconds per expectation; a bound, never reached when things work
 
 # A text prompt is on screen: the key hint line, then the "›" input line (pick lists have no "›").
-TEXT_PROMPT = r"cancel\S*\s+\S*›"
+TEXT_PROMPT = r"Enter confirm[^›]*›"
 
 pytestmark = pytest.mark.slow
 
@@ -53,7 +53,7 @@ def test_book_table_accepting_the_alternative_date() -> None:
     with spawn("--mode", "legacy") as child:
         child.expect("No tables for 4 on 2025-12-25")
         child.expect("y/n or Up/Down")
-        child.send("y")  # Accept Alternative: yes
+        child.send("y\r")  # Accept Alternative: y moves to Yes, Enter confirms
         child.expect(TEXT_PROMPT)
         child.send("\r")  # keep the default date, 2025-12-26
         child.expect("Send these answers")
@@ -65,7 +65,7 @@ def test_book_table_accepting_the_alternative_date() -> None:
 def test_book_table_changing_the_date_at_the_review() -> None:
     with spawn("--mode", "legacy") as child:
         child.expect("y/n or Up/Down")
-        child.send("y")
+        child.send("y\r")
         child.expect(TEXT_PROMPT)
         child.send("\r")
         child.expect("Send these answers")

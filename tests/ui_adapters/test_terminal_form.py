@@ -55,7 +55,7 @@ async def test_survey_typed_answers_every_kind(anyio_backend: str) -> None:
         term.send("ada@example.com" + ENTER)  # email
         term.send(BACKSPACE * 2 + "36" + ENTER)  # age: default 30 replaced
         term.send("4.5" + ENTER)  # rating
-        term.send("y")  # subscribe: yes/no list, y answers at once
+        term.send("y" + ENTER)  # subscribe: yes/no list, y moves to Yes, Enter confirms
         term.send(DOWN + ENTER)  # colour: red -> green
         term.send(SPACE + DOWN + DOWN + SPACE + ENTER)  # toppings: cheese + olives
         term.send(ENTER)  # nickname: optional, left empty
@@ -102,7 +102,7 @@ async def test_enter_keeps_every_default_and_optional_fields_stay_out() -> None:
 async def test_book_table_default_date_is_prefilled() -> None:
     book = trace_params("L01_legacy_book_table_accept")  # accept_alternative (required bool), date
     with terminal() as term:
-        term.send("y" + ENTER + ENTER)
+        term.send("y" + ENTER + ENTER + ENTER)
         result = await ask(term.adapter, book)
     assert result == ElicitResult(action="accept", content={"accept_alternative": True, "date": "2025-12-26"})
     assert "No tables for 4 on 2025-12-25" in term.console_text
@@ -175,7 +175,7 @@ async def test_multi_choice_enforces_max_items_and_min_items() -> None:
 async def test_boolean_answered_with_n_key() -> None:
     confirm = trace_params("L05_legacy_delete_folder_resolver")
     with terminal() as term:
-        term.send("n" + ENTER)
+        term.send("n" + ENTER + ENTER)
         result = await ask(term.adapter, confirm)
     assert result.action == "accept"
     assert result.content is not None
@@ -216,7 +216,7 @@ async def test_single_choice_titled_options_show_labels_and_send_values() -> Non
         },
     )
     with terminal() as term:
-        term.send(DOWN + ENTER + ENTER)
+        term.send(DOWN + DOWN + ENTER + ENTER)  # nothing is chosen at first: Down lands on Red, then Green
         result = await ask(term.adapter, params)
     assert result == ElicitResult(action="accept", content={"colour": "g"})
     assert "→ Green" in term.console_text
@@ -265,7 +265,7 @@ async def test_decline_key_at_a_prompt() -> None:
 
 async def test_decline_from_the_review() -> None:
     with terminal() as term:
-        term.send("y" + ENTER + END + "\x1b[A" + ENTER)  # review: End -> Cancel, Up -> Decline
+        term.send("y" + ENTER + ENTER + END + "\x1b[A" + ENTER)  # review: End -> Cancel, Up -> Decline
         result = await ask(term.adapter, trace_params("L01_legacy_book_table_accept"))
     assert result == ElicitResult(action="decline")
 
@@ -309,7 +309,7 @@ async def test_cancelled_call_under_an_open_prompt_leaves_the_adapter_usable() -
                 await term.wait_for("  No")  # the pick list is on screen
                 group.cancel_scope.cancel()
         # Nothing of the first question is left running: the next one gets the keys.
-        term.send("n" + ENTER + ENTER)
+        term.send("n" + ENTER + ENTER + ENTER)
         result = await ask(term.adapter, params)
     assert result == ElicitResult(
         action="accept", content={"accept_alternative": False, "date": "2025-12-26"}
@@ -395,3 +395,34 @@ async def test_tens_of_thousands_of_options_are_declined_and_thousands_are_paged
 def test_bad_policy_is_refused() -> None:
     with pytest.raises(ValueError, match="non_interactive"):
         TerminalFormAdapter(non_interactive="ask")  # type: ignore[arg-type]
+
+
+_NAME_COUNT = ElicitRequestFormParams(
+    message="Two fields",
+    requested_schema={
+        "type": "object",
+        "properties": {"name": {"type": "string", "title": "Name"}, "count": {"type": "integer"}},
+        "required": ["name", "count"],
+    },
+)
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
+async def test_shift_tab_goes_back_a_field_and_esc_from_a_change_goes_back_to_the_review(
+    anyio_backend: str,
+) -> None:
+    shift_tab, ctrl_u = "\x1b[Z", "\x15"
+    with terminal() as term:
+        steps = [
+            ("Ada" + ENTER, "[2/2] count"),
+            (shift_tab, "back to the previous field"),
+            (ctrl_u + "Bob" + ENTER, "[2/2] count"),
+            ("3" + ENTER, "Send these answers"),
+            (DOWN + ENTER, "Esc back to the review"),  # Change 1. Name
+            ("xyz", "Bobxyz"),
+            (ESC, "back to the review, unchanged"),
+            (ENTER, None),
+        ]
+        result = await converse(term, _NAME_COUNT, steps)
+    assert result == ElicitResult(action="accept", content={"name": "Bob", "count": 3})
+    assert term.console_text.count("Your answers") == 2

@@ -65,7 +65,7 @@ async def test_hostile_server_text_never_reaches_the_terminal() -> None:
     with terminal(colour=True) as term:
         context = make_context(name=f"srv{TITLE}{BIDI}")
         steps = [
-            ("Ada" + ENTER, "❯ A click me"),  # the option label is shown, sanitized
+            ("Ada" + ENTER + DOWN, "❯ A click me"),  # the option label is shown, sanitized
             (DOWN + ENTER, "❯ [ ] X click me"),
             (SPACE + ENTER, "Your answers"),
             (ENTER, None),
@@ -91,7 +91,7 @@ async def test_hostile_server_text_never_reaches_the_terminal() -> None:
 
 async def test_plain_console_output_has_no_escape_at_all() -> None:
     with terminal() as term:
-        steps = [("Ada" + ENTER + ENTER + ENTER, "Your answers"), (ENTER, None)]
+        steps = [("Ada" + ENTER + DOWN + ENTER + ENTER, "Your answers"), (ENTER, None)]
         await converse(term, hostile_params(), steps)
     assert "\x1b" not in term.console_text
     for payload in PAYLOADS:

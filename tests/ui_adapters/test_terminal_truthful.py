@@ -84,3 +84,80 @@ async def test_line_mode_shows_the_label_and_refuses_to_empty_a_field_with_a_def
     assert "(Enter keeps Fluffy the cat)" in text
     assert "this field's default (Fluffy the cat) is sent if it is left empty" in text
     assert result.content == {"pet": "pet-1", "weight": 3.14, "indoor": True, "food": ["fish-1"]}
+
+
+# ------------------------------------------------- every promise of a field's introduction is kept
+
+_A_B = {"type": "string", "enum": ["a", "b"]}
+TRUTH_CASES: list[tuple[str, dict[str, object], bool]] = [
+    ("text, optional, default", {"type": "string", "default": "x"}, False),
+    ("text, required, default", {"type": "string", "default": "x"}, True),
+    ("integer, optional, default", {"type": "integer", "default": 3}, False),
+    ("yes/no, optional, default", {"type": "boolean", "default": True}, False),
+    ("yes/no, required, default", {"type": "boolean", "default": False}, True),
+    ("choice, optional, default", {**_A_B, "default": "b"}, False),
+    ("choice, required, default", {**_A_B, "default": "b"}, True),
+    (
+        "multi, optional, default, minItems",
+        {"type": "array", "items": _A_B, "default": ["a"], "minItems": 1},
+        False,
+    ),
+    ("multi, required, default", {"type": "array", "items": _A_B, "default": ["a"]}, True),
+    ("multi, required", {"type": "array", "items": _A_B}, True),
+    ("multi, required, minItems", {"type": "array", "items": _A_B, "minItems": 1}, True),
+    ("multi, optional", {"type": "array", "items": _A_B}, False),
+]
+
+
+def _one_field(schema: dict[str, object], required: bool) -> ElicitRequestFormParams:
+    return ElicitRequestFormParams(
+        message="One field",
+        requested_schema={
+            "type": "object",
+            "properties": {"f": {"title": "F", **schema}},
+            "required": ["f"] if required else [],
+        },
+    )
+
+
+@pytest.mark.parametrize(("case", "schema", "required"), TRUTH_CASES, ids=[c[0] for c in TRUTH_CASES])
+async def test_what_a_field_introduction_promises_is_what_happens(
+    case: str, schema: dict[str, object], required: bool
+) -> None:
+    from ui_adapters.terminal._screen import field_intro
+
+    params = _one_field(schema, required)
+    intro = field_intro(params.form.fields[0], 1, 1).plain
+    default = schema.get("default")
+    ctrl_u, space, ctrl_c = "\x15", " ", "\x03"
+    checked = 0
+    if "sent if left empty" in intro:  # emptied (every box unticked, the text erased), the default goes
+        assert schema["type"] != "boolean" and "enum" not in schema, f"{case}: cannot be left empty"
+        empty = space if schema["type"] == "array" else ctrl_u
+        with terminal() as term:
+            result = await converse(term, params, [(empty + ENTER, "Send these answers"), (ENTER, None)])
+        assert result == ElicitResult(action="accept", content={"f": default}), case
+        checked += 1
+    if "Enter keeps it" in intro:  # a choice: Enter at once keeps the default
+        with terminal() as term:
+            result = await converse(term, params, [(ENTER, "Send these answers"), (ENTER, None)])
+        assert result == ElicitResult(action="accept", content={"f": default}), case
+        checked += 1
+    if "choose at least 1" in intro:  # nothing ticked is refused
+        untick = space if default else ""
+        with terminal() as term:
+            result = await converse(term, params, [(untick + ENTER, "at least 1"), (ctrl_c, None)])
+        assert result.action == "cancel", case
+        assert "Send these answers" not in term.console_text
+        checked += 1
+    if "choosing none is an answer too" in intro:
+        with terminal() as term:
+            result = await converse(term, params, [(ENTER, "Send these answers"), (ENTER, None)])
+        assert result == ElicitResult(action="accept", content={"f": []}), case
+        checked += 1
+    if "(optional)" in intro and default is None:  # left as it starts, nothing is sent
+        with terminal() as term:
+            result = await converse(term, params, [(ENTER, "Send these answers"), (ENTER, None)])
+        assert result == ElicitResult(action="accept", content={}), case
+        checked += 1
+    assert checked, f"{case}: the introduction promises nothing checkable: {intro!r}"

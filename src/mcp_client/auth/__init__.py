@@ -19,7 +19,8 @@ This package is not imported by ``import mcp_client``; it never imports rich or 
 from mcp_client._errors import OAuthError
 from mcp_client.auth._client_credentials import ClientCredentials
 from mcp_client.auth._oauth import OAuth
-from mcp_client.auth._records import ClientRegistration, StoredTokens
+from mcp_client.auth._reason import LoginReason, login_reason
+from mcp_client.auth._records import ClientRegistration, Revocation, StoredTokens
 from mcp_client.auth._storage import (
     FileTokenStorage,
     InMemoryTokenStorage,
@@ -32,9 +33,12 @@ __all__ = [
     "ClientRegistration",
     "FileTokenStorage",
     "InMemoryTokenStorage",
+    "LoginReason",
     "OAuth",
     "OAuthError",
+    "Revocation",
     "StoredTokens",
     "TokenStorage",
     "default_storage_path",
+    "login_reason",
 ]

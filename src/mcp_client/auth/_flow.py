@@ -38,18 +38,23 @@ from mcp_client.auth._discovery import (
     server_metadata_urls,
 )
 from mcp_client.auth._pkce import AuthorizationSecrets
-from mcp_client.auth._records import ClientRegistration, StoredTokens
+from mcp_client.auth._reason import FIRST_LOGIN, LoginReason
+from mcp_client.auth._records import ClientRegistration, Revocation, StoredTokens
 from mcp_client.auth._registration import ClientSettings
-from mcp_client.auth._wire import HttpRequest, HttpResponse, get_json
+from mcp_client.auth._wire import HttpRequest, HttpResponse, get_json, oauth_error_from
 
 
 @dataclass(frozen=True, slots=True)
 class OpenBrowser:
-    """Send the person to ``url``; answer with the URL the browser was redirected back to."""
+    """Send the person to ``url``; answer with the URL the browser was redirected back to.
+
+    ``reason`` says why a login is needed now, for the person (``login_reason()`` while it runs).
+    """
 
     url: str = field(repr=False)
     issuer: str
     redirect_uri: str
+    reason: LoginReason = FIRST_LOGIN
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +134,9 @@ class LoginRequest:
     login). A ``step_up`` (403 ``insufficient_scope``) asks for ``previous_scope`` plus the challenge's
     scope, and reuses ``known`` discovery when there is one. ``default_redirect_uri`` makes a loopback
     redirect URI when none is configured or registered; ``clock`` gives wall-clock seconds.
+    ``refused_client_id`` is a registration the authorization server no longer knows (``invalid_client``
+    on a refresh): a stored registration with that id is not used, a new one is made. ``reason`` is
+    shown to the person with the login page.
     """
 
     server_url: str
@@ -140,6 +148,8 @@ class LoginRequest:
     step_up: bool = False
     previous_scope: str | None = None
     known: Discovery | None = None
+    refused_client_id: str | None = None
+    reason: LoginReason = FIRST_LOGIN
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,24 +175,41 @@ def login(request: LoginRequest) -> Generator[Step, object, LoginResult]:
         server.scopes_supported,
     )
     if request.step_up:
-        scope = _scopes.union(request.previous_scope, challenge.scope if challenge else None)
+        challenged = challenge.scope if challenge else None
+        scope = _scopes.step_up(request.previous_scope, challenged, server.scopes_supported)
     client = yield from identify(request, server, scope)
-    redirect_uri = client.redirect_uri or request.settings.redirect_uri or request.default_redirect_uri()
-    secrets = AuthorizationSecrets.new()
-    url = authorization_url(
-        server,
-        client_id=client.client_id,
-        redirect_uri=redirect_uri,
-        secrets=secrets,
-        scope=scope,
-        resource=discovery.resource,
-    )
-    reply = yield OpenBrowser(url, server.issuer, redirect_uri)
-    if not isinstance(reply, str):
-        raise OAuthError(
-            f"the authorize callback returned {type(reply).__name__}; it must return the redirect URL"
+    reason = request.reason
+    while True:
+        redirect_uri = client.redirect_uri or request.settings.redirect_uri or request.default_redirect_uri()
+        secrets = AuthorizationSecrets.new()
+        url = authorization_url(
+            server,
+            client_id=client.client_id,
+            redirect_uri=redirect_uri,
+            secrets=secrets,
+            scope=scope,
+            resource=discovery.resource,
         )
-    code = read_redirect(reply, secrets, server)
+        reply = yield OpenBrowser(url, server.issuer, redirect_uri, reason)
+        if not isinstance(reply, str):
+            raise OAuthError(
+                f"the authorize callback returned {type(reply).__name__}; it must return the redirect URL"
+            )
+        try:
+            code = read_redirect(reply, secrets, server)
+            break
+        except OAuthError as exc:
+            if (
+                exc.error != "invalid_scope"
+                or reason.kind == "register_again"
+                or not is_registered(client, request)
+            ):
+                raise
+            # The authorization server holds the client we registered to the scopes of the login it was
+            # registered for (an earlier one): register again for these scopes and ask once more.
+            request = replace(request, refused_client_id=client.client_id)
+            client = yield from identify(request, server, scope)
+            reason = LoginReason("register_again", scope=scope)
     exchange = _tokens.code_exchange(
         server.token_endpoint,
         client,
@@ -209,7 +236,11 @@ def login(request: LoginRequest) -> Generator[Step, object, LoginResult]:
 def identify(
     request: LoginRequest, server: ServerMetadata, scope: str | None
 ) -> Generator[Step, object, ClientRegistration]:
-    """Pre-registered, else metadata document, else stored for this issuer, else a new registration."""
+    """Pre-registered, else metadata document, else stored for this issuer, else a new registration.
+
+    A stored registration whose id the server refused (``request.refused_client_id``) is not used. A
+    registration naming ``scope`` that the server refuses for it is made again without ``scope``.
+    """
     settings = request.settings
     chosen = _registration.pre_registered(settings, server) or _registration.metadata_document_client(
         settings, server
@@ -219,15 +250,27 @@ def identify(
     stored = yield LoadClient(server.issuer)
     if stored is not None and not isinstance(stored, ClientRegistration):
         raise TypeError(f"LoadClient was answered with {type(stored).__name__}")
-    if _registration.stored_is_usable(stored, settings, request.clock()):
-        assert stored is not None
+    if (
+        _registration.stored_is_usable(stored, settings, request.clock())
+        and stored is not None
+        and stored.client_id != request.refused_client_id
+    ):
         return stored
     redirect_uri = settings.redirect_uri or request.default_redirect_uri()
     registration = _registration.registration_request(server, settings, redirect_uri, scope)
     response = yield from fetch(registration)
+    plain = _registration.without_scope(registration)
+    if plain is not None and _registration.refused_for_scope(response):
+        registration = plain  # the server keeps these scopes for resources, not for clients
+        response = yield from fetch(registration)
     client = _registration.read_registration(response, registration, server, redirect_uri)
     yield SaveClient(server.issuer, client)
     return client
+
+
+def is_registered(client: ClientRegistration, request: LoginRequest) -> bool:
+    """True for a client this library registered (neither configured nor a metadata document URL)."""
+    return client.client_id not in (request.settings.client_id, request.settings.client_metadata_url)
 
 
 # ------------------------------------------------------------------------------------------ refresh
@@ -260,10 +303,20 @@ def client_for_tokens(
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """The token endpoint refused a refresh: ``error`` is its OAuth error code (``invalid_grant``...)."""
+
+    status: int
+    error: str | None
+    client_id: str
+
+
 def refresh(
     tokens: StoredTokens, settings: ClientSettings, clock: Callable[[], float]
-) -> Generator[Step, object, StoredTokens | None]:
-    """Fresh tokens from the refresh token, or ``None`` when the server will not refresh them (log in).
+) -> Generator[Step, object, StoredTokens | Refused | None]:
+    """Fresh tokens from the refresh token; ``Refused`` when the server refused (log in again), ``None``
+    when these tokens cannot be refreshed at all.
 
     A 5xx or 429 raises ``OAuthError``: a transient failure is not a reason to send a person to the
     browser again.
@@ -281,7 +334,7 @@ def refresh(
             "try again later"
         )
     if response.status != 200:
-        return None
+        return Refused(response.status, oauth_error_from(response, "token endpoint").error, client.client_id)
     assert tokens.token_endpoint is not None
     return _tokens.read_tokens(
         response,
@@ -297,19 +350,24 @@ def refresh(
     )
 
 
-def revoke(tokens: StoredTokens, settings: ClientSettings) -> Generator[Step, object, bool]:
-    """Best-effort RFC 7009 revocation of the refresh and access tokens; True if the server accepted.
+def revoke(tokens: StoredTokens, settings: ClientSettings) -> Generator[Step, object, Revocation]:
+    """Best-effort RFC 7009 revocation of the refresh and access tokens, and what the server answered.
 
     A server that refuses the client's registered secret method at its revocation endpoint (some want
     the secret in the form even from a ``client_secret_basic`` client) is asked once more with the
     other one.
     """
     if tokens.revocation_endpoint is None:
-        return False
+        return Revocation(
+            not_tried="the authorization server offers no revocation", expires_at=tokens.expires_at
+        )
     client = yield from client_for_tokens(tokens, settings)
     if client is None:
-        return False
-    accepted = True
+        return Revocation(
+            not_tried="the client they were issued to is not known any more", expires_at=tokens.expires_at
+        )
+    revoked: list[str] = []
+    refused: list[tuple[str, str]] = []
     pairs = [(tokens.refresh_token, "refresh_token"), (tokens.access_token, "access_token")]
     for token, hint in pairs:
         if not token:
@@ -318,8 +376,13 @@ def revoke(tokens: StoredTokens, settings: ClientSettings) -> Generator[Step, ob
         other = _other_secret_method(client)
         if response.status in (400, 401) and other is not None:
             response = yield from fetch(_tokens.revocation(tokens.revocation_endpoint, other, token, hint))
-        accepted = accepted and response.status == 200
-    return accepted
+        name = hint.replace("_", " ")
+        if response.status == 200:
+            revoked.append(name)
+        else:
+            error = oauth_error_from(response, "revocation endpoint").error
+            refused.append((name, error or f"HTTP {response.status}"))
+    return Revocation(tuple(revoked), tuple(refused), expires_at=tokens.expires_at)
 
 
 def _other_secret_method(client: ClientRegistration) -> ClientRegistration | None:

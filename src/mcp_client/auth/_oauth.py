@@ -11,6 +11,7 @@ endpoint URL, and a response that comes from another origin (a redirect) never s
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
 from collections.abc import AsyncGenerator, Awaitable, Callable, Generator, Sequence
@@ -26,11 +27,12 @@ from mcp_client.auth import _flow, _scopes, _urls
 from mcp_client.auth._challenge import Challenge
 from mcp_client.auth._discovery import Discovery
 from mcp_client.auth._loopback import loopback_redirect_uri, no_browser_step
-from mcp_client.auth._records import StoredTokens
+from mcp_client.auth._reason import FIRST_LOGIN, LoginReason
+from mcp_client.auth._records import Revocation, StoredTokens
 from mcp_client.auth._registration import ClientSettings
 from mcp_client.auth._retry import Attempts, Login, Pass, Refresh, after_response
 from mcp_client.auth._runner import StepRunner
-from mcp_client.auth._storage import InMemoryTokenStorage, TokenStorage
+from mcp_client.auth._storage import InMemoryTokenStorage, SharedTokenStorage, TokenStorage
 
 __all__ = ["OAuth"]
 
@@ -71,6 +73,8 @@ class _Session:
     requested_scope: str | None = None
     loaded: bool = False
     lock: _LoopLock = field(default_factory=_LoopLock)
+    refusal: _flow.Refused | None = None  # the last refresh the authorization server refused
+    refused_client_id: str | None = None  # a registration it no longer knows (invalid_client)
 
 
 class OAuth(httpx.Auth):
@@ -161,25 +165,36 @@ class OAuth(httpx.Auth):
         """
         session = await self._session(server_key(server_url))
         async with session.lock.get():
-            await self._login(session, None, step_up=False, answered_401=False)
+            await self._login(session, None, step_up=False, answered_401=False, reason=FIRST_LOGIN)
         assert session.tokens is not None
         return session.tokens
 
     async def logout(self, server_url: str, *, revoke: bool = True) -> bool:
         """Forget the tokens and registrations for ``server_url``; revoke the tokens first if the server
-        supports it (RFC 7009, best effort). True if there was anything to forget."""
+        supports it (RFC 7009, best effort: ``revoke()`` says what the server answered). True if there
+        was anything to forget. Storage that holds nothing for the server is left untouched."""
+        if revoke:
+            await self.revoke(server_url)
         session = await self._session(server_key(server_url))
         async with session.lock.get():
-            tokens = session.tokens
-            if revoke and tokens is not None:
-                try:
-                    await self._run(session, _flow.revoke(tokens, self._settings))
-                except OAuthError as exc:
-                    logger.info("could not revoke the tokens for %s: %s", session.key, exc)
-            had = tokens is not None
+            had = session.tokens is not None
             await self.storage.clear(session.key)
             self._sessions.pop(session.key, None)
         return had
+
+    async def revoke(self, server_url: str) -> Revocation:
+        """Ask the authorization server to revoke the tokens held for ``server_url`` (RFC 7009), keeping
+        them here; the ``Revocation`` says which it revoked and which it refused, and why."""
+        session = await self._session(server_key(server_url))
+        async with session.lock.get():
+            tokens = session.tokens
+            if tokens is None:
+                return Revocation(not_tried="there is no saved login")
+            try:
+                return await self._run(session, _flow.revoke(tokens, self._settings))
+            except OAuthError as exc:
+                logger.info("could not revoke the tokens for %s: %s", session.key, exc)
+                return Revocation(not_tried=str(exc), expires_at=tokens.expires_at)
 
     async def get_tokens(self, server_url: str) -> StoredTokens | None:
         """The tokens held for ``server_url`` (from storage on first use), or ``None``."""
@@ -270,23 +285,86 @@ class OAuth(httpx.Auth):
                     return
                 action = Login(action.challenge, step_up=False)
             attempts.logins += 1
-            await self._login(session, action.challenge, step_up=action.step_up, answered_401=True)
+            reason = self._reason(session, action, sent)
+            await self._login(
+                session, action.challenge, step_up=action.step_up, answered_401=True, reason=reason
+            )
+
+    @staticmethod
+    def _reason(session: _Session, action: Login, sent: str | None) -> LoginReason:
+        if action.step_up:
+            return LoginReason("step_up", scope=action.challenge.scope if action.challenge else None)
+        if session.refusal is not None:
+            return LoginReason("refused", error=session.refusal.error)
+        if sent is not None:
+            return LoginReason("expired")
+        return FIRST_LOGIN
+
+    def _refresh_lock(self, key: str) -> contextlib.AbstractAsyncContextManager[None]:
+        if isinstance(self.storage, SharedTokenStorage):
+            return self.storage.refresh_lock(key)
+        return contextlib.nullcontext()
 
     async def _refresh(self, session: _Session) -> bool:
-        tokens = session.tokens
-        if tokens is None:
+        """Refresh the tokens (True if there are good tokens now), one process at a time.
+
+        With a storage other processes share, the saved tokens are read again under its lock first:
+        if another process refreshed them meanwhile, those are used. Presenting the refresh token it
+        rotated out would make the authorization server revoke the login for everyone.
+        """
+        if session.tokens is None:
             return False
-        fresh = await self._run(session, _flow.refresh(tokens, self._settings, self.clock))
-        if fresh is None:
-            logger.info("the authorization server would not refresh the tokens for %s", session.key)
-            return False
-        session.tokens = fresh
-        await self.storage.set_tokens(session.key, fresh)
+        async with self._refresh_lock(session.key):
+            if isinstance(self.storage, SharedTokenStorage):
+                stored = await self.storage.get_tokens(session.key)
+                if stored is not None and stored.access_token != session.tokens.access_token:
+                    session.tokens = stored
+                    session.refusal = None
+                    if not stored.expires_within(REFRESH_MARGIN_SECONDS, self.clock()):
+                        logger.info("using the tokens another process renewed for %s", session.key)
+                        return True
+            tokens = session.tokens
+            result = await self._run(session, _flow.refresh(tokens, self._settings, self.clock))
+            if isinstance(result, _flow.Refused):
+                self._refused(session, tokens, result)
+                return False
+            if result is None:
+                logger.info("the tokens for %s cannot be refreshed", session.key)
+                return False
+            session.tokens = result
+            session.refusal = None
+            await self.storage.set_tokens(session.key, result)
         logger.info("refreshed the tokens for %s", session.key)
         return True
 
+    def _refused(self, session: _Session, tokens: StoredTokens, refusal: _flow.Refused) -> None:
+        """Remember a refused refresh: its refresh token is dead, and maybe the registration is too."""
+        code = refusal.error or f"HTTP {refusal.status}"
+        logger.info("the authorization server refused to refresh the tokens for %s (%s)", session.key, code)
+        session.refusal = refusal
+        session.tokens = tokens.with_changes(refresh_token=None)  # never presented again
+        if refusal.error != "invalid_client":
+            return
+        if refusal.client_id in (self._settings.client_id, self._settings.client_metadata_url):
+            raise OAuthError(
+                f"the authorization server {tokens.issuer} does not accept the client {refusal.client_id!r} "
+                "(invalid_client): check the client_id and client_secret given to OAuth()",
+                error="invalid_client",
+            )
+        # A registration the server forgot (restarted, or the registration expired): register again.
+        logger.info(
+            "the authorization server no longer knows client %s; registering again", refusal.client_id
+        )
+        session.refused_client_id = refusal.client_id
+
     async def _login(
-        self, session: _Session, challenge: Challenge | None, *, step_up: bool, answered_401: bool
+        self,
+        session: _Session,
+        challenge: Challenge | None,
+        *,
+        step_up: bool,
+        answered_401: bool,
+        reason: LoginReason,
     ) -> None:
         previous = None
         if step_up:
@@ -302,11 +380,15 @@ class OAuth(httpx.Auth):
             step_up=step_up,
             previous_scope=previous,
             known=session.discovery,
+            refused_client_id=session.refused_client_id,
+            reason=reason,
         )
         result = await self._run(session, _flow.login(request))
         session.tokens = result.tokens
         session.discovery = result.discovery
         session.requested_scope = result.requested_scope
+        session.refusal = None
+        session.refused_client_id = None
         await self.storage.set_tokens(session.key, result.tokens)
         logger.info("logged in to %s at %s", session.key, result.discovery.server.issuer)
 

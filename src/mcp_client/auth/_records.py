@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Self
 
-__all__ = ["ClientRegistration", "StoredTokens"]
+__all__ = ["ClientRegistration", "Revocation", "StoredTokens"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,3 +148,25 @@ def _optional_str(data: Mapping[str, Any], key: str) -> str | None:
     if not isinstance(value, str):
         raise ValueError(f"stored field {key!r} is not a string")
     return value
+
+
+@dataclass(frozen=True, slots=True)
+class Revocation:
+    """What the authorization server answered when asked to revoke one server's tokens (RFC 7009).
+
+    ``revoked`` names the tokens it revoked (``"refresh token"``, ``"access token"``); ``refused`` pairs
+    each token it refused with its error code (``unsupported_token_type``, ``invalid_client``...) or
+    ``"HTTP <status>"``; ``not_tried`` says why nothing was sent (no saved login, no revocation endpoint,
+    the server could not be reached). ``expires_at`` is when the access token stops working by itself.
+    A token that was not revoked stays valid until it expires, even after ``logout`` forgets it here.
+    """
+
+    revoked: tuple[str, ...] = ()
+    refused: tuple[tuple[str, str], ...] = ()
+    not_tried: str | None = None
+    expires_at: float | None = None
+
+    @property
+    def complete(self) -> bool:
+        """True when every token was revoked."""
+        return bool(self.revoked) and not self.refused and self.not_tried is None

@@ -14,7 +14,7 @@ RFC 8414 default, ``client_secret_basic``, when it gives none).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -114,7 +114,13 @@ def application_type(redirect_uri: str) -> str:
 def registration_request(
     server: ServerMetadata, settings: ClientSettings, redirect_uri: str, scope: str | None
 ) -> HttpRequest:
-    """The RFC 7591 registration request (``OAuthError`` if the server offers no registration)."""
+    """The RFC 7591 registration request (``OAuthError`` if the server offers no registration).
+
+    It names the ``scope`` of the login it is made for: some authorization servers (the official MCP
+    SDK's) let a client ask only for the scopes it registered. Others keep the MCP scopes as resource
+    scopes and refuse a registration naming them; ``refused_for_scope`` tells that answer, and the
+    flow registers again without ``scope`` (``without_scope``).
+    """
     if server.registration_endpoint is None:
         raise OAuthError(
             f"the authorization server {server.issuer} offers no dynamic client registration, and no client "
@@ -137,6 +143,24 @@ def registration_request(
         "registration endpoint",
         headers=(("content-type", "application/json"), ("accept", "application/json")),
         json_body=body,
+    )
+
+
+def without_scope(request: HttpRequest) -> HttpRequest | None:
+    """The same registration request with no ``scope``; ``None`` if it named none."""
+    body = dict(request.json_body or {})
+    if body.pop("scope", None) is None:
+        return None
+    return replace(request, json_body=body)
+
+
+def refused_for_scope(response: HttpResponse) -> bool:
+    """A registration refused over its metadata or scope (RFC 7591 ``invalid_client_metadata``)."""
+    if response.status != 400:
+        return False
+    return oauth_error_from(response, "registration endpoint").error in (
+        "invalid_client_metadata",
+        "invalid_scope",
     )
 
 

@@ -20,6 +20,7 @@ from mcp_client._errors import OAuthError
 from mcp_client._timeouts import waiting_on_a_person
 from mcp_client.auth import _urls
 from mcp_client.auth._flow import LoadClient, OpenBrowser, Step
+from mcp_client.auth._reason import telling
 from mcp_client.auth._storage import TokenStorage
 from mcp_client.auth._wire import MAX_DOCUMENT_BYTES, HttpRequest, HttpResponse
 
@@ -65,9 +66,9 @@ class StepRunner:
         return None
 
     async def _browser(self, step: OpenBrowser) -> object:
-        logger.info("%s needs a login at %s", self._server, step.issuer)
+        logger.info("%s needs a login at %s (%s)", self._server, step.issuer, step.reason.kind)
         try:
-            with waiting_on_a_person():
+            with waiting_on_a_person(), telling(step.reason):
                 return await self._authorize(step.url)
         except OAuthError:
             raise

@@ -16,10 +16,12 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Generator
+import time
+from collections.abc import AsyncGenerator, Callable, Generator
 from pathlib import Path
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
+import anyio
 import anyio.to_thread
 
 from mcp_client.auth._records import ClientRegistration, StoredTokens
@@ -31,6 +33,8 @@ logger = logging.getLogger("mcp_client.auth")
 _FILE_NAME = "tokens.json"
 _FORMAT_VERSION = 1
 _MAX_FILE_BYTES = 8 * 1024 * 1024
+_REFRESH_LOCK_WAIT = 60.0  # seconds: longer than one bounded refresh request; then go on without it
+_REFRESH_LOCK_POLL = 0.05
 
 _Record = TypeVar("_Record", StoredTokens, ClientRegistration)
 
@@ -53,6 +57,19 @@ class TokenStorage(Protocol):
     async def set_client(self, server: str, issuer: str, client: ClientRegistration) -> None: ...
 
     async def clear(self, server: str) -> None: ...
+
+
+@runtime_checkable
+class SharedTokenStorage(Protocol):
+    """A storage other processes share (``FileTokenStorage``): refreshes are taken in turn.
+
+    ``refresh_lock(server)`` is held across reading the saved tokens, refreshing them and saving the
+    result, so that of several processes whose tokens expired together one refreshes and the others
+    use its tokens (a rotated-out refresh token presented again makes many authorization servers
+    revoke the whole login).
+    """
+
+    def refresh_lock(self, server: str) -> contextlib.AbstractAsyncContextManager[None]: ...
 
 
 class InMemoryTokenStorage:
@@ -148,10 +165,47 @@ class FileTokenStorage:
         await self._update(change)
 
     async def clear(self, server: str) -> None:
-        def change(servers: dict[str, Any]) -> None:
-            servers.pop(server, None)
+        """Forget ``server``; a file that holds nothing for it is left as it is (or not created)."""
+        if not self.path.exists():
+            return
+
+        def change(servers: dict[str, Any]) -> bool:
+            return servers.pop(server, None) is not None
 
         await self._update(change)
+
+    @contextlib.asynccontextmanager
+    async def refresh_lock(self, server: str) -> AsyncGenerator[None]:
+        """Hold the file's refresh lock (one refresh at a time among processes sharing the file).
+
+        Waits (without blocking the event loop) at most a minute: a process that holds it longer is
+        stuck, and refreshing anyway is better than never. POSIX only; elsewhere this does nothing.
+        """
+        del server  # one lock for the whole file: simple, and refreshes are rare
+        try:
+            import fcntl
+        except ImportError:  # Windows
+            yield
+            return
+        self._ensure_folder()
+        lock_path = self.path.with_name(self.path.name + ".refresh.lock")
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            deadline = time.monotonic() + _REFRESH_LOCK_WAIT
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= deadline:
+                        logger.warning(
+                            "another process has held %s for a minute; refreshing anyway", lock_path
+                        )
+                        break
+                    await anyio.sleep(_REFRESH_LOCK_POLL)
+            yield
+        finally:
+            os.close(fd)  # closing releases the lock
 
     async def servers(self) -> list[str]:
         """The servers this file holds anything for (``mcp-client logout`` lists them)."""
@@ -162,17 +216,19 @@ class FileTokenStorage:
     async def _read(self) -> dict[str, Any]:
         return await anyio.to_thread.run_sync(self._read_sync)
 
-    async def _update(self, change: Any) -> None:
+    async def _update(self, change: Callable[[dict[str, Any]], bool | None]) -> None:
         await anyio.to_thread.run_sync(self._update_sync, change)
 
     def _read_sync(self) -> dict[str, Any]:
         with self._locked(exclusive=False):
             return self._load_file()
 
-    def _update_sync(self, change: Any) -> None:
+    def _update_sync(self, change: Callable[[dict[str, Any]], bool | None]) -> None:
+        """Apply ``change`` under the lock; it may return False to say it changed nothing (no write)."""
         with self._locked(exclusive=True):
             servers = self._load_file()
-            change(servers)
+            if change(servers) is False:
+                return
             self._write_file(servers)
 
     def _load_file(self) -> dict[str, Any]:

@@ -10,6 +10,7 @@ given by the user turns the CLI's own OAuth off: the user is managing authorizat
 from __future__ import annotations
 
 import datetime
+import shlex
 import sys
 from collections.abc import Sequence
 from typing import TextIO
@@ -18,7 +19,8 @@ from prompt_toolkit.output import create_output
 from rich.console import Console
 from rich.text import Text
 
-from mcp_client.auth import FileTokenStorage, OAuth, StoredTokens
+from mcp_client import OAuthError
+from mcp_client.auth import FileTokenStorage, OAuth, Revocation, StoredTokens, login_reason
 from ui_adapters.cli._exit import EXIT_OK, UsageError
 from ui_adapters.cli._status import StatusLine
 from ui_adapters.login import BrowserLogin
@@ -30,13 +32,32 @@ CLIENT_NAME = "mcp-client"
 
 
 class _StatusAwareLogin:
-    """The browser step with the status spinner off the screen while the person logs in."""
+    """The browser step with the status spinner off the screen while the person logs in.
 
-    def __init__(self, inner: BrowserLogin, status: StatusLine | None) -> None:
+    In a script (stdin not a terminal) a saved login that stopped working is not answered with the
+    whole login panel and a wait for a pasted address nobody will paste: one line says what happened
+    and what to run.
+    """
+
+    def __init__(
+        self, inner: BrowserLogin, status: StatusLine | None, server: str, interactive: bool
+    ) -> None:
         self._inner = inner
         self._status = status
+        self._server = server
+        self._interactive = interactive
 
     async def __call__(self, authorization_url: str) -> str:
+        reason = login_reason()
+        if not self._interactive and reason is not None and reason.kind in ("refused", "expired"):
+            name = sanitize(self._server, single_line=True)
+            what = (
+                f"was refused by the authorization server ({reason.error})" if reason.error else "has expired"
+            )
+            command = f"mcp-client login {shlex.quote(name)}"
+            raise OAuthError(
+                f"the saved login for {name} {what}; run `{command}` in a terminal", error=reason.error
+            )
         if self._status is not None:
             self._status.pause()
         try:
@@ -58,7 +79,7 @@ def cli_oauth(server: str, status: StatusLine | None = None, scopes: Sequence[st
     return OAuth(
         CLIENT_NAME,
         scopes=list(scopes) if scopes else None,
-        authorize=_StatusAwareLogin(login, status),
+        authorize=_StatusAwareLogin(login, status, server, interactive=_isatty(sys.stdin)),
         storage=FileTokenStorage(),
     )
 
@@ -79,18 +100,46 @@ async def run_login(server: str, out: Console, err: Console, *, scopes: Sequence
 
 
 async def run_logout(server: str, out: Console, err: Console) -> int:
-    """Revoke (where the server allows) and forget the tokens and registration for ``server``."""
+    """Revoke (where the server allows) and forget the tokens and registration for ``server``.
+
+    Says what really happened: which tokens the authorization server revoked, which it refused and
+    why (those stay valid until they expire), and that they were removed from the file either way.
+    A server never logged in to leaves the token file untouched (not even created).
+    """
     _require_url(server, "logout")
     storage = FileTokenStorage()
-    forgot = await OAuth(CLIENT_NAME, storage=storage).logout(server)
+    oauth = OAuth(CLIENT_NAME, storage=storage)
+    revocation = await oauth.revoke(server)
+    forgot = await oauth.logout(server, revoke=False)
     name = sanitize(server, single_line=True)
-    if forgot:
-        out.print(
-            Text(f"Logged out of {name}: tokens revoked and removed from {storage.path}."), soft_wrap=True
-        )
-    else:
+    if not forgot:
         out.print(Text(f"Not logged in to {name}; nothing to do."), soft_wrap=True)
+        return EXIT_OK
+    out.print(Text(f"Logged out of {name}: {_revocation_summary(revocation)}"), soft_wrap=True)
+    out.print(Text(f"  the saved login was removed from {storage.path}", style="dim"), soft_wrap=True)
     return EXIT_OK
+
+
+def _revocation_summary(revocation: Revocation) -> str:
+    until = ""
+    if revocation.expires_at is not None:
+        when = datetime.datetime.fromtimestamp(revocation.expires_at).astimezone()
+        until = f" (the access token until {when:%Y-%m-%d %H:%M %Z})"
+    if revocation.not_tried is not None:
+        reason = sanitize(revocation.not_tried, single_line=True, max_length=300)
+        return f"the tokens were not revoked ({reason}); they stay valid until they expire{until}."
+    parts: list[str] = []
+    if revocation.revoked:
+        parts.append(" and ".join(revocation.revoked) + " revoked")
+    if revocation.refused:
+        refused = ", ".join(
+            f"{kind} ({sanitize(code, single_line=True)})" for kind, code in revocation.refused
+        )
+        parts.append(f"the authorization server refused to revoke the {refused}")
+    summary = "; ".join(parts) or "nothing to revoke"
+    if revocation.refused:
+        summary += f"; what it did not revoke stays valid until it expires{until}"
+    return summary + "."
 
 
 def _describe(tokens: StoredTokens) -> list[str]:

@@ -28,6 +28,7 @@ from rich.console import Console
 from rich.text import Text
 
 from mcp_client import OAuthError
+from mcp_client.auth import login_reason
 from ui_adapters._terminal_prompt import prompt_line
 from ui_adapters._url_safety import UrlInspection, inspect_url
 from ui_adapters.login._listener import RedirectListener, listen_for_redirect
@@ -72,14 +73,16 @@ class BrowserLogin:
 
     async def __call__(self, authorization_url: str) -> str:
         inspection = inspect_url(authorization_url)
-        self._show(authorization_url, inspection)
         if inspection.refusal is not None:
+            self._show(authorization_url, inspection)
             self._console.print(Text.assemble(("✗ Not opened: ", "bold red"), inspection.refusal))
             raise OAuthError(f"the login page's link was refused: {inspection.refusal}")
         query = parse_qs(urlsplit(authorization_url).query)
         redirect_uri = query.get("redirect_uri", [""])[0]
         state = query.get("state", [None])[0]
         async with listen_for_redirect(redirect_uri, state) as listener:
+            # The link is shown once the listener is up: a quick browser must find it listening.
+            self._show(authorization_url, inspection)
             opened = await self._maybe_open(authorization_url)
             self._explain_wait(opened, listener, redirect_uri)
             redirect = ""
@@ -97,7 +100,9 @@ class BrowserLogin:
         name = sanitize(self.server or "", max_length=_MAX_NAME, single_line=True)
         title = f"Log in to {name}" if name else "Log in"
         self._console.rule(Text(title), align="left", style="cyan")
-        self._console.print(Text("This server needs you to log in. The login page is:"))
+        reason = login_reason()  # why now: a first login, a refused saved login, more permission...
+        why = reason.describe() if reason is not None else "This server needs you to log in."
+        self._console.print(Text(why + " The login page is:"))
         print_link(self._console, url, inspection)
 
     async def _maybe_open(self, url: str) -> bool:
@@ -106,7 +111,10 @@ class BrowserLogin:
             return False
         try:
             answer = await prompt_line(
-                "Open the login page in your browser? [y/N] ", input=self._input, output=self._output
+                "Open the login page in your browser? [y/N] ",
+                input=self._input,
+                output=self._output,
+                console=self._console,
             )
         except (KeyboardInterrupt, EOFError):
             raise self._cancelled() from None
@@ -171,7 +179,10 @@ class BrowserLogin:
         for _ in range(_MAX_PASTES):
             try:
                 line = await prompt_line(
-                    "Paste the address here (Ctrl-C cancels): ", input=self._input, output=self._output
+                    "Paste the address here (Ctrl-C cancels): ",
+                    input=self._input,
+                    output=self._output,
+                    console=self._console,
                 )
             except (KeyboardInterrupt, EOFError):
                 raise self._cancelled() from None

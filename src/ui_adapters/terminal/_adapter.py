@@ -41,9 +41,11 @@ class TerminalFormAdapter:
     For each question it shows a panel naming the server and its message, asks every field with the
     input that fits (live-validated text, yes/no, pick list, checkbox list; defaults pre-filled so Enter
     keeps them), then a review table where the person sends, changes a field, declines or cancels.
-    Keys: Enter confirms, Ctrl-N declines, Esc / Ctrl-C / Ctrl-D cancel. Concurrent questions are asked
-    one after another, each titled "Question i of n". All server text is sanitized and never parsed as
-    markup.
+    Keys: Enter confirms, Shift-Tab goes back to the previous field, Ctrl-N declines, Esc / Ctrl-C /
+    Ctrl-D cancel; while one field is changed from the review, Esc goes back to the review (Ctrl-C still
+    cancels). A required yes/no or single choice without a default starts with nothing chosen;
+    ``y``/``n`` move to Yes/No and Enter confirms. Concurrent questions are asked one after another,
+    each titled "Question i of n". All server text is sanitized and never parsed as markup.
 
     Where it asks:
 

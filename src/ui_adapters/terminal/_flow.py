@@ -1,10 +1,11 @@
 """The course of one form question, the same whether it is asked with widgets or line by line.
 
-Show the question, ask every field in order (defaults pre-filled), then a review step that repeats
-until the person sends, declines or cancels: a summary table and a choice of "send", "change field N",
-"decline" or "cancel". Nothing is sent before that choice, and nothing invalid is ever sent: each answer
-is checked as it is typed and the whole answer once more (``FormSchema.validate_content``) before it
-leaves. How a prompt looks is the ``Prompter``'s business.
+Show the question, ask every field in order (defaults pre-filled; a prompt may step back to the
+previous field), then a review step that repeats until the person sends, declines or cancels: a summary
+table and a choice of "send", "change field N", "decline" or "cancel". Stepping back while changing a
+field returns to the review with the answer as it was. Nothing is sent before that choice, and nothing
+invalid is ever sent: each answer is checked as it is typed and the whole answer once more
+(``FormSchema.validate_content``) before it leaves. How a prompt looks is the ``Prompter``'s business.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from rich.text import Text
 from mcp_client import ClientRequestContext, InvalidElicitationContentError
 from mcp_client.schema import FormField, FormSchema
 from mcp_client.types import ElicitResult
+from ui_adapters.terminal._outcomes import Back, GoBack
 from ui_adapters.terminal._screen import field_intro, question_panel, review_table
 from ui_adapters.terminal._values import AnswerValue
 from ui_adapters.text import sanitize
@@ -38,10 +40,11 @@ class Prompter(Protocol):
         """Print something above the prompts (the question panel, a field's introduction, a table)."""
         ...
 
-    async def ask(self, field: FormField, current: AnswerValue | None) -> AnswerValue | None:
+    async def ask(self, field: FormField, current: AnswerValue | None, back: Back) -> AnswerValue | None:
         """A valid answer for ``field`` (``None``: left empty, only for optional fields).
 
-        ``current`` is pre-filled, so that Enter keeps it.
+        ``current`` is pre-filled, so that Enter keeps it. ``back`` says where the person may step back
+        to; a prompt that offers it raises ``GoBack`` when they do.
         """
         ...
 
@@ -65,9 +68,17 @@ async def run_form(
         action = await prompter.confirm()
         return ElicitResult(action=action, content={} if action == "accept" else None)
 
-    answers: dict[str, AnswerValue | None] = {}
-    for position, field in enumerate(fields, start=1):
-        answers[field.name] = await _ask(prompter, field, field.default, position, len(fields))
+    answers: dict[str, AnswerValue | None] = {field.name: field.default for field in fields}
+    index = 0
+    while index < len(fields):
+        field = fields[index]
+        back: Back = "previous" if index > 0 else None
+        try:
+            answers[field.name] = await _ask(prompter, field, answers[field.name], index, len(fields), back)
+        except GoBack:
+            index = max(0, index - 1)
+            continue
+        index += 1
 
     while True:
         prompter.show(review_table(fields, answers))
@@ -85,11 +96,16 @@ async def run_form(
                 continue
             return ElicitResult(action="accept", content=dict(checked))
         field = fields[choice]
-        answers[field.name] = await _ask(prompter, field, answers[field.name], choice + 1, len(fields))
+        try:
+            answers[field.name] = await _ask(
+                prompter, field, answers[field.name], choice, len(fields), "review"
+            )
+        except GoBack:
+            pass  # back to the review, the answer as it was
 
 
 async def _ask(
-    prompter: Prompter, field: FormField, current: AnswerValue | None, position: int, total: int
+    prompter: Prompter, field: FormField, current: AnswerValue | None, index: int, total: int, back: Back
 ) -> AnswerValue | None:
-    prompter.show(field_intro(field, position, total))
-    return await prompter.ask(field, current)
+    prompter.show(field_intro(field, index + 1, total))
+    return await prompter.ask(field, current, back)

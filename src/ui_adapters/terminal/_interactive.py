@@ -8,8 +8,10 @@ introduction, so the scrollback reads as a record of the form. The field's label
 introduction (``_screen.field_intro``); the widgets do not repeat it.
 
 What is shown is what will be sent: a field with a default never offers "(leave empty)" (the default
-would be sent anyway), and a required yes/no question without a default starts with nothing chosen,
-so that Enter alone cannot answer it.
+would be sent anyway), and a required yes/no or single choice without a default starts with nothing
+chosen, so that Enter alone cannot answer it (a first option such as "delete_all" is never picked for
+the person). Shift-Tab steps back to the previous field; while a field is changed from the review, Esc
+goes back to the review (see ``_widgets``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from rich.text import Text
 
 from mcp_client.schema import FieldKind, FormField
 from ui_adapters.terminal._flow import ReviewChoice
+from ui_adapters.terminal._outcomes import Back, GoBack
 from ui_adapters.terminal._runner import PreRun, run_application
 from ui_adapters.terminal._screen import MAX_LABEL, field_label
 from ui_adapters.terminal._values import AnswerValue, check_text, display, edit_text
@@ -51,15 +54,20 @@ class InteractivePrompter:
     def show(self, renderable: RenderableType) -> None:
         self._console.print(renderable)
 
-    async def ask(self, field: FormField, current: AnswerValue | None) -> AnswerValue | None:
-        if field.kind is FieldKind.BOOLEAN:
-            value = await self._ask_boolean(field, current)
-        elif field.kind is FieldKind.SINGLE_CHOICE:
-            value = await self._ask_choice(field, current)
-        elif field.kind is FieldKind.MULTI_CHOICE:
-            value = await self._ask_checkboxes(field, current)
-        else:
-            value = await self._ask_text(field, current)
+    async def ask(self, field: FormField, current: AnswerValue | None, back: Back) -> AnswerValue | None:
+        try:
+            if field.kind is FieldKind.BOOLEAN:
+                value = await self._ask_boolean(field, current, back)
+            elif field.kind is FieldKind.SINGLE_CHOICE:
+                value = await self._ask_choice(field, current, back)
+            elif field.kind is FieldKind.MULTI_CHOICE:
+                value = await self._ask_checkboxes(field, current, back)
+            else:
+                value = await self._ask_text(field, current, back)
+        except GoBack:
+            where = "back to the review, unchanged" if back == "review" else "back to the previous field"
+            self._console.print(Text(f"  ← {where}", style="dim"))
+            raise
         self._record(field, value)
         return value
 
@@ -83,9 +91,11 @@ class InteractivePrompter:
 
     # ------------------------------------------------------------------------------------ per kind
 
-    async def _ask_text(self, field: FormField, current: AnswerValue | None) -> AnswerValue | None:
+    async def _ask_text(
+        self, field: FormField, current: AnswerValue | None, back: Back
+    ) -> AnswerValue | None:
         session = text_session(
-            lambda text: check_text(field, text)[1], input=self._input, output=self._output
+            lambda text: check_text(field, text)[1], back=back, input=self._input, output=self._output
         )
         default = edit_text(field, current)
 
@@ -96,7 +106,9 @@ class InteractivePrompter:
         value, _ = check_text(field, text)
         return value
 
-    async def _ask_boolean(self, field: FormField, current: AnswerValue | None) -> AnswerValue | None:
+    async def _ask_boolean(
+        self, field: FormField, current: AnswerValue | None, back: Back
+    ) -> AnswerValue | None:
         choices: list[tuple[str, bool | None]] = [("Yes", True), ("No", False)]
         if _may_leave_empty(field):
             choices.append((_LEAVE_EMPTY, None))
@@ -107,9 +119,11 @@ class InteractivePrompter:
             start = 2  # Enter leaves an optional field empty
         else:
             start = None  # required, no default: nothing chosen until the person picks
-        return await self._pick_one(None, choices, start, shortcuts={"y": 0, "n": 1})
+        return await self._pick_one(None, choices, start, shortcuts={"y": 0, "n": 1}, back=back)
 
-    async def _ask_choice(self, field: FormField, current: AnswerValue | None) -> AnswerValue | None:
+    async def _ask_choice(
+        self, field: FormField, current: AnswerValue | None, back: Back
+    ) -> AnswerValue | None:
         choices: list[tuple[str, str | None]] = [
             (sanitize(option.label, max_length=MAX_LABEL, single_line=True) or "(blank)", option.value)
             for option in field.options
@@ -117,10 +131,13 @@ class InteractivePrompter:
         if _may_leave_empty(field):
             choices.append((_LEAVE_EMPTY, None))
         values = [value for _, value in choices]
-        start = values.index(current) if current in values else 0  # None: "(leave empty)" if optional
-        return await self._pick_one(None, choices, start)
+        # None is "(leave empty)" when optional; a required field without an answer starts unchosen.
+        start = values.index(current) if current in values else None
+        return await self._pick_one(None, choices, start, back=back)
 
-    async def _ask_checkboxes(self, field: FormField, current: AnswerValue | None) -> AnswerValue | None:
+    async def _ask_checkboxes(
+        self, field: FormField, current: AnswerValue | None, back: Back
+    ) -> AnswerValue | None:
         options = field.options
         values = [option.value for option in options]
         chosen = current if isinstance(current, list) else []
@@ -132,6 +149,7 @@ class InteractivePrompter:
             limit=field.max_items,
             check=lambda indices: self._check_ticked(field, [values[i] for i in indices]),
             page_size=self._page_size,
+            back=back,
         )
         indices = await run_application(picker.application(input=self._input, output=self._output))
         if not indices and field.default is None and not field.required:
@@ -152,6 +170,7 @@ class InteractivePrompter:
         start: int | None,
         *,
         shortcuts: dict[str, int] | None = None,
+        back: Back = None,
     ) -> T:
         picker = Picker(
             title=title,
@@ -159,6 +178,7 @@ class InteractivePrompter:
             cursor=start,
             shortcuts=shortcuts or {},
             page_size=self._page_size,
+            back=back,
         )
         indices = await run_application(picker.application(input=self._input, output=self._output))
         return choices[indices[0]][1]

@@ -23,7 +23,7 @@ from rich.text import Text
 
 from mcp_client.schema import FieldKind, FormField
 from ui_adapters.terminal._flow import ReviewChoice
-from ui_adapters.terminal._outcomes import UserCancelled
+from ui_adapters.terminal._outcomes import Back, UserCancelled
 from ui_adapters.terminal._screen import MAX_LABEL, field_label
 from ui_adapters.terminal._values import AnswerValue, check_text, default_text, display, edit_text
 from ui_adapters.text import sanitize
@@ -44,7 +44,8 @@ class LinePrompter:
     def show(self, renderable: RenderableType) -> None:
         self._console.print(renderable)
 
-    async def ask(self, field: FormField, current: AnswerValue | None) -> AnswerValue | None:
+    async def ask(self, field: FormField, current: AnswerValue | None, back: Back) -> AnswerValue | None:
+        # ``back`` is not offered here: a piped answers file is read in order, one line per field.
         if field.kind in (FieldKind.SINGLE_CHOICE, FieldKind.MULTI_CHOICE):
             self._list_options(field)
         suffix = self._prompt_suffix(field, current)
@@ -129,7 +130,7 @@ class LinePrompter:
         self._console.print(Text(prompt), end="")
         self._console.file.flush()
         line = await anyio.to_thread.run_sync(self._stream.readline, _MAX_LINE, abandon_on_cancel=True)
+        self._console.print()  # a pipe does not echo the answer: end the prompt's line
         if line == "":
-            self._console.print()
             raise UserCancelled
         return line.rstrip("\r\n")

@@ -15,7 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from mcp_client import ClientRequestContext
-from mcp_client.schema import FormField
+from mcp_client.schema import FieldKind, FormField
 from ui_adapters.terminal._values import AnswerValue, default_text, display, hint
 from ui_adapters.text import sanitize
 
@@ -35,6 +35,7 @@ MAX_LABEL = 120
 MAX_HELP = 600
 _MAX_SERVER = 200
 _MAX_DEFAULT = 200
+_CHOSEN = frozenset({FieldKind.BOOLEAN, FieldKind.SINGLE_CHOICE, FieldKind.MULTI_CHOICE})
 
 
 def field_label(field: FormField) -> str:
@@ -83,7 +84,10 @@ def field_intro(field: FormField, position: int, total: int) -> Text:
     shown_default = default_text(field)
     if shown_default is not None:
         default = sanitize(shown_default, max_length=_MAX_DEFAULT, single_line=True)
-        text.append(f"\n    default: {default} (sent if left empty)", style="dim")
+        # A text field left empty sends its default; a choice starts on (or ticked with) its default,
+        # which Enter keeps: unticking every box is an answer of its own, and may be refused.
+        kept = "Enter keeps it" if field.kind in _CHOSEN else "sent if left empty"
+        text.append(f"\n    default: {default} ({kept})", style="dim")
     return text
 
 

@@ -97,6 +97,8 @@ def hint(field: FormField) -> str | None:
             parts.append(f"choose at least {low}")
         elif high is not None:
             parts.append(f"choose at most {high}")
+        if not low and field.required and field.default is None:
+            parts.append("choosing none is an answer too")  # required means present, not non-empty
     return ", ".join(parts) or None
 
 

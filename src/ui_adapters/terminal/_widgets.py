@@ -4,10 +4,15 @@ Each builder returns an application that has not started yet; ``_runner.run_appl
 keys are the same everywhere, and shown at the bottom of every prompt:
 
 - Enter: confirm this answer (a text answer is only accepted once it is valid);
+- Shift-Tab: back to the previous field (raises ``GoBack``; not on the first field);
 - Ctrl-N: decline the whole question (raises ``UserDeclined``);
 - Esc, Ctrl-C, Ctrl-D: cancel the whole question (raises ``UserCancelled``);
+- while changing one field from the review, Esc (and Shift-Tab) go back to the review instead, keeping
+  the answer as it was: every other answer would be lost with the question. Ctrl-C still cancels it.
 - pick lists: Up/Down (or k/j), PgUp/PgDn, Home/End move; Space or x ticks a box in a checkbox list;
-  y/n answer a yes/no question directly.
+  y/n move to Yes/No in a yes/no question, and Enter confirms it, as at the link prompt (``y``, Enter).
+  A letter that answered at once would leave the Enter of a habitual "y, Enter" to the next prompt,
+  where it would keep a default or send the review unseen.
 
 Labels reaching these widgets have already been sanitized by the caller.
 """
@@ -18,9 +23,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from prompt_toolkit.application import Application
+from prompt_toolkit.application import Application, get_app
 from prompt_toolkit.document import Document
-from prompt_toolkit.filters import Condition
+from prompt_toolkit.filters import Condition, to_filter
 from prompt_toolkit.formatted_text import StyleAndTextTuples
 from prompt_toolkit.input import Input
 from prompt_toolkit.key_binding import KeyBindings, KeyPressEvent
@@ -31,12 +36,45 @@ from prompt_toolkit.shortcuts import PromptSession
 from prompt_toolkit.styles import Style
 from prompt_toolkit.validation import ValidationError, Validator
 
-from ui_adapters.terminal._outcomes import UserCancelled, UserDeclined
+from ui_adapters.terminal._outcomes import Back, GoBack, UserCancelled, UserDeclined
 
-__all__ = ["KEYS_HINT", "TEXT_PROMPT", "Picker", "text_session"]
+__all__ = ["KEYS_HINT", "TEXT_PROMPT", "Picker", "keys_hint", "text_session"]
 
 KEYS_HINT = "Enter confirm · Ctrl-N decline · Esc/Ctrl-C cancel"
 TEXT_PROMPT = "› "
+
+
+def keys_hint(back: Back) -> list[str]:
+    """The keys of a prompt, one item each, for the hint line (what ``_question_keys(back)`` binds)."""
+    if back == "review":
+        return ["Enter confirm", "Esc back to the review", "Ctrl-N decline", "Ctrl-C cancel the question"]
+    shift_tab = ["Shift-Tab previous field"] if back == "previous" else []
+    return ["Enter confirm", *shift_tab, "Ctrl-N decline", "Esc/Ctrl-C cancel"]
+
+
+def wrap_hint(parts: Sequence[str], width: int) -> str:
+    """``parts`` joined with `` · ``, broken between two parts (never inside one) to fit ``width``."""
+    lines: list[str] = []
+    line = ""
+    for part in parts:
+        joined = f"{line} · {part}" if line else part
+        if line and len(joined) >= width:
+            lines.append(line)
+            line = part
+        else:
+            line = joined
+    lines.append(line)
+    return "\n".join(lines)
+
+
+def _hint_text(back: Back) -> str:
+    """The key hint for the terminal's current width (asked at every redraw, so a resize re-wraps)."""
+    try:
+        width = get_app().output.get_size().columns
+    except Exception:  # no size known (a dummy output): one line
+        width = 10_000
+    return wrap_hint(keys_hint(back), width)
+
 
 _STYLE = Style.from_dict(
     {
@@ -55,15 +93,20 @@ def _exit(app: Application[Any], **kwargs: Any) -> None:
         app.exit(**kwargs)
 
 
-def _question_keys() -> KeyBindings:
-    """Decline and cancel, bound the same way in every widget."""
+def _question_keys(back: Back) -> KeyBindings:
+    """Back, decline and cancel, bound the same way in every widget (see the module for the keys)."""
     keys = KeyBindings()
 
     @keys.add("c-c")
     @keys.add("c-d")
-    @keys.add("escape", eager=True)
+    @keys.add("escape", eager=True, filter=Condition(lambda: back != "review"))
     def _cancel(event: KeyPressEvent) -> None:  # pyright: ignore[reportUnusedFunction]
         _exit(event.app, exception=UserCancelled())
+
+    @keys.add("s-tab", filter=Condition(lambda: back is not None))
+    @keys.add("escape", eager=True, filter=Condition(lambda: back == "review"))
+    def _back(event: KeyPressEvent) -> None:  # pyright: ignore[reportUnusedFunction]
+        _exit(event.app, exception=GoBack())
 
     @keys.add("c-n")
     def _decline(event: KeyPressEvent) -> None:  # pyright: ignore[reportUnusedFunction]
@@ -87,20 +130,27 @@ class _CallableValidator(Validator):
 def text_session(
     reason_for: Callable[[str], str | None],
     *,
+    back: Back = None,
     input: Input | None,
     output: Output | None,
 ) -> PromptSession[str]:
-    """A one-line prompt ``› `` validated live by ``reason_for`` (``None`` means valid).
+    """A one-line prompt ``› `` validated live by ``reason_for`` (``None`` means valid); ``back`` says
+    where Shift-Tab (and, from the review, Esc) lead.
 
     The key hint is the line right above the input (a bottom toolbar would sit on the terminal's last
     row, far from the prompt); a reason is shown right below it. Start it with
     ``session.prompt_async(default=..., pre_run=...)``; it returns the accepted text.
+
+    prompt_toolkit's input line grows to fill every row below the cursor when the terminal reports
+    where the cursor is (real terminals do), which pushes its validation message down to the last row:
+    after ``clear`` that is some thirty empty rows under the prompt, and Enter looks dead. The line is
+    made to keep its own height, so the reason is always the row right under it.
     """
-    return PromptSession[str](
-        [("class:hint", f"{KEYS_HINT}\n"), ("class:prompt", TEXT_PROMPT)],
+    session = PromptSession[str](
+        lambda: [("class:hint", f"{_hint_text(back)}\n"), ("class:prompt", TEXT_PROMPT)],
         validator=_CallableValidator(reason_for),
         validate_while_typing=True,
-        key_bindings=_question_keys(),
+        key_bindings=_question_keys(back),
         style=_STYLE,
         erase_when_done=True,
         input=input,
@@ -108,6 +158,8 @@ def text_session(
         enable_history_search=False,
         mouse_support=False,
     )
+    session.layout.current_window.dont_extend_height = to_filter(True)
+    return session
 
 
 @dataclass
@@ -116,10 +168,11 @@ class Picker:
 
     ``run`` of the built application returns the list of chosen indices (exactly one unless ``multi``).
     ``check`` vets a checkbox selection before Enter is accepted (``None`` means fine); ``limit`` is
-    the most boxes that may be ticked. ``shortcuts`` maps a key to a choice index that is picked at
-    once (``y``/``n`` for yes/no questions). ``cursor`` ``None`` starts with nothing chosen: Enter does
-    nothing until the person moves to a choice or presses a shortcut. ``title`` ``None`` shows none
-    (a form field's label is already on screen). Long lines wrap instead of being cut.
+    the most boxes that may be ticked. ``shortcuts`` maps a key to a choice index the cursor jumps to
+    (``y``/``n`` for yes/no questions; Enter confirms). ``cursor`` ``None`` starts with nothing chosen:
+    Enter only says what to do until the person moves to a choice or presses a shortcut. ``title``
+    ``None`` shows none (a form field's label is already on screen). Long lines wrap instead of being
+    cut. ``back`` says where Shift-Tab (and, from the review, Esc) lead.
     """
 
     title: str | None
@@ -132,6 +185,7 @@ class Picker:
     shortcuts: dict[str, int] = field(default_factory=dict[str, int])
     page_size: int = 10
     error: str | None = None
+    back: Back = None
 
     def application(self, *, input: Input | None, output: Output | None) -> Application[list[int]]:
         """The prompt_toolkit application showing this list."""
@@ -149,10 +203,9 @@ class Picker:
 
     def _move(self, delta: int) -> None:
         if self.labels:
-            if self.cursor is None:  # the first move lands on the first choice
-                self.cursor = 0 if delta > 0 else len(self.labels) - 1
-            else:
-                self.cursor = max(0, min(len(self.labels) - 1, self.cursor + delta))
+            # From nothing chosen, Down lands on the first choice and Up on the last (End, Home alike).
+            start = self.cursor if self.cursor is not None else (-1 if delta > 0 else len(self.labels))
+            self.cursor = max(0, min(len(self.labels) - 1, start + delta))
         self.error = None
 
     def _toggle(self) -> None:
@@ -171,8 +224,11 @@ class Picker:
     def _confirm(self, app: Application[Any]) -> None:
         if not self.multi:
             if self.cursor is None:
-                keys = "/".join(self.shortcuts) or "Up/Down"
-                self.error = f"nothing is chosen yet: press {keys} to choose"
+                if self.shortcuts:
+                    keys = " or ".join(self.shortcuts)
+                    self.error = f"nothing is chosen yet: press {keys} to choose, then Enter"
+                else:
+                    self.error = "nothing is chosen yet: press Up/Down, then Enter"
             elif self.labels:
                 _exit(app, result=[self.cursor])
             return
@@ -184,7 +240,7 @@ class Picker:
         _exit(app, result=chosen)
 
     def _keys(self) -> KeyBindings:
-        keys = _question_keys()
+        keys = _question_keys(self.back)
         page = max(1, self.page_size)
 
         @keys.add("up")
@@ -194,7 +250,6 @@ class Picker:
 
         @keys.add("down")
         @keys.add("j")
-        @keys.add("tab")
         def _down(event: KeyPressEvent) -> None:  # pyright: ignore[reportUnusedFunction]
             self._move(1)
 
@@ -229,7 +284,7 @@ class Picker:
 
             def pick(event: KeyPressEvent, index: int = index) -> None:
                 self.cursor = index
-                self._confirm(event.app)
+                self.error = None
 
             keys.add(key)(pick)
 
@@ -258,5 +313,5 @@ class Picker:
             )
         if self.error:
             lines.append(("class:error", f"  {self.error}\n"))
-        lines.append(("class:hint", KEYS_HINT))
+        lines.append(("class:hint", _hint_text(self.back)))
         return lines
