@@ -14,6 +14,9 @@ Wires (select with --spec-version, repeatable or comma separated):
     2025-11-25   harness 0.2.0-alpha.12, `--spec-version 2025-11-25` (handshake era)
     2026-07-28   harness 0.2.0-alpha.12, `--spec-version 2026-07-28` (per-request `_meta` era)
     0.1.16       harness 0.1.16, no spec version (it sets no MCP_CONFORMANCE_PROTOCOL_VERSION)
+    extension    harness 0.2.0-alpha.12, no spec version: the scenarios it marks `[extension]`
+                 (client credentials with a JWT, enterprise-managed authorization, workload identity,
+                 DPoP, SEP-2640...), which it skips whenever a spec version is given
 
 Stdlib only, so CI can run it before anything is installed:
 
@@ -53,7 +56,24 @@ ALPHA_DIR = MODULES / "@modelcontextprotocol" / "conformance"
 OLD_ALIAS = "conformance-0116"
 OLD_DIR = MODULES / OLD_ALIAS
 
-WIRES = ("2025-11-25", "2026-07-28", "0.1.16")
+WIRES = ("2025-11-25", "2026-07-28", "0.1.16", "extension")
+EXTENSION = "extension"
+
+# Extension scenarios for features the SDK does not have. They are left out of a run (and named as
+# left out) unless asked for with --scenarios or --unimplemented: each of them only SKIPs when the
+# client never uses the feature, and a run passes only on a SUCCESS check.
+NOT_IMPLEMENTED = {
+    "sep-2640-": "the skills extension (SEP-2640: skills/list, loading a skill with digest, size and "
+    "frontmatter checks) is not implemented by mcp_client",
+}
+
+
+def not_implemented(scenario: str) -> str | None:
+    for prefix, reason in NOT_IMPLEMENTED.items():
+        if scenario.startswith(prefix):
+            return reason
+    return None
+
 
 # The harness kills the client after this long; our own per-scenario limit adds headroom for the
 # harness's start-up and teardown. The overall deadline bounds a whole run for CI.
@@ -241,12 +261,16 @@ def list_scenarios(wire: str, auth: str = "include") -> list[str]:
     ``auth``: ``include`` (the default), ``skip`` or ``only`` the ``auth/...`` scenarios. They run at the
     alpha's wires only: harness 0.1.16 carries older copies of the same scenarios.
     """
-    args = ["list", "--client"] if wire == "0.1.16" else ["list", "--client", "--spec-version", wire]
+    unversioned = wire in ("0.1.16", EXTENSION)
+    args = ["list", "--client"] if unversioned else ["list", "--client", "--spec-version", wire]
     argv = [str(NODE_BIN / "node"), str(_harness_for(wire) / "dist" / "index.js"), *args]
     proc = subprocess.run(argv, capture_output=True, text=True, timeout=60, env=_node_env())
     if proc.returncode != 0:
         raise SetupError(f"`{' '.join(args)}` failed for wire {wire}:\n{proc.stderr}")
-    names = re.findall(r"^\s*-\s+(\S+)", proc.stdout, flags=re.MULTILINE)
+    if wire == EXTENSION:
+        names = re.findall(r"^\s*-\s+(\S+)\s+\[extension\]", proc.stdout, flags=re.MULTILINE)
+    else:
+        names = re.findall(r"^\s*-\s+(\S+)", proc.stdout, flags=re.MULTILINE)
     if wire == "0.1.16":
         names = [name for name in names if not name.startswith("auth/")]
     if auth == "skip":
@@ -277,7 +301,7 @@ def run_scenario(
     out_dir.mkdir(parents=True, exist_ok=True)
     args = ["client", "--command", client_command, "--scenario", scenario]
     args += ["--timeout", str(client_timeout_s * 1000), "-o", str(out_dir)]
-    if wire != "0.1.16":
+    if wire not in ("0.1.16", EXTENSION):
         args += ["--spec-version", wire]
     argv = _harness_argv(_harness_for(wire), args, isolation)
     started = time.monotonic()
@@ -419,6 +443,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scenario-timeout", type=float, default=DEFAULT_SCENARIO_TIMEOUT_S, help="seconds")
     parser.add_argument("--overall-timeout", type=float, default=DEFAULT_OVERALL_TIMEOUT_S, help="seconds")
     parser.add_argument("--list", action="store_true", help="list the selected scenarios and exit")
+    parser.add_argument(
+        "--unimplemented",
+        action="store_true",
+        help="also run the extension scenarios of features the SDK does not implement (they fail)",
+    )
     args = parser.parse_args(argv)
 
     wires = _split(args.spec_version) or list(WIRES)
@@ -446,6 +475,14 @@ def main(argv: list[str] | None = None) -> int:
     except (SetupError, OSError, subprocess.TimeoutExpired) as exc:
         print(f"conformance: setup failed: {exc}", file=sys.stderr)
         return 2
+    left_out = [
+        (wire, name)
+        for wire, name in plan
+        if not_implemented(name) and not args.unimplemented and name not in wanted
+    ]
+    plan = [entry for entry in plan if entry not in left_out]
+    for wire, name in left_out:
+        print(f"conformance: not run: {wire} {name}: {not_implemented(name)}")
     missing = wanted - {name for _, name in plan}
     if missing:
         print(f"conformance: no scenario {sorted(missing)} at the selected wires", file=sys.stderr)

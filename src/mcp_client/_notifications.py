@@ -113,8 +113,8 @@ class ProgressRoute:
     __slots__ = ("callback", "clock", "token")
 
     def __init__(self, token: int, callback: ProgressCallback) -> None:
-        self.token = token
-        self.callback = callback
+        self.token: int = token
+        self.callback: ProgressCallback = callback
         self.clock: RequestClock | None = None
 
 
@@ -177,7 +177,7 @@ class Subscription:
         self._end: _End | None = None
         self._reason = ""
         self._wake = anyio.Event()
-        self.acknowledged = anyio.Event()
+        self.acknowledged: anyio.Event = anyio.Event()
 
     # -- fed by the client
 
@@ -267,7 +267,7 @@ class Notifications:
         message_handler: MessageHandler | None = None,
         on_tools_changed: Callable[[], None] | None = None,
     ) -> None:
-        self.progress = ProgressRoutes()
+        self.progress: ProgressRoutes = ProgressRoutes()
         self._logging_callback = logging_callback
         self._message_handler = message_handler
         self._on_tools_changed = on_tools_changed

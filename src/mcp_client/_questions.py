@@ -46,8 +46,8 @@ class Call:
 
     def __init__(self, timeout: float | None = None, progress: ProgressRoute | None = None) -> None:
         self._failures: list[list[BaseException]] = []
-        self.timeout = timeout
-        self.progress = progress
+        self.timeout: float | None = timeout
+        self.progress: ProgressRoute | None = progress
 
     def add_failure(self, box: list[BaseException]) -> None:
         self._failures.append(box)

@@ -67,7 +67,7 @@ class RequestDeadlines:
     """
 
     def __init__(self, timeout: float | None) -> None:
-        self.timeout = math.inf if timeout is None else timeout
+        self.timeout: float = math.inf if timeout is None else timeout
         self.active: dict[Any, RequestClock] = {}
         """The clocks of the requests waiting for an answer, by request id."""
         self._paused = 0  # paused() blocks in force: every clock stopped
@@ -152,8 +152,8 @@ class RequestClock:
         self._request_id = request_id
         self._pauses = 0
         self._ended = False
-        self.call = call
-        self.timeout = timeout
+        self.call: object = call
+        self.timeout: float = timeout
         self.on_end: list[Callable[[], None]] | None = None
         """Called once when the request is over (answered, failed, timed out or cancelled)."""
         deadline = deadlines._deadline(timeout)

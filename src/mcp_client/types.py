@@ -7,7 +7,7 @@ so nothing a server sends is lost. ``model_dump_wire()`` gives the JSON-ready ca
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 from pydantic.alias_generators import to_camel
@@ -92,7 +92,7 @@ __all__ = [
 class WireModel(BaseModel):
     """Base of every wire model: camelCase aliases, snake_case names, unknown keys kept."""
 
-    model_config = ConfigDict(
+    model_config: ClassVar[ConfigDict] = ConfigDict(
         alias_generator=to_camel,
         populate_by_name=True,
         extra="allow",

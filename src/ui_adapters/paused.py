@@ -64,13 +64,13 @@ class PausedCall:
         call_id: str | None = None,
     ) -> None:
         self.id: str = call_id or secrets.token_urlsafe(18)
-        self.server = server
+        self.server: str = server
         self.method: Method = method
-        self.name = name
+        self.name: str = name
         self.arguments: dict[str, Any] | None = dict(arguments) if arguments is not None else None
-        self.request_state = request_state
-        self.protocol_version = protocol_version
-        self.server_info = server_info
+        self.request_state: str | None = request_state
+        self.protocol_version: str = protocol_version
+        self.server_info: Implementation | None = server_info
         self.questions: dict[str, PendingQuestion] = {}
 
     def __repr__(self) -> str:

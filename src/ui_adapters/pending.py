@@ -83,10 +83,10 @@ class PendingQuestion:
         created_at: datetime | None = None,
     ) -> None:
         self.id: str = question_id or secrets.token_urlsafe(_ID_BYTES)
-        self.call_id = call_id
+        self.call_id: str | None = call_id
         """The ``PausedCall`` this question belongs to, or ``None`` while its call waits for it."""
-        self.context = context
-        self.params = params
+        self.context: ClientRequestContext = context
+        self.params: ElicitRequestParams = params
         self.server: str = context.server
         self.message: str = params.message
         self.mode: Literal["form", "url"] = params.mode
@@ -96,8 +96,10 @@ class PendingQuestion:
         )
         # The form the client already parsed (never the raw JSON Schema).
         self.form: FormSchema | None = params.form if isinstance(params, ElicitRequestFormParams) else None
-        self.created_at = created_at or datetime.now(UTC)
-        self.expires_at = self.created_at + timedelta(seconds=timeout) if timeout is not None else None
+        self.created_at: datetime = created_at or datetime.now(UTC)
+        self.expires_at: datetime | None = (
+            self.created_at + timedelta(seconds=timeout) if timeout is not None else None
+        )
         self._status: QuestionStatus = "pending"
         self._result: ElicitResult | None = None
         self._done = anyio.Event()

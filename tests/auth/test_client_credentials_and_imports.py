@@ -83,7 +83,7 @@ async def test_client_credentials_grant_with_basic_auth_and_one_retry() -> None:
                 await http.post(f"{urls['base']}/mcp", json={})
 
 
-def test_import_mcp_client_does_not_load_the_auth_package_and_auth_loads_no_terminal_library() -> None:
+def test_import_mcp_client_loads_no_auth_package_and_auth_loads_no_terminal_or_jose_library() -> None:
     code = (
         "import sys, mcp_client\n"
         "assert 'mcp_client.auth' not in sys.modules\n"
@@ -91,6 +91,13 @@ def test_import_mcp_client_does_not_load_the_auth_package_and_auth_loads_no_term
         "import mcp_client.auth\n"
         "new = {m.split('.')[0] for m in set(sys.modules) - before}\n"
         "assert not new & {'rich', 'prompt_toolkit', 'ui_adapters'}, new\n"
+        # The JOSE libraries (the oauth-jwt extra) load only for private_key= or dpop=.
+        "from mcp_client.auth import OAuth, ClientCredentials, JWTBearer\n"
+        "OAuth('app'); ClientCredentials('a', 'b'); JWTBearer('x.y.z', client_id='c')\n"
+        "new = {m.split('.')[0] for m in set(sys.modules) - before}\n"
+        "assert not new & {'jwt', 'cryptography'}, new\n"
+        "ClientCredentials('a', dpop=True, client_secret='b')\n"
+        "assert 'jwt' in sys.modules and 'cryptography' in sys.modules\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

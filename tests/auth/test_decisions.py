@@ -543,7 +543,7 @@ def test_token_response_gets_an_absolute_expiry_and_keeps_what_a_refresh_omits()
     ("document", "status", "message"),
     [
         ({"token_type": "Bearer"}, 200, "no access_token"),
-        ({"access_token": "x", "token_type": "DPoP"}, 200, "only Bearer"),
+        ({"access_token": "x", "token_type": "MAC"}, 200, "only Bearer and DPoP"),
         ({"access_token": "x"}, 200, "only Bearer"),
         ({"error": "invalid_grant", "error_description": "code the-code was used"}, 400, "invalid_grant"),
     ],

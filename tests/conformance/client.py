@@ -39,7 +39,7 @@ import anyio
 import httpx
 
 from mcp_client import Client, ClientRequestContext, OAuthError
-from mcp_client.auth import ClientCredentials, OAuth
+from mcp_client.auth import ClientCredentials, IdJagAssertion, JWTBearer, OAuth
 from mcp_client.types import CallToolResult, ElicitRequestParams, ElicitResult, Implementation, Tool
 
 _HANDSHAKE_VERSIONS = ("2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25")
@@ -183,10 +183,27 @@ async def fetch_redirect(authorization_url: str) -> str:
     return location
 
 
-def _oauth(context: dict[str, Any]) -> OAuth | ClientCredentials:
-    if os.environ.get("MCP_CONFORMANCE_SCENARIO", "").startswith("auth/client-credentials"):
-        # The client_credentials extension (not in the required set; run with the harness's --force).
+def _oauth(context: dict[str, Any]) -> OAuth | ClientCredentials | JWTBearer:
+    """The auth object each scenario needs; the `[extension]` ones run at the harness's `extension` wire."""
+    scenario = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
+    if scenario == "auth/client-credentials-jwt":
+        # private_key_jwt client authentication (RFC 7523 2.2) with the harness's run-scoped key.
+        return ClientCredentials(
+            context["client_id"],
+            private_key=context["private_key_pem"],
+            signing_algorithm=context.get("signing_algorithm"),
+        )
+    if scenario.startswith("auth/client-credentials"):
         return ClientCredentials(context["client_id"], context["client_secret"])
+    if scenario == "auth/enterprise-managed-authorization":
+        # SEP-990: ID token -> ID-JAG at the IdP (RFC 8693), then the JWT-bearer grant at the AS.
+        id_jag = IdJagAssertion(
+            context["idp_token_endpoint"], context["idp_id_token"], client_id=context["idp_client_id"]
+        )
+        return JWTBearer(id_jag, client_id=context["client_id"], client_secret=context["client_secret"])
+    if scenario == "auth/wif-jwt-bearer":
+        # Workload identity: the platform's JWT as the assertion, a public client (auth method none).
+        return JWTBearer(context["valid_jwt"], client_id=context["client_id"])
     return OAuth(
         "mcp-client-conformance",
         client_id=context.get("client_id"),
@@ -194,6 +211,7 @@ def _oauth(context: dict[str, Any]) -> OAuth | ClientCredentials:
         client_metadata_url=_CLIENT_METADATA_URL,
         redirect_uri=_REDIRECT_URI,
         authorize=fetch_redirect,
+        dpop=scenario in ("auth/dpop", "auth/dpop-nonce"),
     )
 
 

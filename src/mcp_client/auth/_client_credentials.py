@@ -8,7 +8,7 @@ A token close to expiry is replaced before the request. Tokens live in memory on
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncGenerator, Generator, Sequence
+from collections.abc import AsyncGenerator, Callable, Generator, Sequence
 
 import httpx
 
@@ -16,11 +16,15 @@ from mcp_client._errors import OAuthError
 from mcp_client.auth import _flow, _scopes, _urls
 from mcp_client.auth._challenge import Challenge, bearer_challenge
 from mcp_client.auth._discovery import Discovery
+from mcp_client.auth._dpop import ResourceNonceRetry, present_token
+from mcp_client.auth._dpop_option import DPoPOption
+from mcp_client.auth._jwt_assertion import ClientAssertion
 from mcp_client.auth._loopback import no_browser_step
 from mcp_client.auth._oauth import REFRESH_MARGIN_SECONDS, server_key
 from mcp_client.auth._records import StoredTokens
 from mcp_client.auth._runner import StepRunner
 from mcp_client.auth._storage import InMemoryTokenStorage
+from mcp_client.auth._token_signing import TokenRequestSigner
 
 __all__ = ["ClientCredentials"]
 
@@ -29,7 +33,10 @@ class ClientCredentials(httpx.Auth):
     """``Client(url, auth=ClientCredentials(client_id, client_secret))`` for a service, not a person.
 
     ``scopes`` are requested as given; ``None`` asks for what the server's challenge or metadata names.
-    The client authenticates with HTTP Basic unless the server supports only ``client_secret_post``.
+    The client authenticates with HTTP Basic unless the server supports only ``client_secret_post``;
+    with ``private_key`` instead of a secret, with a signed ``private_key_jwt`` assertion on every
+    token request (see ``OAuth`` for the key forms). ``dpop=True`` (or a key) binds the tokens to a
+    DPoP key (RFC 9449). Both need the ``oauth-jwt`` extra.
     Failures end in ``OAuthError``; the secret never appears in a message or a repr.
     """
 
@@ -39,24 +46,35 @@ class ClientCredentials(httpx.Auth):
     def __init__(
         self,
         client_id: str,
-        client_secret: str,
+        client_secret: str | None = None,
         scopes: Sequence[str] | str | None = None,
         *,
         timeout: float = 30.0,
+        private_key: object | None = None,
+        signing_algorithm: str | None = None,
+        dpop: object = False,
     ) -> None:
         if not client_id:
             raise ValueError("client_id must not be empty")
+        if (client_secret is None) == (private_key is None):
+            raise ValueError("ClientCredentials needs a client_secret or a private_key (one of them)")
         self._client_id = client_id
         self._client_secret = client_secret
+        self._assertion = (
+            ClientAssertion(private_key, algorithm=signing_algorithm) if private_key is not None else None
+        )
+        self._dpop = DPoPOption(dpop)
+        self._dpop_key = self._dpop.key_for_login()
         selected = _scopes.join(scopes)
         self._scopes = tuple(selected.split()) if selected else (() if scopes is not None else None)
         self._timeout = timeout
         self._tokens: dict[str, StoredTokens] = {}
         self._discovery: dict[str, Discovery] = {}
-        self.clock = time.time
+        self.clock: Callable[[], float] = time.time
 
     def __repr__(self) -> str:
-        return f"ClientCredentials(client_id={self._client_id!r}, client_secret=<hidden>)"
+        held = "client_secret=<hidden>" if self._client_secret is not None else "private_key=<hidden>"
+        return f"ClientCredentials(client_id={self._client_id!r}, {held})"
 
     def sync_auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
         raise OAuthError("ClientCredentials works with httpx.AsyncClient only (mcp_client.Client uses one)")
@@ -68,12 +86,18 @@ class ClientCredentials(httpx.Auth):
         if tokens is not None and tokens.expires_within(REFRESH_MARGIN_SECONDS, self.clock()):
             await self._fetch_token(key, None, known=self._discovery.get(key))
         fetched = False
+        nonce_retry = ResourceNonceRetry(self._dpop.nonces)
         while True:
             tokens = self._tokens.get(key)
+            proof = False
             if tokens is not None and _urls.same_origin(str(request.url), key):
-                request.headers["Authorization"] = f"Bearer {tokens.access_token}"
+                proof = present_token(request, tokens, self._dpop_key, self._dpop.nonces)
             response = yield request
-            if response.status_code != 401 or not _urls.same_origin(str(response.url), str(request.url)):
+            if not _urls.same_origin(str(response.url), str(request.url)):
+                return
+            if nonce_retry.should_retry(response, proof):
+                continue
+            if response.status_code != 401:
                 return
             if fetched:
                 raise OAuthError(
@@ -92,9 +116,11 @@ class ClientCredentials(httpx.Auth):
             clock=self.clock,
             challenge=challenge,
             known=known,
+            private_key_jwt=self._assertion is not None,
         )
+        signer = TokenRequestSigner(assertion=self._assertion, dpop=self._dpop_key, nonces=self._dpop.nonces)
         async with httpx.AsyncClient(timeout=self._timeout, follow_redirects=False) as http:
-            runner = StepRunner(http, InMemoryTokenStorage(), key, no_browser_step)
+            runner = StepRunner(http, InMemoryTokenStorage(), key, no_browser_step, signer=signer)
             tokens, discovery = await runner.run(_flow.client_credentials(request))
-        self._tokens[key] = tokens
+        self._tokens[key] = self._dpop.bind(tokens, self._dpop_key)
         self._discovery[key] = discovery

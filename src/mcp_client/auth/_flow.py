@@ -400,11 +400,12 @@ def _other_secret_method(client: ClientRegistration) -> ClientRegistration | Non
 class ClientCredentialsRequest:
     server_url: str
     client_id: str
-    client_secret: str = field(repr=False)
+    client_secret: str | None = field(repr=False)
     scopes: tuple[str, ...] | None
     clock: Callable[[], float]
     challenge: Challenge | None = None
     known: Discovery | None = None
+    private_key_jwt: bool = False
 
 
 def client_credentials(
@@ -416,7 +417,10 @@ def client_credentials(
         discovery = yield from discover(request.server_url, request.challenge, answered_401=True)
     server = discovery.server
     settings = ClientSettings(
-        "client-credentials", client_id=request.client_id, client_secret=request.client_secret
+        "client-credentials",
+        client_id=request.client_id,
+        client_secret=request.client_secret,
+        private_key_jwt=request.private_key_jwt,
     )
     client = _registration.pre_registered(settings, server)
     assert client is not None

@@ -26,6 +26,9 @@ from mcp_client._errors import OAuthError
 from mcp_client.auth import _flow, _scopes, _urls
 from mcp_client.auth._challenge import Challenge
 from mcp_client.auth._discovery import Discovery
+from mcp_client.auth._dpop import DPoPKey, ResourceNonceRetry, present_token
+from mcp_client.auth._dpop_option import DPoPOption
+from mcp_client.auth._jwt_assertion import ClientAssertion
 from mcp_client.auth._loopback import loopback_redirect_uri, no_browser_step
 from mcp_client.auth._reason import FIRST_LOGIN, LoginReason
 from mcp_client.auth._records import Revocation, StoredTokens
@@ -33,6 +36,7 @@ from mcp_client.auth._registration import ClientSettings
 from mcp_client.auth._retry import Attempts, Login, Pass, Refresh, after_response
 from mcp_client.auth._runner import StepRunner
 from mcp_client.auth._storage import InMemoryTokenStorage, SharedTokenStorage, TokenStorage
+from mcp_client.auth._token_signing import TokenRequestSigner
 
 __all__ = ["OAuth"]
 
@@ -75,6 +79,7 @@ class _Session:
     lock: _LoopLock = field(default_factory=_LoopLock)
     refusal: _flow.Refused | None = None  # the last refresh the authorization server refused
     refused_client_id: str | None = None  # a registration it no longer knows (invalid_client)
+    dpop_key: DPoPKey | None = None  # the key the tokens are bound to (DPoP), if any
 
 
 class OAuth(httpx.Auth):
@@ -95,6 +100,15 @@ class OAuth(httpx.Auth):
     tokens and registrations; ``FileTokenStorage()`` keeps them across runs. ``timeout`` bounds each
     request to the authorization server (the browser step is not bounded: cancel it from outside).
 
+    ``private_key`` (with ``client_id``) authenticates every token request with a signed
+    ``private_key_jwt`` assertion instead of a secret: PEM text, a ``Path`` to a PEM file (refused if
+    others can read it), a JWK dict, a cryptography key, or an async ``sign(claims) -> jwt`` callable
+    for a key held by an HSM or a KMS; ``signing_algorithm`` overrides the one chosen for the key.
+    ``dpop=True`` binds the tokens to a fresh ES256 key (RFC 9449; ``dpop=<key>`` to the app's own):
+    every token request and every request to the server carries a new proof, and a generated key is
+    stored with the tokens it binds. Both need the ``oauth-jwt`` extra (``pip install
+    'mcp-client[oauth-jwt]'``).
+
     Only for ``httpx.AsyncClient`` (the ``Client`` uses one). Everything that fails ends in
     ``OAuthError``; no token, code, verifier or secret ever appears in a message, a log line or a repr.
     """
@@ -114,9 +128,18 @@ class OAuth(httpx.Auth):
         authorize: Callable[[str], Awaitable[str]] | None = None,
         storage: TokenStorage | None = None,
         timeout: float = 30.0,
+        private_key: object | None = None,
+        signing_algorithm: str | None = None,
+        dpop: object = False,
     ) -> None:
         if client_secret is not None and client_id is None:
             raise ValueError("client_secret was given without client_id")
+        if private_key is not None and client_id is None:
+            raise ValueError(
+                "private_key was given without client_id (the client registered with its public key)"
+            )
+        if private_key is not None and client_secret is not None:
+            raise ValueError("pass client_secret or private_key, not both")
         if client_metadata_url is not None:
             parts = httpx.URL(client_metadata_url)
             if parts.scheme != "https" or parts.path in ("", "/") or parts.fragment:
@@ -136,7 +159,12 @@ class OAuth(httpx.Auth):
             client_secret=client_secret,
             client_metadata_url=client_metadata_url,
             redirect_uri=redirect_uri,
+            private_key_jwt=private_key is not None,
         )
+        self._assertion = (
+            ClientAssertion(private_key, algorithm=signing_algorithm) if private_key is not None else None
+        )
+        self._dpop = DPoPOption(dpop)
         self._authorize = authorize if authorize is not None else no_browser_step
         self.storage: TokenStorage = storage if storage is not None else InMemoryTokenStorage()
         self._timeout = timeout
@@ -153,6 +181,8 @@ class OAuth(httpx.Auth):
             else f"client_name={settings.client_name!r}"
         )
         secret = ", client_secret=<hidden>" if settings.client_secret else ""
+        secret += ", private_key=<hidden>" if self._assertion is not None else ""
+        secret += ", dpop=True" if self._dpop.enabled else ""
         return f"OAuth({who}{secret}, storage={self.storage!r})"
 
     # ----------------------------------------------------------------------------------- public API
@@ -210,11 +240,14 @@ class OAuth(httpx.Auth):
         session = await self._session(server_key(request.url))
         await self._refresh_if_expiring(session)
         attempts = Attempts()
+        nonce_retry = ResourceNonceRetry(self._dpop.nonces)
         while True:
             sent = self._attach(request, session)
             response = yield request
             if not _urls.same_origin(str(response.url), str(request.url)):
                 return  # redirected elsewhere: no token went there, and no login starts for it
+            if nonce_retry.should_retry(response, sent is not None and "DPoP" in request.headers):
+                continue  # the server wants its DPoP nonce in the proof: once more, with a new proof
             action = after_response(
                 response.status_code,
                 tuple(response.headers.get_list("www-authenticate")),
@@ -234,7 +267,7 @@ class OAuth(httpx.Auth):
         if tokens is None or not _urls.same_origin(str(request.url), session.key):
             request.headers.pop("Authorization", None)
             return None
-        request.headers["Authorization"] = f"Bearer {tokens.access_token}"
+        present_token(request, tokens, session.dpop_key, self._dpop.nonces)
         return tokens.access_token
 
     async def _session(self, key: str) -> _Session:
@@ -247,6 +280,7 @@ class OAuth(httpx.Auth):
                     session.tokens = await self.storage.get_tokens(key)
                     if session.tokens is not None:
                         session.requested_scope = session.tokens.scope
+                        session.dpop_key = self._dpop.key_for_stored(session.tokens)
                     session.loaded = True
         return session
 
@@ -319,6 +353,7 @@ class OAuth(httpx.Auth):
                 stored = await self.storage.get_tokens(session.key)
                 if stored is not None and stored.access_token != session.tokens.access_token:
                     session.tokens = stored
+                    session.dpop_key = self._dpop.key_for_stored(stored)
                     session.refusal = None
                     if not stored.expires_within(REFRESH_MARGIN_SECONDS, self.clock()):
                         logger.info("using the tokens another process renewed for %s", session.key)
@@ -331,6 +366,7 @@ class OAuth(httpx.Auth):
             if result is None:
                 logger.info("the tokens for %s cannot be refreshed", session.key)
                 return False
+            result = self._dpop.bind(result, session.dpop_key)
             session.tokens = result
             session.refusal = None
             await self.storage.set_tokens(session.key, result)
@@ -383,18 +419,24 @@ class OAuth(httpx.Auth):
             refused_client_id=session.refused_client_id,
             reason=reason,
         )
+        if session.dpop_key is None:
+            session.dpop_key = self._dpop.key_for_login()
         result = await self._run(session, _flow.login(request))
-        session.tokens = result.tokens
+        tokens = self._dpop.bind(result.tokens, session.dpop_key)
+        session.tokens = tokens
         session.discovery = result.discovery
         session.requested_scope = result.requested_scope
         session.refusal = None
         session.refused_client_id = None
-        await self.storage.set_tokens(session.key, result.tokens)
+        await self.storage.set_tokens(session.key, tokens)
         logger.info("logged in to %s at %s", session.key, result.discovery.server.issuer)
 
     async def _run(self, session: _Session, flow: Generator[_flow.Step, object, _T]) -> _T:
+        signer = TokenRequestSigner(
+            assertion=self._assertion, dpop=session.dpop_key, nonces=self._dpop.nonces
+        )
         async with httpx.AsyncClient(timeout=self._timeout, follow_redirects=False) as http:
-            return await StepRunner(http, self.storage, session.key, self._authorize).run(flow)
+            return await StepRunner(http, self.storage, session.key, self._authorize, signer=signer).run(flow)
 
 
 def _check_redirect_uri(redirect_uri: str) -> None:

@@ -37,6 +37,9 @@ class StoredTokens:
     resource: str | None = None
     token_endpoint: str | None = None
     revocation_endpoint: str | None = None
+    dpop_jwk: Mapping[str, Any] | None = field(default=None, repr=False, compare=False)
+    """For a ``DPoP`` token made with a key this client generated: that private key (a JWK), kept with
+    the token it binds so a restart can still use and refresh it."""
 
     def expires_within(self, seconds: float, now: float) -> bool:
         """True if the access token has expired, or will within ``seconds`` of ``now``."""
@@ -50,7 +53,7 @@ class StoredTokens:
         return replace(self, **changes)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        record: dict[str, Any] = {
             "access_token": self.access_token,
             "token_type": self.token_type,
             "refresh_token": self.refresh_token,
@@ -63,10 +66,16 @@ class StoredTokens:
             "token_endpoint": self.token_endpoint,
             "revocation_endpoint": self.revocation_endpoint,
         }
+        if self.dpop_jwk is not None:
+            record["dpop_jwk"] = dict(self.dpop_jwk)
+        return record
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Self:
         """Rebuild from ``to_dict`` output; ``ValueError`` if it does not hold a usable record."""
+        dpop_jwk = data.get("dpop_jwk")
+        if dpop_jwk is not None and not isinstance(dpop_jwk, Mapping):
+            raise ValueError("stored tokens with a DPoP key that is not a JWK object")
         access_token = data.get("access_token")
         if not isinstance(access_token, str) or not access_token:
             raise ValueError("stored tokens without an access token")
@@ -89,6 +98,7 @@ class StoredTokens:
             resource=_optional_str(data, "resource"),
             token_endpoint=_optional_str(data, "token_endpoint"),
             revocation_endpoint=_optional_str(data, "revocation_endpoint"),
+            dpop_jwk=dict(dpop_jwk) if dpop_jwk is not None else None,  # pyright: ignore[reportUnknownArgumentType]
         )
 
 

@@ -38,6 +38,8 @@ class ClientSettings:
     client_secret: str | None = field(default=None, repr=False)
     client_metadata_url: str | None = None
     redirect_uri: str | None = None
+    private_key_jwt: bool = False
+    """The client authenticates with a signed assertion (``OAuth(private_key=...)``), not a secret."""
 
 
 def pre_registered(settings: ClientSettings, server: ServerMetadata) -> ClientRegistration | None:
@@ -45,7 +47,9 @@ def pre_registered(settings: ClientSettings, server: ServerMetadata) -> ClientRe
     if settings.client_id is None:
         return None
     method = "none"
-    if settings.client_secret is not None:
+    if settings.private_key_jwt:
+        method = "private_key_jwt"
+    elif settings.client_secret is not None:
         supported = server.token_endpoint_auth_methods_supported
         method = "client_secret_basic"
         if (

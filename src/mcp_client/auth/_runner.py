@@ -22,6 +22,7 @@ from mcp_client.auth import _urls
 from mcp_client.auth._flow import LoadClient, OpenBrowser, Step
 from mcp_client.auth._reason import telling
 from mcp_client.auth._storage import TokenStorage
+from mcp_client.auth._token_signing import TokenRequestSigner
 from mcp_client.auth._wire import MAX_DOCUMENT_BYTES, HttpRequest, HttpResponse
 
 logger = logging.getLogger("mcp_client.auth")
@@ -36,12 +37,19 @@ class StepRunner:
     """Runs flows for one MCP server (``server``: the storage key) with one HTTP client."""
 
     def __init__(
-        self, http: httpx.AsyncClient, storage: TokenStorage, server: str, authorize: Authorize
+        self,
+        http: httpx.AsyncClient,
+        storage: TokenStorage,
+        server: str,
+        authorize: Authorize,
+        *,
+        signer: TokenRequestSigner | None = None,
     ) -> None:
         self._http = http
         self._storage = storage
         self._server = server
         self._authorize = authorize
+        self._signer = signer
 
     async def run(self, flow: Generator[Step, object, _T]) -> _T:
         try:
@@ -76,6 +84,17 @@ class StepRunner:
             raise OAuthError(f"the authorize callback failed: {type(exc).__name__}: {exc}") from exc
 
     async def send(self, request: HttpRequest) -> HttpResponse:
+        """Send one request; token requests get their client assertion and DPoP proof first."""
+        if self._signer is not None:
+            return await self._signer.send(request, self._send)
+        if request.client_assertion_audience is not None:
+            raise OAuthError(
+                f"the token request to {request.url} needs a private_key_jwt client assertion, and no "
+                "private_key was configured"
+            )
+        return await self._send(request)
+
+    async def _send(self, request: HttpRequest) -> HttpResponse:
         url = request.url
         for hop in range(_MAX_REDIRECTS + 1):
             if urlsplit(url).scheme.lower() not in ("http", "https"):

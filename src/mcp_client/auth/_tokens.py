@@ -2,7 +2,9 @@
 
 Token requests carry ``resource`` (RFC 8707) and authenticate the client the way it is registered:
 ``client_secret_basic`` (HTTP Basic with the form-encoded id and secret, RFC 6749 section 2.3.1),
-``client_secret_post`` (both in the form), or ``none`` (only ``client_id``). A response becomes
+``client_secret_post`` (both in the form), ``private_key_jwt`` (a signed ``client_assertion``, added
+by the driver: see ``_token_signing``) or ``none`` (only ``client_id``). Tokens of type ``Bearer``
+and ``DPoP`` (RFC 9449, bound to the client's key) are accepted. A response becomes
 ``StoredTokens`` with an absolute expiry; a refresh that brings no new refresh token keeps the old
 one, and one without ``scope`` keeps the old scope (RFC 6749 sections 5.1 and 6).
 """
@@ -17,6 +19,7 @@ from mcp_client._errors import OAuthError
 from mcp_client.auth._records import ClientRegistration, StoredTokens
 from mcp_client.auth._wire import HttpRequest, HttpResponse, oauth_error_from, read_json_object, server_text
 
+_TOKEN_TYPES = {"bearer": "Bearer", "dpop": "DPoP"}
 _FORM_HEADERS = (("content-type", "application/x-www-form-urlencoded"), ("accept", "application/json"))
 
 
@@ -29,6 +32,12 @@ def _request(url: str, purpose: str, form: list[tuple[str, str]], client: Client
         headers.append(("authorization", "Basic " + base64.b64encode(pair.encode()).decode("ascii")))
     elif method == "client_secret_post" and client.client_secret:
         form.append(("client_secret", client.client_secret))
+    elif method == "private_key_jwt":
+        # The driver signs the assertion (asynchronously: the key may live in a KMS) and adds it.
+        audience = client.issuer or url
+        return HttpRequest(
+            "POST", url, purpose, headers=tuple(headers), form=tuple(form), client_assertion_audience=audience
+        )
     return HttpRequest("POST", url, purpose, headers=tuple(headers), form=tuple(form))
 
 
@@ -102,10 +111,11 @@ def read_tokens(
     if not isinstance(access_token, str) or not access_token:
         raise OAuthError(f"the token response from {response.url} has no access_token")
     token_type = document.get("token_type")
-    if not isinstance(token_type, str) or token_type.lower() != "bearer":
+    if not isinstance(token_type, str) or token_type.lower() not in _TOKEN_TYPES:
         shown = server_text(token_type, limit=40)
         raise OAuthError(
-            f"the token endpoint at {response.url} issued a token of type {shown!r}; only Bearer is supported"
+            f"the token endpoint at {response.url} issued a token of type {shown!r}; "
+            "only Bearer and DPoP (RFC 9449) are supported"
         )
     expires_in = document.get("expires_in")
     if isinstance(expires_in, str) and expires_in.isdigit():
@@ -121,7 +131,7 @@ def read_tokens(
         scope = previous.scope if previous is not None else requested_scope
     return StoredTokens(
         access_token=access_token,
-        token_type="Bearer",
+        token_type=_TOKEN_TYPES[token_type.lower()],
         refresh_token=refresh_token,
         scope=" ".join(scope.split()) or None if scope else None,
         expires_at=expires_at,

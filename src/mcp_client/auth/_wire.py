@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urlencode
 
@@ -35,6 +35,9 @@ class HttpRequest:
     headers: tuple[tuple[str, str], ...] = ()
     form: tuple[tuple[str, str], ...] | None = field(default=None, repr=False)
     json_body: Mapping[str, Any] | None = field(default=None, repr=False)
+    client_assertion_audience: str | None = None
+    """Set on token requests of a ``private_key_jwt`` client: the driver signs a ``client_assertion``
+    for this audience (the authorization server's issuer) and adds it to the form (``_token_signing``)."""
 
     def body(self) -> bytes:
         """The encoded body: the form (``application/x-www-form-urlencoded``) or the JSON document."""
@@ -43,6 +46,12 @@ class HttpRequest:
         if self.json_body is not None:
             return json.dumps(self.json_body).encode("utf-8")
         return b""
+
+    def with_changes(
+        self, *, form: tuple[tuple[str, str], ...] | None = None, headers: tuple[tuple[str, str], ...] = ()
+    ) -> HttpRequest:
+        """The same request with ``form`` replaced (if given) and ``headers`` added."""
+        return replace(self, form=self.form if form is None else form, headers=self.headers + tuple(headers))
 
     def form_dict(self) -> dict[str, str]:
         """The form fields as a dict (for tests and for checks on what is sent)."""

@@ -94,7 +94,17 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
             from ui_adapters.cli._login import run_login, run_logout
 
             if args.command == "login":
-                return anyio.run(lambda: run_login(args.server, out, err, scopes=args.scope))
+                return anyio.run(
+                    lambda: run_login(
+                        args.server,
+                        out,
+                        err,
+                        scopes=args.scope,
+                        client_id=args.client_id,
+                        private_key=args.private_key,
+                        dpop=args.dpop,
+                    )
+                )
             return anyio.run(lambda: run_logout(args.server, out, err))
         connection = _connection(args)
         if args.command == "tools":

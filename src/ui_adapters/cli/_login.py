@@ -13,6 +13,7 @@ import datetime
 import shlex
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TextIO
 
 from prompt_toolkit.output import create_output
@@ -21,6 +22,7 @@ from rich.text import Text
 
 from mcp_client import OAuthError
 from mcp_client.auth import FileTokenStorage, OAuth, Revocation, StoredTokens, login_reason
+from ui_adapters.cli._client_keys import recall, remember
 from ui_adapters.cli._exit import EXIT_OK, UsageError
 from ui_adapters.cli._status import StatusLine
 from ui_adapters.login import BrowserLogin
@@ -67,12 +69,24 @@ class _StatusAwareLogin:
                 self._status.resume()
 
 
-def cli_oauth(server: str, status: StatusLine | None = None, scopes: Sequence[str] | None = None) -> OAuth:
+def cli_oauth(
+    server: str,
+    status: StatusLine | None = None,
+    scopes: Sequence[str] | None = None,
+    *,
+    client_id: str | None = None,
+    private_key: str | None = None,
+    dpop: bool = False,
+) -> OAuth:
     """The CLI's OAuth for ``server``: tokens in the user's ``FileTokenStorage``, the login in this terminal.
 
     Questions and the link go to stdout when stdin and stdout are both the terminal, else to stderr,
     so ``--json`` output stays clean; a piped stdin is read for a pasted redirect address.
     """
+    if client_id is None and private_key is None:
+        remembered = recall(server)  # a private_key_jwt login: refreshes must be signed too
+        if remembered is not None:
+            client_id, private_key = remembered
     stream = sys.stdout if _isatty(sys.stdin) and _isatty(sys.stdout) else sys.stderr
     console = Console(file=stream, highlight=False, emoji=False, markup=False)
     login = BrowserLogin(server=server, console=console, output=create_output(stdout=stream))
@@ -81,14 +95,34 @@ def cli_oauth(server: str, status: StatusLine | None = None, scopes: Sequence[st
         scopes=list(scopes) if scopes else None,
         authorize=_StatusAwareLogin(login, status, server, interactive=_isatty(sys.stdin)),
         storage=FileTokenStorage(),
+        client_id=client_id,
+        private_key=Path(private_key).expanduser() if private_key else None,
+        dpop=dpop,
     )
 
 
-async def run_login(server: str, out: Console, err: Console, *, scopes: Sequence[str]) -> int:
-    """Log in to ``server`` now and say for how long the tokens hold."""
+async def run_login(
+    server: str,
+    out: Console,
+    err: Console,
+    *,
+    scopes: Sequence[str],
+    client_id: str | None = None,
+    private_key: str | None = None,
+    dpop: bool = False,
+) -> int:
+    """Log in to ``server`` now and say for how long the tokens hold.
+
+    ``client_id`` logs in as a pre-registered client; with ``private_key`` (a PEM file) that client
+    authenticates with private_key_jwt; ``dpop`` binds the tokens to a key kept with them.
+    """
     _require_url(server, "login")
-    oauth = cli_oauth(server, scopes=scopes)
+    if private_key and not client_id:
+        raise UsageError("--private-key needs --client-id (the client the key was registered for)")
+    oauth = cli_oauth(server, scopes=scopes, client_id=client_id, private_key=private_key, dpop=dpop)
     tokens = await oauth.login(server)
+    if client_id and private_key:
+        remember(server, client_id, private_key)
     line = Text("Logged in to ", style="green")
     line.append(sanitize(server, single_line=True), style="bold")
     out.print(line, soft_wrap=True)
@@ -152,6 +186,12 @@ def _describe(tokens: StoredTokens) -> list[str]:
         when = datetime.datetime.fromtimestamp(tokens.expires_at).astimezone()
         renew = " (renewed automatically)" if tokens.refresh_token else ""
         details.append(f"access valid until {when:%Y-%m-%d %H:%M %Z}{renew}")
+    if tokens.client_auth_method == "private_key_jwt":
+        details.append(
+            f"client {sanitize(tokens.client_id or '', single_line=True)} signs in with its private key"
+        )
+    if tokens.token_type == "DPoP":
+        details.append("tokens bound to a DPoP key (kept with them)")
     return details
 
 

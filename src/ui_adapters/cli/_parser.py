@@ -167,6 +167,24 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SCOPE",
         help="ask for this scope (repeatable); default: what the server asks for",
     )
+    login.add_argument(
+        "--client-id",
+        metavar="ID",
+        help="log in as this client, registered beforehand at the authorization server",
+    )
+    login.add_argument(
+        "--private-key",
+        metavar="FILE",
+        help=(
+            "authenticate the client (--client-id) with this PEM private key (private_key_jwt) instead "
+            "of a secret; the file must be readable by you only (chmod 600)"
+        ),
+    )
+    login.add_argument(
+        "--dpop",
+        action="store_true",
+        help="bind the tokens to a new key of this client (DPoP, RFC 9449); the key is kept with them",
+    )
     logout = commands.add_parser(
         "logout",
         help="log out of a server: revoke and forget its tokens",
