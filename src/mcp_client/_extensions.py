@@ -66,6 +66,28 @@ def missing_extension(error: MCPError, declared: Extensions) -> MCPError:
     return hinted
 
 
+def legacy_tasks(error: MCPError, server_capabilities: Mapping[str, Any]) -> MCPError:
+    """``error`` with the plain word, if a 2025-11-25 server that offers experimental tasks refused a call.
+
+    SEP-1686 servers (fastmcp 2.x, the official SDK 1.2x) run a ``taskSupport: "required"`` tool only
+    for a request carrying ``task``, and refuse others (``-32601``, sometimes ``-32021``); this client
+    supports only the 2026-07-28 extension (see docs/long-calls.md, "The legacy era").
+    """
+    if not isinstance(error, ServerError) or error.code not in (-32601, MISSING_CAPABILITY):
+        return error
+    if not isinstance(server_capabilities.get("tasks"), dict):
+        return error
+    hinted = ServerError(
+        error.code,
+        f"{error.message} (this server offers only the experimental tasks of 2025-11-25, SEP-1686, which "
+        "mcp-client does not support: a tool it runs only as a task needs the 2026-07-28 tasks extension, "
+        "Client(tasks=True) with a server that speaks 2026-07-28)",
+        error.data,
+    )
+    hinted.__cause__ = error
+    return hinted
+
+
 class Extensions:
     """The extensions one client declared, and which of them owns a result (see the module docstring)."""
 

@@ -38,7 +38,7 @@ from mcp_client._errors import (
     UnsupportedInEraError,
     UrlElicitationRequiredError,
 )
-from mcp_client._extensions import Extensions, missing_extension
+from mcp_client._extensions import Extensions, legacy_tasks, missing_extension
 from mcp_client._listen import Listening
 from mcp_client._negotiation import Negotiator
 from mcp_client._notifications import Notifications
@@ -553,6 +553,9 @@ class Session:
                 # Not `from exc`: the local error keeps its own __cause__; the echo becomes __context__.
                 raise failure  # noqa: B904
             hinted = missing_extension(exc, self.extensions)
+            legacy = self.era is not None and self.era.name == "legacy"
+            if hinted is exc and legacy and method == "tools/call":
+                hinted = legacy_tasks(exc, self.description.capabilities.model_extra or {})
             if hinted is not exc:
                 raise hinted  # noqa: B904 (its __cause__ is the server's error)
             raise

@@ -11,7 +11,10 @@ extension (which it must not).
 Every message received is appended to the journal file named by ``--journal`` as one JSON line
 ``{"t": <seconds>, "message": {...}}``, so a test can read what the client sent, and when.
 
-    python tests/hostile/tasks_stdio_server.py --journal /tmp/journal.jsonl
+    python tests/hostile/tasks_stdio_server.py --journal /tmp/journal.jsonl [--legacy]
+
+``--legacy`` makes it a 2025-11-25 server that offers only the experimental tasks (SEP-1686) and
+refuses every ``tools/call`` without ``task`` (as such servers do for a task-only tool).
 """
 
 from __future__ import annotations
@@ -165,7 +168,7 @@ def main() -> None:
         method = message.get("method")
         request_id = message.get("id")
         if request_id is None:
-            continue
+            continue  # notifications (notifications/initialized included) need no answer
         params = message.get("params") or {}
 
         def reply(result: dict[str, Any]) -> None:
@@ -174,7 +177,20 @@ def main() -> None:
         def error(code: int, text: str) -> None:
             send({"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": text}})  # noqa: B023
 
-        if method == "server/discover":
+        if method == "server/discover" and "--legacy" in sys.argv:
+            error(-32601, "Method not found")
+        elif method == "initialize":  # a 2025-11-25 server with the experimental tasks (SEP-1686)
+            sep1686 = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
+            reply(
+                {
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": {"tools": {}, "tasks": sep1686},
+                    "serverInfo": {"name": "tasks-stdio-legacy", "version": "1.0"},
+                }
+            )
+        elif method == "tools/call" and "--legacy" in sys.argv:
+            error(-32601, "Tool requires task augmentation")
+        elif method == "server/discover":
             reply(
                 {
                     "supportedVersions": ["2026-07-28"],

@@ -21,6 +21,7 @@ import pytest
 from mcp_client import (
     Client,
     ClientRequestContext,
+    MCPError,
     ProtocolError,
     StdioServerParameters,
     TaskLostError,
@@ -173,3 +174,17 @@ async def test_the_extension_is_declared_in_every_request(journal: Path) -> None
         for _, params in received(journal, method):
             capabilities = params["_meta"]["io.modelcontextprotocol/clientCapabilities"]
             assert capabilities["extensions"] == {"io.modelcontextprotocol/tasks": {}}
+
+
+async def test_a_legacy_server_with_only_experimental_tasks_says_so_plainly(journal: Path) -> None:
+    legacy = StdioServerParameters(
+        command=sys.executable, args=[str(SERVER), "--journal", str(journal), "--legacy"]
+    )
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with Client(legacy, tasks=True) as client:
+            assert client.era == "legacy"
+            with pytest.raises(MCPError) as caught:
+                await client.call_tool("must_task")
+    assert caught.value.code == -32601
+    said = str(caught.value)
+    assert "experimental tasks of 2025-11-25, SEP-1686, which mcp-client does not support" in said
