@@ -11,6 +11,9 @@ Everything goes under ``.cache/peers/`` in the repository, never into the projec
   2026-07-28 tasks extension, SEP-2663); the tests run ``tests/interop/fastmcp_tasks_server.py`` with it.
 * ``everything/``: ``@modelcontextprotocol/server-everything@2026.8.31`` from the npm registry (the
   TypeScript SDK's reference server, handshake era only), run with the machine's ``node`` (18 or newer).
+* ``filesystem/``: ``@modelcontextprotocol/server-filesystem@2026.8.31`` from the npm registry (the
+  reference filesystem server; it asks the client for roots after ``initialized``), run with ``node``, so
+  the CLI's ``--root`` tests never download it with ``npx`` at test time.
 * ``oidc-provider/``: panva's ``oidc-provider@9.13.3`` (a certified OpenID provider), the authorization
   server of the OAuth tests (``tests/support/oidc_provider.py`` runs ``tests/servers/oidc/provider.mjs``
   with it). oidc-provider 9 supports Node 22 and later only, so on Linux x64 the npm package
@@ -59,6 +62,9 @@ EVERYTHING_DIR = PEERS / "everything"
 EVERYTHING_SDK_VERSION = "1.32.2"
 MIN_NODE_MAJOR = 18
 
+FILESYSTEM_PACKAGE = "@modelcontextprotocol/server-filesystem"
+FILESYSTEM_VERSION = "2026.8.31"
+FILESYSTEM_DIR = PEERS / "filesystem"
 OIDC_PROVIDER_VERSION = "9.13.3"
 OIDC_DIR = PEERS / "oidc-provider"
 # oidc-provider 9 warns on anything but Node 22+ (the machine may have 20): a pinned Node 22 from npm.
@@ -121,13 +127,10 @@ def install_fastmcp_tasks(force: bool) -> None:
     )
 
 
-def _everything_package_json() -> Path:
-    return EVERYTHING_DIR / "node_modules" / "@modelcontextprotocol" / "server-everything" / "package.json"
-
-
-def _installed_everything_version() -> str | None:
+def _package_version(folder: Path, package: str) -> str | None:
     try:
-        return str(json.loads(_everything_package_json().read_text(encoding="utf-8"))["version"])
+        manifest = folder / "node_modules" / package / "package.json"
+        return str(json.loads(manifest.read_text(encoding="utf-8"))["version"])
     except (OSError, ValueError, KeyError):
         return None
 
@@ -136,44 +139,41 @@ def _check_node() -> None:
     node = shutil.which("node")
     if node is None or shutil.which("npm") is None:
         raise SystemExit(
-            "install_peers: server-everything needs Node.js and npm on PATH (apt-get install nodejs npm)"
+            "install_peers: the npm peers need Node.js and npm on PATH (apt-get install nodejs npm)"
         )
     version = subprocess.run([node, "--version"], capture_output=True, text=True, check=False).stdout.strip()
     major = int(version.lstrip("v").split(".")[0] or 0) if version else 0
     if major < MIN_NODE_MAJOR:
-        raise SystemExit(
-            f"install_peers: server-everything needs Node.js {MIN_NODE_MAJOR}+, found {version!r}"
-        )
+        raise SystemExit(f"install_peers: the npm peers need Node.js {MIN_NODE_MAJOR}+, found {version!r}")
 
 
-def install_everything(force: bool) -> None:
-    """npm-install the pinned server-everything into ``.cache/peers/everything`` (unless already there)."""
+def _install_npm_peer(directory: Path, package: str, version: str, force: bool) -> None:
+    """npm-install ``package@version`` (with the pinned SDK) into ``directory`` (unless already there)."""
     _check_node()
-    if not force and _installed_everything_version() == EVERYTHING_VERSION:
-        print(f"{EVERYTHING_PACKAGE} {EVERYTHING_VERSION}: already installed in {EVERYTHING_DIR}")
+    if not force and _package_version(directory, package) == version:
+        print(f"{package} {version}: already installed in {directory}")
         return
-    EVERYTHING_DIR.mkdir(parents=True, exist_ok=True)
+    directory.mkdir(parents=True, exist_ok=True)
     manifest = {
         "name": "mcp-client-interop-peers",
         "private": True,
         "description": "Written by scripts/install_peers.py; the interop tests' npm peers.",
-        "dependencies": {
-            EVERYTHING_PACKAGE: EVERYTHING_VERSION,
-            "@modelcontextprotocol/sdk": EVERYTHING_SDK_VERSION,
-        },
+        "dependencies": {package: version, "@modelcontextprotocol/sdk": EVERYTHING_SDK_VERSION},
     }
-    (EVERYTHING_DIR / "package.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
-    _run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"], cwd=EVERYTHING_DIR)
-    if _installed_everything_version() != EVERYTHING_VERSION:
-        raise SystemExit(f"install_peers: {EVERYTHING_PACKAGE}@{EVERYTHING_VERSION} did not install")
+    (directory / "package.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    _run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"], cwd=directory)
+    if _package_version(directory, package) != version:
+        raise SystemExit(f"install_peers: {package}@{version} did not install")
 
 
-def _package_version(folder: Path, package: str) -> str | None:
-    try:
-        manifest = folder / "node_modules" / package / "package.json"
-        return str(json.loads(manifest.read_text(encoding="utf-8"))["version"])
-    except (OSError, ValueError, KeyError):
-        return None
+def install_everything(force: bool) -> None:
+    """npm-install the pinned server-everything into ``.cache/peers/everything`` (unless already there)."""
+    _install_npm_peer(EVERYTHING_DIR, EVERYTHING_PACKAGE, EVERYTHING_VERSION, force)
+
+
+def install_filesystem(force: bool) -> None:
+    """npm-install the pinned server-filesystem into ``.cache/peers/filesystem`` (unless already there)."""
+    _install_npm_peer(FILESYSTEM_DIR, FILESYSTEM_PACKAGE, FILESYSTEM_VERSION, force)
 
 
 def _wants_own_node() -> bool:
@@ -210,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--only",
-        choices=["fastmcp", "fastmcp-tasks", "everything", "oidc-provider"],
+        choices=["fastmcp", "fastmcp-tasks", "everything", "filesystem", "oidc-provider"],
         help="install just one peer (default: all)",
     )
     args = parser.parse_args(argv)
@@ -221,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
         install_fastmcp_tasks(args.force)
     if args.only in (None, "everything"):
         install_everything(args.force)
+    if args.only in (None, "filesystem"):
+        install_filesystem(args.force)
     if args.only in (None, "oidc-provider"):
         install_oidc_provider(args.force)
     return 0

@@ -19,6 +19,8 @@ Policy allows only this app's own script and style.
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import json
 import sys
 from collections.abc import AsyncIterator
@@ -118,7 +120,7 @@ def create_app(server: str | StdioServerParameters, mode: str, timeout: float | 
     async def style(_request: Request) -> Response:
         return Response(STYLE, media_type="text/css")
 
-    return Starlette(
+    app = Starlette(
         routes=[
             Route("/", page),
             Route("/app.js", script),
@@ -135,6 +137,32 @@ def create_app(server: str | StdioServerParameters, mode: str, timeout: float | 
         ],
         lifespan=lifespan,
     )
+    app.state.broker = broker
+    return app
+
+
+class _QuestionsFirstServer(uvicorn.Server):
+    """uvicorn that cancels the waiting questions as soon as it is asked to stop (Ctrl-C, SIGTERM).
+
+    uvicorn stops by waiting for the open requests to finish, and only then runs the lifespan's end;
+    a call waiting on a question would never finish, so it was cut off after the grace period with a
+    page of traceback. Closing the broker first answers each waiting question with "cancel": the calls
+    end normally, their requests complete, and the app stops at once.
+    """
+
+    def __init__(self, config: uvicorn.Config, broker: QuestionBroker) -> None:
+        super().__init__(config)
+        self._broker = broker
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    async def serve(self, sockets: Any = None) -> None:
+        self._loop = asyncio.get_running_loop()
+        await super().serve(sockets)
+
+    def handle_exit(self, sig: int, frame: Any) -> None:
+        if not self.should_exit and self._loop is not None:
+            self._loop.call_soon_threadsafe(self._broker.close)  # a signal handler: leave it to the loop
+        super().handle_exit(sig, frame)
 
 
 class _SecurityHeaders:
@@ -369,13 +397,13 @@ def main() -> None:
     )
     mode = args.mode or ("legacy" if args.server is None else "auto")
     print(f"web app: open http://127.0.0.1:{args.port} (Ctrl-C to stop)", file=sys.stderr, flush=True)
-    uvicorn.run(
-        create_app(server, mode),
-        host="127.0.0.1",
-        port=args.port,
-        log_level="warning",
-        timeout_graceful_shutdown=2,
+    app = create_app(server, mode)
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=args.port, log_level="warning", timeout_graceful_shutdown=2
     )
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn raises the Ctrl-C again once it has stopped
+        _QuestionsFirstServer(config, app.state.broker).run()
+    print("web app: stopped", file=sys.stderr, flush=True)
 
 
 if __name__ == "__main__":

@@ -6,10 +6,10 @@ in this repository)::
     python examples/servers/bistro.py                        # stdio
     python examples/servers/bistro.py --http --port 8000     # http://127.0.0.1:8000/mcp
 
-``ctx.elicit`` sends the question over the open call (the legacy back-channel), so use the 2025-11-25
-protocol era with it::
+``ctx.elicit`` sends the question over the open call (the legacy back-channel), so it works in the
+2025-11-25 protocol era, which ``mcp-client`` speaks by default with a server that offers it::
 
-    mcp-client call --mode legacy examples/servers/bistro.py book_table date=2025-12-25 party_size=2
+    mcp-client call examples/servers/bistro.py book_table date=2025-12-25 party_size=2
 """
 
 import argparse

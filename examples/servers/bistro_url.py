@@ -10,7 +10,7 @@ Built with the official MCP Python SDK (``pip install "mcp==2.3.0"``, or ``pip i
     python examples/servers/bistro_url.py                      # stdio
     python examples/servers/bistro_url.py --http --port 8000   # http://127.0.0.1:8000/mcp
 
-    mcp-client call --mode legacy examples/servers/bistro_url.py pay_deposit booking_id=B42
+    mcp-client call examples/servers/bistro_url.py pay_deposit booking_id=B42
 """
 
 import argparse

@@ -38,8 +38,13 @@ def cli_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def run_cli(*args: str, stdin: str = "", timeout: float = TIMEOUT) -> subprocess.CompletedProcess[str]:
-    """``python -m ui_adapters.cli ARGS`` with ``stdin`` piped in (empty: end of input at once)."""
+def run_cli(
+    *args: str, stdin: str = "", timeout: float = TIMEOUT, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """``python -m ui_adapters.cli ARGS`` with ``stdin`` piped in (empty: end of input at once).
+
+    ``env`` adds variables to the CLI's environment (and so to a stdio server's).
+    """
     return subprocess.run(
         [sys.executable, "-m", "ui_adapters.cli", *args],
         input=stdin,
@@ -47,5 +52,5 @@ def run_cli(*args: str, stdin: str = "", timeout: float = TIMEOUT) -> subprocess
         text=True,
         timeout=timeout,
         cwd=ROOT,
-        env=cli_env(),
+        env=cli_env(**(env or {})),
     )

@@ -78,6 +78,17 @@ def test_values_follow_the_schema(word: str, expected: Any) -> None:
         ("ok=maybe", "ok: expected a boolean, got 'maybe' (write e.g. ok=true)"),
         ("tags=a,b", """tags: expected an array, got 'a,b' (write e.g. tags='["a", "b"]')"""),
         ("opts=[1]", """opts: expected an object, got '[1]' (write e.g. opts='{"key": "value"}')"""),
+        # JSON that breaks: where it broke, not "expected an array" (issue 26, item 9)
+        (
+            """tags=["a", "b" "c"]""",
+            """tags: not valid JSON at char 10 (Expecting ',' delimiter): '["a", "b" "c"]' """
+            """(write e.g. tags='["a", "b"]')""",
+        ),
+        (
+            "opts={'k': 1}",
+            "opts: not valid JSON at char 1 (Expecting property name enclosed in double quotes): "
+            """"{'k': 1}" (write e.g. opts='{"key": "value"}')""",
+        ),
         ("maybe=x", "maybe: expected an integer or null, got 'x' (write e.g. maybe=42 or maybe=null)"),
         ("colour=blue", "colour: expected one of: red, green, got 'blue'"),
         ("size=4", "size: expected one of: 1, 2, 3, got '4'"),

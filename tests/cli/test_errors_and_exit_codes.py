@@ -104,7 +104,18 @@ def test_no_answer_within_the_timeout() -> None:
     command = f"{shlex.quote(sys.executable)} {shlex.quote(str(GUIDE))} stdio"
     done = run_cli("call", "--timeout", "1", command, "slow", "seconds=20")
     assert done.returncode == 3
-    assert "got no answer within 1s" in done.stderr
+    assert "the tool call to" in done.stderr and "got no answer within 1s" in done.stderr
+    # the CLI's option, not the library's parameters (issue 26, item 9)
+    assert "raise --timeout SECONDS if the server is slow" in done.stderr
+    assert "read_timeout_seconds" not in done.stderr and "Client(" not in done.stderr
+
+
+def test_login_to_a_server_that_needs_none_says_so_plainly(bistro_http_url: str) -> None:
+    done = run_cli("login", bistro_http_url)
+    assert done.returncode == 3
+    assert done.stderr.startswith(f"mcp-client: {bistro_http_url} does not ask for a login"), done.stderr
+    assert f"Use its tools directly: mcp-client tools {bistro_http_url}" in done.stderr
+    assert "(protected resource or authorization server)" not in done.stderr
 
 
 @pytest.mark.parametrize(
@@ -126,3 +137,25 @@ def test_usage_errors(args: list[str], message: str) -> None:
     done = run_cli(*args)
     assert done.returncode == 2
     assert message in done.stderr
+
+
+@pytest.mark.parametrize("command", ["login", "logout"])
+def test_login_and_logout_help_lists_their_own_exit_codes(command: str) -> None:
+    done = run_cli(command, "--help")
+    assert done.returncode == 0, done.stderr
+    codes = done.stdout[done.stdout.index("exit codes:") :]
+    assert re.findall(r"^  (\d+) ", codes, re.M) == ["0", "2", "3", "130"]
+    assert "isError" not in codes and "tool" not in codes  # no tool runs in these commands
+    assert ("logged in" if command == "login" else "logged out") in codes
+
+
+def test_tools_help_has_no_tool_error_code() -> None:
+    codes = run_cli("tools", "--help").stdout.split("exit codes:")[1]
+    assert re.findall(r"^  (\d+) ", codes, re.M) == ["0", "2", "3", "130", "141"]
+
+
+@pytest.mark.parametrize("command", ["login", "logout"])
+def test_login_and_logout_of_a_stdio_server_is_a_usage_error(command: str) -> None:
+    done = run_cli(command, "examples/servers/bistro.py")
+    assert done.returncode == 2
+    assert "needs the server's http(s):// URL" in done.stderr

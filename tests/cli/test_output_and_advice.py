@@ -48,6 +48,30 @@ def test_a_closed_pipe_ends_the_command_quietly_with_141() -> None:
     assert stderr == ""
 
 
+@pytest.mark.parametrize("unbuffered", ["1", ""], ids=["PYTHONUNBUFFERED=1", "buffered"])
+@pytest.mark.parametrize("as_json", [False, True], ids=["text", "json"])
+def test_a_result_cut_by_head_exits_141_buffered_or_not(unbuffered: str, as_json: bool) -> None:
+    # Unbuffered, a write the reader stops in the middle of used to be cut short without an error:
+    # the rest of the result was dropped in silence and the command exited 0.
+    lines = [f"line {n:05d}" for n in range(11_000)]  # about 110 KB: more than a pipe holds
+    options = ["--json"] if as_json else []
+    text = "text=" + "\n".join(lines)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "ui_adapters.cli", "call", *options, str(TYPED), "read_note", text],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        env=cli_env(PYTHONUNBUFFERED=unbuffered),
+    )
+    assert process.stdout is not None and process.stderr is not None
+    first = process.stdout.readline()  # `| head -1`: one line, then the reader is gone
+    process.stdout.close()
+    stderr = process.stderr.read().decode()
+    assert process.wait(timeout=TIMEOUT) == 141, stderr
+    assert first == (b"{\n" if as_json else b"line 00000\n")
+    assert stderr == ""
+
+
 # ---------------------------------------------------------------------------------- tool listings
 
 

@@ -30,7 +30,12 @@ def questions(request: pytest.FixtureRequest) -> str:
 def test_sampling_is_refused_with_a_clear_sentence(questions: str, mode: str) -> None:
     done = run_cli("call", "--mode", mode, questions, "haiku", "topic=rain")
     assert done.returncode == 3, done
-    assert NO_MODEL in done.stderr
+    assert done.stderr.startswith(
+        "mcp-client: the tool asked for an answer from a language model (sampling), and this command "
+        "line has no model to give one"
+    ), done.stderr
+    assert "mcp-client: mcp-client" not in done.stderr  # the name once (issue 26, item 9)
+    assert "may not speak protocol" not in done.stderr  # our own refusal is not an era problem
     assert "-32601" not in done.stderr and "Method not found" not in done.stderr
 
 

@@ -36,8 +36,10 @@ def test_lists_each_tool_with_its_arguments(bistro: str) -> None:
 def test_lists_in_every_mode(typed_http_url: str, mode: str) -> None:
     done = run_cli("tools", "--mode", mode, typed_http_url)
     assert done.returncode == 0, done.stderr
-    assert re.search(r"^\s+colour\s+one of: red, green, blue\s+optional$", done.stdout, re.M)
-    assert re.search(r"^\s+note\s+string \| null\s+optional$", done.stdout, re.M)
+    # each optional parameter with the default the schema gives it (issue 26, item 8)
+    assert re.search(r"^\s+colour\s+one of: red, green, blue\s+optional\s+default: red$", done.stdout, re.M)
+    assert re.search(r"^\s+note\s+string \| null\s+optional\s+default: null$", done.stdout, re.M)
+    assert re.search(r'^\s+label\s+string\s+optional\s+default: ""$', done.stdout, re.M)
     assert re.search(r"^no_params\n.*\n\s+\(no parameters\)$", done.stdout, re.M)
 
 
@@ -56,7 +58,7 @@ def test_piped_each_line_of_the_listing_arrives_whole() -> None:
     assert done.returncode == 0, done.stderr
     assert f"\nforecast\n  {FORECAST}\n" in done.stdout
     assert re.search(rf"^  city\s+string\s+required  {re.escape(CITY)}$", done.stdout, re.M)
-    assert re.search(r"^  days\s+integer\s+optional$", done.stdout, re.M)
+    assert re.search(r"^  days\s+integer\s+optional\s+default: 3$", done.stdout, re.M)
     assert [line for line in done.stdout.splitlines() if line != line.rstrip()] == []
 
 
@@ -74,7 +76,7 @@ def test_in_a_terminal_the_listing_wraps_at_its_width_between_words() -> None:
     assert re.match(r"^  city\s+string\s+required  The city", city[0]), lines
     assert city[1][:column].strip() == "" and city[1][column] != " ", lines  # continued under its column
     assert " ".join(line[column:] for line in city) == CITY
-    assert re.match(r"^  days\s+integer\s+optional$", lines[start + 5]), lines
+    assert re.match(r"^  days\s+integer\s+optional\s+default: 3$", lines[start + 5]), lines
 
 
 def test_json_is_the_raw_tool_list(files: str) -> None:

@@ -9,6 +9,8 @@ HTTP request headers it saw; ``no_params`` takes nothing; ``summary`` returns on
 ``create_entities`` takes an array of objects (like server-memory); ``read_note`` returns its text
 twice, as text and as ``{"content": text}`` (like server-filesystem). ``forecast`` has a description
 and a parameter description longer than 80 columns (how the listing lays out long lines).
+``long_job`` declares ``execution.taskSupport: "required"`` (runs only as a task, like a fastmcp-tasks
+tool); the CLI calls it in 2026-07-28 (where tasks exist), and it answers at once, saying so.
 """
 
 import argparse
@@ -16,10 +18,23 @@ from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from mcp_types import CallToolResult, TextContent
+from mcp_types import CallToolResult, TextContent, ToolExecution
+from mcp_types import Tool as MCPTool
 from pydantic import BaseModel, Field
 
-mcp = MCPServer("typed", log_level="WARNING")
+TASK_ONLY = "long_job"
+
+
+class _TypedServer(MCPServer):
+    async def list_tools(self) -> list[MCPTool]:
+        tools = await super().list_tools()
+        for tool in tools:
+            if tool.name == TASK_ONLY:
+                tool.execution = ToolExecution(task_support="required")
+        return tools
+
+
+mcp = _TypedServer("typed", log_level="WARNING")
 
 
 def _typed(value: Any) -> list[Any]:
@@ -116,6 +131,12 @@ CITY_DESCRIPTION = (
 @mcp.tool(description=FORECAST_DESCRIPTION)
 async def forecast(city: Annotated[str, Field(description=CITY_DESCRIPTION)], days: int = 3) -> str:
     return f"{city}: sunny for {days} days"
+
+
+@mcp.tool(name=TASK_ONLY)
+async def long_job(minutes: int = 5) -> str:
+    """Runs only as a task (execution.taskSupport: required)."""
+    return "long_job ran without a task"
 
 
 def main() -> None:

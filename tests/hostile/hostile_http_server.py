@@ -355,6 +355,16 @@ async def _sse_truncated_id(
     await sse.end()
 
 
+@tool("stream_never_answers")
+async def _stream_never_answers(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """Legacy: a priming event ``stuck-1``, then the stream ends; resuming from it gives nothing new."""
+    sse = await Sse(writer).start()
+    await sse.raw(b"id: stuck-1\nretry: 10\ndata:\n\n")
+    await sse.end()
+
+
 async def _until_closed(server: Server, reader: asyncio.StreamReader, what: str, tag: str) -> None:
     """Wait (bounded) until the client hangs up; log it so a test can check it did."""
     with contextlib.suppress(asyncio.TimeoutError, ConnectionError):
@@ -863,6 +873,9 @@ async def handle_mcp(
     if request.method == "GET":
         if "get_stream=1" in request.target:
             await _get_stream(server, request, reader, writer)
+            return
+        if request.headers.get("last-event-id") == "stuck-1":  # stream_never_answers: nothing new
+            await (await Sse(writer).start()).end()
             return
         await send_body(writer, 405, b"", None, {"allow": "POST, DELETE"})
         return

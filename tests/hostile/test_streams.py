@@ -10,11 +10,13 @@ open before a session restart is open after it.
 
 from __future__ import annotations
 
+import re
+
 import anyio
 import httpx
 import pytest
 
-from mcp_client import Client, ClientRequestContext
+from mcp_client import Client, ClientRequestContext, MCPConnectionError
 from mcp_client.types import ElicitRequestParams, ElicitResult
 from tests.hostile._leaks import no_leaks, wait_until
 from tests.hostile.conftest import HostileServer
@@ -39,6 +41,18 @@ async def test_a_lost_modern_stream_is_sent_again_not_resumed(hostile: HostileSe
     assert calls[0]["id"] != calls[1]["id"]  # a new request, with a new id
     assert calls[0]["params"] == calls[1]["params"]
     assert not [e for e in entries if e["method"] == "GET"]  # nothing to resume in this era
+
+
+async def test_a_legacy_stream_that_never_answers_says_so_plainly(hostile: HostileServer, tag: str) -> None:
+    """Resumed streams that bring nothing new: the error says what happened (issue 26, item 9), not
+    "closed the stream for request 5 3 times"."""
+    async with Client(hostile.url(tag), mode="legacy", timeout=5) as client:
+        with anyio.fail_after(BOUND), pytest.raises(MCPConnectionError) as caught:
+            await client.call_tool("stream_never_answers", {})
+    message = str(caught.value)
+    assert re.search(r"never answered request \d+: its response stream broke off 3 times in a row", message)
+    assert "resuming it (from event 'stuck-1') brought nothing new" in message
+    assert "try again later" in message
 
 
 async def _accept(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:

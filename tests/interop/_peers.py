@@ -34,6 +34,7 @@ FASTMCP_TASKS_PYTHON = PEERS / "fastmcp-tasks-venv" / "bin" / "python"
 FASTMCP_TASKS_SERVER = HERE / "fastmcp_tasks_server.py"
 
 EVERYTHING_ENTRY = PEERS / "everything/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
+FILESYSTEM_ENTRY = PEERS / "filesystem/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"
 LOOPBACK_PRELOAD = HERE / "loopback_only.cjs"
 
 LOOPBACK = "127.0.0.1"

@@ -7,6 +7,8 @@ server over HTTP); questions go through ``QuestionBroker`` to the page and the a
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -191,3 +193,55 @@ def wait_for(driver: Any, condition: Any) -> Any:
     from selenium.webdriver.support.ui import WebDriverWait
 
     return WebDriverWait(driver, STEP_TIMEOUT).until(condition)
+
+
+async def test_ctrl_c_with_a_question_pending_cancels_it_and_stops_cleanly(tmp_path: Path) -> None:
+    """Ctrl-C used to wait out uvicorn's grace period and print some 60 lines of traceback (issue 26)."""
+    from tests.support.servers import free_loopback_port
+
+    port = free_loopback_port()
+    app = f"http://127.0.0.1:{port}"
+    output = tmp_path / "output.txt"
+    process = _start_web_app(port, output)
+    try:
+        results: list[httpx.Response] = []
+        with anyio.fail_after(BOUND):
+            async with httpx.AsyncClient(timeout=BOUND) as http:
+                while True:  # until the app listens
+                    try:
+                        await http.get(app + "/api/questions")
+                        break
+                    except httpx.TransportError:
+                        await anyio.sleep(0.1)
+                async with anyio.create_task_group() as tg:
+
+                    async def call() -> None:
+                        arguments = {"date": "2025-12-25", "party_size": 2}
+                        body = {"tool": "book_table", "arguments": arguments}
+                        results.append(await http.post(app + "/api/call", json=body))
+
+                    tg.start_soon(call)
+                    await first_question(http, app)  # the call now waits on its question
+                    process.send_signal(signal.SIGINT)
+            code = await anyio.to_thread.run_sync(process.wait)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    text = output.read_text()
+    assert code == 0, text
+    assert "Traceback" not in text and "ERROR" not in text, text
+    assert text.splitlines()[-1] == "web app: stopped"
+    assert len(text.splitlines()) <= 3, text
+    # the waiting call got "cancel" for its question and ended normally
+    assert results[0].json() == {"text": "[CANCELLED] user cancelled", "is_error": False}
+
+
+def _start_web_app(port: int, output: Path) -> subprocess.Popen[bytes]:
+    """The web app with its defaults on ``port``, its stdout and stderr in ``output``."""
+    from tests.cli._cli import ROOT
+
+    with output.open("wb") as sink:
+        return subprocess.Popen(
+            [sys.executable, str(ROOT / WEB_APP), "--port", str(port)], stdout=sink, stderr=subprocess.STDOUT
+        )

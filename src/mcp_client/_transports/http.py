@@ -382,8 +382,9 @@ class StreamableHTTPTransport:
                 )
             if attempts >= _MAX_RESUME_ATTEMPTS:
                 raise MCPConnectionError(
-                    f"{self.url} closed the stream for request {request_id!r} {attempts + 1} times "
-                    f"without answering it (last event id {cursor.last_id!r})"
+                    f"{self.url} never answered request {request_id!r}: its response stream broke off "
+                    f"{attempts + 1} times in a row, and resuming it (from event {cursor.last_id!r}) brought "
+                    "nothing new; the server may be overloaded or restarting, try again later"
                 )
             attempts += 1
             await anyio.sleep(cursor.retry_ms / 1000)

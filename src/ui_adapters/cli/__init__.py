@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from ui_adapters.cli._exit import (
     EXIT_BROKEN_PIPE,
@@ -51,7 +51,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         def on_broken_pipe(self) -> None:  # rich's own handler exits 1, the "tool error" code
             raise BrokenPipeError
 
-    out = _Stdout(highlight=False, soft_wrap=False)
+    out = _Stdout(file=_stdout(), highlight=False, soft_wrap=False)
     err = Console(stderr=True, highlight=False)
     try:
         return _run(args, out, err)
@@ -60,6 +60,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return _stdout_closed()
+
+
+def _stdout() -> TextIO:
+    """``sys.stdout``, buffered at the bytes level even under ``PYTHONUNBUFFERED=1`` / ``python -u``.
+
+    Unbuffered, ``sys.stdout`` writes to the raw file, and when the reader goes away in the middle of a
+    write (``| head``) the raw write is cut short instead of failing: the text layer drops the rest
+    without a word, no ``BrokenPipeError`` is ever raised, and the command exits 0 with its output cut.
+    A ``BufferedWriter`` writes all or raises. Every print flushes, so nothing waits in the buffer.
+    """
+    import io
+    import sys
+
+    stdout = sys.stdout
+    if not isinstance(getattr(stdout, "buffer", None), io.RawIOBase):
+        return stdout
+    raw = io.FileIO(stdout.fileno(), "wb", closefd=False)  # its own: closing it leaves sys.stdout alone
+    return io.TextIOWrapper(
+        io.BufferedWriter(raw), encoding=stdout.encoding, errors=stdout.errors, write_through=True
+    )
 
 
 def _stdout_closed() -> int:
@@ -143,7 +163,7 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
             mode=getattr(args, "mode", "auto"),
             roots_given=bool(getattr(args, "root", None)),
         )
-        _complain(err, message_for(error), *advice)
+        _complain(err, message_for(error, server=getattr(args, "server", "the server")), *advice)
         return EXIT_CONNECTION
 
 

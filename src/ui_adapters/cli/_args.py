@@ -99,7 +99,9 @@ def convert(param: Parameter, text: str) -> Any:
             except ValueError:
                 continue
         else:
-            raise ValueError(f"expected {_expected(param)}, got {text!r}{_hint(param)}")
+            raise ValueError(
+                _not_json(param, text) or f"expected {_expected(param)}, got {text!r}{_hint(param)}"
+            )
     if param.choices and value not in param.choices:
         raise ValueError(f"expected {param.type_label}, got {text!r}")
     return value
@@ -178,6 +180,17 @@ def _guess(text: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError:
         return text
+
+
+def _not_json(param: Parameter, text: str) -> str | None:
+    """For a list or object parameter given text that starts like JSON but does not parse: where it broke."""
+    if not ({"array", "object"} & set(param.types)) or not text.lstrip().startswith(("[", "{")):
+        return None
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as error:
+        return f"not valid JSON at char {error.pos} ({error.msg}): {text!r}{_hint(param)}"
+    return None
 
 
 def _expected(param: Parameter) -> str:

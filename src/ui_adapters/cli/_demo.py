@@ -145,15 +145,14 @@ def _outro(out: Console) -> None:
     if (examples / "bistro.py").is_file() and (examples / "files.py").is_file():
         commands = [
             f"{program} tools examples/servers/bistro.py",
-            f"{program} call --mode legacy examples/servers/bistro.py book_table "
-            "date=2025-12-25 party_size=2",
+            f"{program} call examples/servers/bistro.py book_table date=2025-12-25 party_size=2",
             f"{program} call examples/servers/files.py delete_folder path=/tmp/old-drafts",
         ]
     else:
         server = shlex.quote(f"{shlex.quote(sys.executable)} -m {SERVER_MODULE}")
         commands = [
             f"{program} tools {server}",
-            f"{program} call --mode legacy {server} book_table date=2025-12-25 party_size=2",
+            f"{program} call {server} book_table date=2025-12-25 party_size=2",
         ]
     for command in commands:
         out.print(Text("  " + command, style="cyan"), soft_wrap=True)

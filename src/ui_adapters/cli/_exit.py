@@ -1,6 +1,7 @@
 """The exit codes of ``mcp-client`` and the error that means "the command line is wrong".
 
-Scripts branch on these codes, so they are part of the CLI's contract (documented in ``--help``):
+Scripts branch on these codes, so they are part of the CLI's contract (each command's ``--help`` lists
+the ones it can return):
 
 * 0: success.
 * 1: the tool ran and reported an error (``isError``).
@@ -23,6 +24,9 @@ __all__ = [
     "EXIT_OK",
     "EXIT_TOOL_ERROR",
     "EXIT_USAGE",
+    "LOGIN_EXIT_CODES_HELP",
+    "LOGOUT_EXIT_CODES_HELP",
+    "TOOLS_EXIT_CODES_HELP",
     "UsageError",
 ]
 
@@ -33,16 +37,46 @@ EXIT_CONNECTION = 3
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
 
-EXIT_CODES_HELP = """\
-exit codes:
-  0    success
-  1    the tool reported an error (isError)
-  2    usage error (bad option, unknown tool, wrong or missing argument)
-  3    connection, protocol or login error (server unreachable or exited, JSON-RPC error, timeout,
-       OAuth login refused or cancelled)
-  130  interrupted (Ctrl-C)
-  141  stdout was closed early (e.g. piped into head); the output was cut, nothing else went wrong
-"""
+_USAGE = "  2    usage error (bad option, unknown tool, wrong or missing argument)\n"
+_INTERRUPTED = "  130  interrupted (Ctrl-C)\n"
+_CUT = "  141  stdout was closed early (e.g. piped into head); the output was cut, nothing else went wrong\n"
+
+EXIT_CODES_HELP = (
+    "exit codes:\n"
+    "  0    success\n"
+    "  1    the tool reported an error (isError)\n"
+    + _USAGE
+    + "  3    connection, protocol or login error (server unreachable or exited, JSON-RPC error, timeout,\n"
+    "       OAuth login refused or cancelled)\n" + _INTERRUPTED + _CUT
+)
+"""The exit codes of ``call`` (``--help``)."""
+
+TOOLS_EXIT_CODES_HELP = (
+    "exit codes:\n"
+    "  0    success\n"
+    "  2    usage error (bad option or SERVER)\n"
+    "  3    connection, protocol or login error (server unreachable or exited, JSON-RPC error, timeout,\n"
+    "       OAuth login refused or cancelled)\n" + _INTERRUPTED + _CUT
+)
+"""The exit codes of ``tools``: no tool runs, so no 1."""
+
+LOGIN_EXIT_CODES_HELP = (
+    "exit codes:\n"
+    "  0    logged in; the tokens are kept\n"
+    "  2    usage error (bad option, SERVER not an http(s):// URL, --private-key without --client-id)\n"
+    "  3    the login failed: server or authorization server unreachable, login refused or cancelled,\n"
+    "       private key file unreadable\n" + _INTERRUPTED
+)
+"""The exit codes of ``login``."""
+
+LOGOUT_EXIT_CODES_HELP = (
+    "exit codes:\n"
+    "  0    logged out (the saved login is removed; the message says what was revoked), or no login\n"
+    "       to forget\n"
+    "  2    usage error (bad option, SERVER not an http(s):// URL)\n"
+    "  3    the logout failed (the token file or the authorization server gave an error)\n" + _INTERRUPTED
+)
+"""The exit codes of ``logout``."""
 
 
 class UsageError(Exception):

@@ -31,6 +31,7 @@ class Parameter:
     choices: tuple[Any, ...] = ()
     shapes: dict[str, str] = field(default_factory=dict[str, str])
     example: str | None = None
+    default: str | None = None  # the schema's default as the user would type it; None: no default
 
     @property
     def type_label(self) -> str:
@@ -63,6 +64,7 @@ def parameters_of(tool: Tool) -> list[Parameter]:
                 choices=tuple(_choices(spec, defs, 0)),
                 shapes=_shapes(spec, defs),
                 example=_example_json(spec, defs),
+                default=_default_text(spec, defs),
             )
         )
     return found
@@ -223,6 +225,15 @@ def _sample(spec: object, defs: dict[str, Any], depth: int) -> Any:
         if kind in _SAMPLES and kind != "null":
             return _SAMPLES[kind]
     return "text"
+
+
+def _default_text(spec: object, defs: dict[str, Any]) -> str | None:
+    """The ``default`` the schema declares, as it would be typed after ``KEY=`` (text as is, else JSON)."""
+    for branch in _branches(spec, defs, 0):
+        if "default" in branch:
+            value = branch["default"]
+            return value if isinstance(value, str) and value else _json_text(value)
+    return None
 
 
 def _json_type(value: object) -> str:

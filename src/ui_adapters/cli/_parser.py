@@ -10,7 +10,12 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from ui_adapters.cli._exit import EXIT_CODES_HELP
+from ui_adapters.cli._exit import (
+    EXIT_CODES_HELP,
+    LOGIN_EXIT_CODES_HELP,
+    LOGOUT_EXIT_CODES_HELP,
+    TOOLS_EXIT_CODES_HELP,
+)
 
 __all__ = ["build_parser", "parse_command_line"]
 
@@ -34,7 +39,7 @@ _EXAMPLES = """\
 examples:
   mcp-client demo
   mcp-client tools http://127.0.0.1:8000/mcp
-  mcp-client call --mode legacy examples/servers/bistro.py book_table date=2025-12-25 party_size=2
+  mcp-client call examples/servers/bistro.py book_table date=2025-12-25 party_size=2
   mcp-client call "python my_server.py" search query="mcp client" limit=5 tags='["a", "b"]'
   mcp-client call --json examples/servers/bistro.py book_table date=2025-12-24 party_size=2 | jq .content
   mcp-client call examples/servers/files.py delete_folder path=/tmp/old-drafts < answers.txt
@@ -51,7 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROGRAM,
         description=_DESCRIPTION,
-        epilog=_EXAMPLES + "\n" + EXIT_CODES_HELP,
+        epilog=_EXAMPLES
+        + "\n"
+        + EXIT_CODES_HELP.replace("exit codes:", "exit codes (call; see each command's --help):", 1),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"{PROGRAM} {__version__}")
@@ -63,7 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--mode",
         choices=MODES,
         default="auto",
-        help="protocol era: legacy (initialize handshake), auto (try 2026-07-28, fall back; default), "
+        help="protocol era: auto (default: the initialize handshake when the server speaks it, where "
+        "questions asked with ctx.elicit work; 2026-07-28 otherwise), legacy (the handshake only), "
         "or 2026-07-28",
     )
     options.add_argument(
@@ -104,7 +112,7 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[connection],
         help="list a server's tools and their arguments",
         description="List the server's tools with their arguments.",
-        epilog=EXIT_CODES_HELP,
+        epilog=TOOLS_EXIT_CODES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     tools.add_argument("server", metavar="SERVER", help="URL, Python file or quoted command line")
@@ -156,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
             "the tokens are kept in your data folder (file readable by you only) for tools and call. "
             "Without a browser (SSH), open the link on any device and paste back the address it ends on."
         ),
-        epilog=EXIT_CODES_HELP,
+        epilog=LOGIN_EXIT_CODES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     login.add_argument("server", metavar="SERVER", help="the server's http(s):// URL")
@@ -189,7 +197,7 @@ def build_parser() -> argparse.ArgumentParser:
         "logout",
         help="log out of a server: revoke and forget its tokens",
         description="Revoke SERVER's tokens (where its authorization server allows) and forget them.",
-        epilog=EXIT_CODES_HELP,
+        epilog=LOGOUT_EXIT_CODES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     logout.add_argument("server", metavar="SERVER", help="the server's http(s):// URL")

@@ -65,14 +65,14 @@ def print_tools(console: Console, tools: Sequence[Tool]) -> None:
 
 
 def print_parameters(console: Console, tool: Tool, *, heading: bool = True) -> None:
-    """The parameter table of one tool (name, type, required, description)."""
+    """The parameter table of one tool (name, type, required or not, default and description)."""
     params = parameters_of(tool)
     if heading:
         _emit(console, Text(f"Parameters of {_safe(tool.name, _MAX_NAME, single_line=True)}:", style="bold"))
     if not params:
         _emit(console, Text("  (no parameters)", style="dim"))
         return
-    described = any(param.description for param in params)
+    described = any(param.description or param.default is not None for param in params)
     table = Table.grid(padding=(0, 2))
     table.add_column(no_wrap=True)
     table.add_column()
@@ -103,7 +103,12 @@ def _parameter_row(param: Parameter) -> tuple[Text, Text, Text, Text]:
     name = Text(_safe(param.name, _MAX_NAME, single_line=True), style="bold")
     kind = Text(_safe(param.type_label, 300, single_line=True), style="green")
     required = Text("required", style="red") if param.required else Text("optional", style="dim")
-    return name, kind, required, Text(_safe(param.description, 500, single_line=True))
+    about = Text()
+    if param.default is not None:
+        about.append("default: " + _safe(param.default, 100, single_line=True), style="cyan")
+    if param.description:
+        about.append(("  " if about else "") + _safe(param.description, 500, single_line=True))
+    return name, kind, required, about
 
 
 def print_result(out: Console, err: Console, result: CallToolResult) -> None:
