@@ -38,7 +38,7 @@ from mcp_client._errors import (
     UnsupportedInEraError,
     UrlElicitationRequiredError,
 )
-from mcp_client._extensions import Extensions, legacy_tasks, missing_extension
+from mcp_client._extensions import TASKS, Extensions, legacy_tasks, missing_extension
 from mcp_client._listen import Listening
 from mcp_client._negotiation import Negotiator
 from mcp_client._notifications import Notifications
@@ -465,6 +465,10 @@ class Session:
     async def resume_task(self, saved: str | Mapping[str, Any]) -> ToolTask:
         """A ``ToolTask`` for a task started earlier, perhaps by another process (``Client.task``)."""
         self.require_open()
+        if TASKS not in self.extensions:
+            raise ClientStateError(
+                "this Client did not declare the tasks extension; pass tasks=True to Client to follow tasks"
+            )
         task_id, tool, asked = resume_data(saved)
         runner = TaskRunner(self, Task(task_id=task_id, status="working"), Call(), tool, asked)
         await runner.poll()

@@ -23,7 +23,8 @@ from __future__ import annotations
 import inspect
 import json
 import logging
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, Mapping
+from contextlib import aclosing
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -137,7 +138,7 @@ class TaskRunner:
         self.task = task
         return task
 
-    async def states(self) -> AsyncIterator[Task]:
+    async def states(self) -> AsyncGenerator[Task]:
         """Every state the task goes through, from the one in hand to a terminal one.
 
         Answers the task's questions on the way (through the router) and sends them with
@@ -188,12 +189,13 @@ class TaskRunner:
         """Follow the task to its end and return the tool's result (raises for failed and cancelled)."""
         progress = self.call.progress
         count = 0
-        async for task in self.states():
-            count += 1
-            if progress is not None and task.status_message:
-                outcome = progress.callback(float(count), None, task.status_message)
-                if inspect.isawaitable(outcome):
-                    await outcome
+        async with aclosing(self.states()) as states:
+            async for task in states:
+                count += 1
+                if progress is not None and task.status_message:
+                    outcome = progress.callback(float(count), None, task.status_message)
+                    if inspect.isawaitable(outcome):
+                        await outcome
         return self.outcome()
 
     def outcome(self) -> dict[str, Any]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator, Mapping
+from contextlib import aclosing
 from typing import TYPE_CHECKING, Any
 
 from mcp_client import _results
@@ -79,8 +80,9 @@ class ToolTask:
         raw = self._immediate
         if raw is None:
             runner = self._require_runner()
-            async for _ in runner.states():
-                pass
+            async with aclosing(runner.states()) as states:
+                async for _ in states:
+                    pass
             raw = runner.outcome()
         if self.tool is not None:
             await self._session.check_tool_result(self.tool, raw)
@@ -103,8 +105,9 @@ class ToolTask:
         """Each state the task goes through, to a terminal one (questions answered on the way)."""
         if self._runner is None:
             return
-        async for state in self._runner.states():
-            yield state
+        async with aclosing(self._runner.states()) as states:  # a `break` stops following at once
+            async for state in states:
+                yield state
 
     def to_json(self) -> dict[str, Any]:
         """What ``client.task(...)`` needs to pick the task up again (JSON-ready; store it)."""

@@ -21,6 +21,7 @@ import pytest
 from mcp_client import (
     Client,
     ClientRequestContext,
+    ClientStateError,
     MCPError,
     ProtocolError,
     StdioServerParameters,
@@ -188,3 +189,11 @@ async def test_a_legacy_server_with_only_experimental_tasks_says_so_plainly(jour
     assert caught.value.code == -32601
     said = str(caught.value)
     assert "experimental tasks of 2025-11-25, SEP-1686, which mcp-client does not support" in said
+
+
+async def test_picking_up_a_task_without_tasks_true_says_what_to_do(journal: Path) -> None:
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with Client(server(journal)) as client:
+            with pytest.raises(ClientStateError, match="pass tasks=True"):
+                await client.task("task-1-intervals")
+    assert received(journal, "tasks/get") == []
