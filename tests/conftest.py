@@ -1,4 +1,5 @@
-"""Shared test set-up: real servers (tests/support/fixtures.py) and the anyio backend."""
+"""Shared test set-up: real servers (tests/support/fixtures.py), the anyio backend, and the two axes
+most tests run along: the protocol ``era`` and the ``transport``."""
 
 from collections.abc import Iterator
 
@@ -12,6 +13,24 @@ pytest_plugins = [
     "tests.support.oidc_provider",
     "ui_adapters.pytest_plugin",
 ]
+
+ERAS = ("legacy", "2026-07-28")
+"""Every protocol era, as ``Client(mode=...)`` spells it: the handshake era and the per-request one."""
+
+TRANSPORTS = ("http", "stdio")
+"""Every transport a test server is reached over: streamable HTTP on 127.0.0.1, or a subprocess."""
+
+
+@pytest.fixture(params=ERAS)
+def era(request: pytest.FixtureRequest) -> str:
+    """The era a test's client asks for (``Client(url, mode=era)``): a test that takes it runs in each."""
+    return request.param
+
+
+@pytest.fixture(params=TRANSPORTS)
+def transport(request: pytest.FixtureRequest) -> str:
+    """How a test reaches its server: a test that takes it runs over each (see ``tests/core/helpers``)."""
+    return request.param
 
 
 @pytest.fixture

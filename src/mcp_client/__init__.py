@@ -34,6 +34,7 @@ from mcp_client._errors import (
     ServerError,
     ServerExitedError,
     SessionExpiredError,
+    SkillVerificationError,
     SubscriptionLostError,
     TaskCancelledError,
     TaskLostError,
@@ -45,6 +46,7 @@ from mcp_client._listen import Listening
 from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback, Subscription
 from mcp_client._roots import ListRootsCallback
 from mcp_client._sampling import SamplingCallback
+from mcp_client._skills import Skill, SkillEntry, SkillFile
 from mcp_client._tool_task import ToolTask
 from mcp_client._transport import Message, RequestId, ServerMessageSink, Spawn, Transport
 from mcp_client._transports.http import StreamableHTTPTransport
@@ -89,6 +91,10 @@ __all__ = [
     "ServerExitedError",
     "ServerMessageSink",
     "SessionExpiredError",
+    "Skill",
+    "SkillEntry",
+    "SkillFile",
+    "SkillVerificationError",
     "Spawn",
     "StdioServerParameters",
     "StdioTransport",

@@ -24,13 +24,14 @@ from mcp_client._elicitation import (
     ElicitationCompleteCallback,
     UrlCompletions,
 )
-from mcp_client._extensions import TASKS_EXTENSION, Extensions
+from mcp_client._extensions import SKILLS_EXTENSION, TASKS_EXTENSION, Extensions
 from mcp_client._listen import Listening, listen_filter
 from mcp_client._notifications import LoggingCallback, MessageHandler, Notifications, ProgressCallback
 from mcp_client._options import check_level, check_mode, client_info_of, router_for, transport_for
 from mcp_client._roots import ListRootsCallback
 from mcp_client._sampling import SamplingCallback
 from mcp_client._session import Session
+from mcp_client._skills import Skill, SkillEntry, SkillsAccess
 from mcp_client._tool_task import ToolTask
 from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Transport
 from mcp_client._transports.stdio import StdioServerParameters
@@ -90,6 +91,9 @@ class Client:
     ``tasks=True`` declares the tasks extension (``io.modelcontextprotocol/tasks``): the server may then
     run a tool call as a durable task, which ``call_tool`` follows to its result (its questions going
     to the same callbacks), or hands back as a ``ToolTask`` with ``as_task=True``.
+
+    ``skills=True`` declares the Agent Skills extension (``io.modelcontextprotocol/skills``) and
+    enables ``list_skills``, ``get_skill`` and ``load_skill``, which verify what they read.
     """
 
     def __init__(
@@ -113,6 +117,7 @@ class Client:
         log_level: LoggingLevel | None = None,
         message_handler: MessageHandler | None = None,
         tasks: bool = False,
+        skills: bool = False,
     ) -> None:
         check_mode(mode, input_required_max_rounds)
         check_seconds("timeout", timeout)
@@ -140,8 +145,11 @@ class Client:
             complete_callback=elicitation_complete_callback,
             notifications=notifications,
             log_level=log_level,
-            extensions=Extensions([TASKS_EXTENSION] if tasks else []),
+            extensions=Extensions(
+                [*([TASKS_EXTENSION] if tasks else []), *([SKILLS_EXTENSION] if skills else [])]
+            ),
         )
+        self._skills = SkillsAccess(self._session.request, self._session.label, declared=skills)
 
     @property
     def server(self) -> str:
@@ -379,6 +387,30 @@ class Client:
         return await self._session.list_all(
             ListResourceTemplatesResult, "resources/templates/list", "resourceTemplates"
         )
+
+    async def list_skills(self) -> list[SkillEntry]:
+        """Every skill the server lists (``skills/list``, all pages); nothing of them is read yet."""
+        self._session.require_open()
+        return await self._skills.list()
+
+    async def get_skill(self, uri: str) -> SkillEntry:
+        """The entry of one skill by its ``SKILL.md`` URI (``skills/get``), listed or not."""
+        self._session.require_open()
+        return await self._skills.get(uri)
+
+    async def load_skill(
+        self, skill: str | SkillEntry, *, read_files: bool = False, allow_unverified: bool = False
+    ) -> Skill:
+        """Read a skill's ``SKILL.md`` and check it against its entry: size, digest, frontmatter.
+
+        ``skill`` is an entry from ``list_skills`` or a ``SKILL.md`` URI (its entry is fetched with
+        ``get_skill``). Supporting files are read when ``Skill.read`` asks for them, each verified,
+        or all at once with ``read_files=True``. Any mismatch raises ``SkillVerificationError`` naming
+        the file and what differs; the content is not used. A skill whose entry lists no digests (a
+        dynamic skill) is refused unless ``allow_unverified=True`` (its frontmatter is still checked).
+        """
+        self._session.require_open()
+        return await self._skills.load(skill, read_files=read_files, allow_unverified=allow_unverified)
 
     async def complete(
         self,

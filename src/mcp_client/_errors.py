@@ -12,7 +12,8 @@ The tree, so that a caller can pick the right ``except`` in ten seconds::
     ├── MCPTimeoutError                  a request got no answer within ``timeout`` (progress restarts it)
     ├── ProtocolError                    the server broke the protocol (malformed or impossible message)
     │   ├── UnsupportedProtocolVersionError  no protocol version both sides speak
-    │   └── InvalidToolResultError       a tool's structuredContent breaks its outputSchema (.path .rule)
+    │   ├── InvalidToolResultError       a tool's structuredContent breaks its outputSchema (.path .rule)
+    │   └── SkillVerificationError       a skill's file does not match its entry (.skill .file .reason)
     ├── MCPError                         a JSON-RPC error (.code .message .data), from either side:
     │   ├── ServerError                  the server answered our request with it
     │   │   └── UrlElicitationRequiredError  legacy -32042: open these URLs first (.elicitations)
@@ -147,6 +148,28 @@ class InvalidToolResultError(ProtocolError):
         self.tool = tool
         self.path = path
         self.rule = rule
+
+
+class SkillVerificationError(ProtocolError):
+    """A skill's file does not match its skill entry (SEP-2640): size, digest, frontmatter, or unlisted.
+
+    ``skill`` is the skill's ``SKILL.md`` URI, ``file`` the URI of the file that failed and ``reason``
+    what did not match. The content was not used. If the skill was updated since it was listed, fetch
+    the entry again (``get_skill``/``list_skills``) and load it again.
+    """
+
+    def __init__(self, skill: str, file: str, reason: str, *, read: bool = True) -> None:
+        what = "its SKILL.md" if file == skill else file
+        advice = (
+            ". The content was not used; if the skill changed since it was listed, get its entry again "
+            "(get_skill) and load it again"
+            if read
+            else ""
+        )
+        super().__init__(f"skill {skill}: {what} failed verification: {reason}{advice}")
+        self.skill = skill
+        self.file = file
+        self.reason = reason
 
 
 class UnsupportedProtocolVersionError(ProtocolError):

@@ -13,7 +13,7 @@ extension, is an invalid response (the spec's words for tasks), and says so.
 
 To add an extension: an ``Extension`` (id, settings, the result types it claims and the methods it
 may answer), declared by ``Client`` when the app opts in; the session's ``claim`` then routes its
-results. Tasks (``_tasks``) is the first one.
+results. Tasks (``_tasks``) claims ``resultType: "task"``; Agent Skills (``_skills``) only declares.
 """
 
 from __future__ import annotations
@@ -40,6 +40,10 @@ class Extension:
 
 
 TASKS_EXTENSION = Extension(TASKS, result_types=frozenset({"task"}), methods=frozenset({"tools/call"}))
+
+SKILLS = "io.modelcontextprotocol/skills"
+SKILLS_EXTENSION = Extension(SKILLS)
+"""Agent Skills (``_skills``): declared with ``Client(skills=True)``; it claims no result type."""
 
 KNOWN: dict[str, Extension] = {TASKS: TASKS_EXTENSION}
 """Extensions this client knows, declared or not: a claimed result from an undeclared one is refused."""
