@@ -53,6 +53,8 @@ POLL_CAP = 10.0
 POLL_DEFAULT = 1.0
 """Seconds between polls when the server suggests nothing."""
 _CANCEL_SECONDS = 5.0
+_INVALID_PARAMS = -32602
+"""What ``tasks/get`` answers for a task id the server does not know (expired, or never made)."""
 
 
 def poll_delay(task: Task) -> float:
@@ -127,6 +129,8 @@ class TaskRunner:
         try:
             raw = await self.session.request("tasks/get", {"taskId": task_id}, self.call)
         except ServerError as exc:
+            if exc.code != _INVALID_PARAMS:
+                raise  # not about the task (the method is unknown, the server failed): as it is
             raise TaskLostError(
                 f"{self._what}: {self.session.label} no longer knows this task ({exc}); it may have expired "
                 "after its TTL, and its result cannot be fetched any more",

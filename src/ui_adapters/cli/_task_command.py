@@ -63,7 +63,9 @@ async def run_task(
     """Show (``wait``: follow; ``cancel``: cancel) task ``task_id``; 1 when its result is a tool error."""
     ui = terminal_ui(err)
     with ui.status.show(f"Connecting to {connection.label}…"):
-        async with connection.connect(ui, ui.elicitation_complete_callback, ui.status) as client:
+        # Tasks exist only in 2026-07-28: --mode auto speaks that era here (the CLI's choice elsewhere).
+        mode = "2026-07-28" if connection.mode == "auto" else None
+        async with connection.connect(ui, ui.elicitation_complete_callback, ui.status, None, mode) as client:
             ui.status.update(f"Looking at task {task_id}…")
             task = await client.task(task_id)
             if cancel:
