@@ -14,6 +14,8 @@ Everything goes under ``.cache/peers/`` in the repository, never into the projec
 * ``filesystem/``: ``@modelcontextprotocol/server-filesystem@2026.8.31`` from the npm registry (the
   reference filesystem server; it asks the client for roots after ``initialized``), run with ``node``, so
   the CLI's ``--root`` tests never download it with ``npx`` at test time.
+* ``memory/``: ``@modelcontextprotocol/server-memory@2026.8.31`` (the reference knowledge-graph server),
+  one of the several kinds of server the ``ClientGroup`` test connects to at once.
 * ``oidc-provider/``: panva's ``oidc-provider@9.13.3`` (a certified OpenID provider), the authorization
   server of the OAuth tests (``tests/support/oidc_provider.py`` runs ``tests/servers/oidc/provider.mjs``
   with it). oidc-provider 9 supports Node 22 and later only, so on Linux x64 the npm package
@@ -65,6 +67,9 @@ MIN_NODE_MAJOR = 18
 FILESYSTEM_PACKAGE = "@modelcontextprotocol/server-filesystem"
 FILESYSTEM_VERSION = "2026.8.31"
 FILESYSTEM_DIR = PEERS / "filesystem"
+MEMORY_PACKAGE = "@modelcontextprotocol/server-memory"
+MEMORY_VERSION = "2026.8.31"
+MEMORY_DIR = PEERS / "memory"
 OIDC_PROVIDER_VERSION = "9.13.3"
 OIDC_DIR = PEERS / "oidc-provider"
 # oidc-provider 9 warns on anything but Node 22+ (the machine may have 20): a pinned Node 22 from npm.
@@ -115,9 +120,44 @@ def _install_python_peer(
         raise SystemExit(f"install_peers: {package} {version} is not importable from {python}")
 
 
+def _client_dependencies() -> list[str]:
+    """mcp-client's own runtime requirements, as pyproject.toml declares them."""
+    import tomllib
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    return list(project["dependencies"])
+
+
+def _ensure_client_dependencies() -> None:
+    """Our client's runtime dependencies in the fastmcp venv, so a test can run ``Client(FastMCP(...))``
+    there (with ``PYTHONPATH=src``): fastmcp itself runs on httpx2, not httpx."""
+    python = str(_venv_python(FASTMCP_VENV))
+    wanted = _client_dependencies()
+    probe = subprocess.run(
+        [
+            python,
+            "-c",
+            "import sys, importlib.metadata as m\nfor r in sys.argv[1:]: m.version(r)",
+            *_names(wanted),
+        ],
+        capture_output=True,
+        check=False,
+    )
+    if probe.returncode == 0:
+        return
+    _run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *wanted])
+
+
+def _names(requirements: list[str]) -> list[str]:
+    import re
+
+    return [re.split(r"[<>=!~\[ ;]", requirement, maxsplit=1)[0] for requirement in requirements]
+
+
 def install_fastmcp(force: bool) -> None:
     """Create ``.cache/peers/fastmcp-venv`` and install the pinned fastmcp into it (unless already there)."""
     _install_python_peer(FASTMCP_VENV, "fastmcp", FASTMCP_VERSION, FASTMCP_REQUIREMENTS, force)
+    _ensure_client_dependencies()
 
 
 def install_fastmcp_tasks(force: bool) -> None:
@@ -176,6 +216,11 @@ def install_filesystem(force: bool) -> None:
     _install_npm_peer(FILESYSTEM_DIR, FILESYSTEM_PACKAGE, FILESYSTEM_VERSION, force)
 
 
+def install_memory(force: bool) -> None:
+    """npm-install the pinned server-memory into ``.cache/peers/memory`` (unless already there)."""
+    _install_npm_peer(MEMORY_DIR, MEMORY_PACKAGE, MEMORY_VERSION, force)
+
+
 def _wants_own_node() -> bool:
     return sys.platform == "linux" and os.uname().machine in ("x86_64", "amd64")
 
@@ -210,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--only",
-        choices=["fastmcp", "fastmcp-tasks", "everything", "filesystem", "oidc-provider"],
+        choices=["fastmcp", "fastmcp-tasks", "everything", "filesystem", "memory", "oidc-provider"],
         help="install just one peer (default: all)",
     )
     args = parser.parse_args(argv)
@@ -223,6 +268,8 @@ def main(argv: list[str] | None = None) -> int:
         install_everything(args.force)
     if args.only in (None, "filesystem"):
         install_filesystem(args.force)
+    if args.only in (None, "memory"):
+        install_memory(args.force)
     if args.only in (None, "oidc-provider"):
         install_oidc_provider(args.force)
     return 0

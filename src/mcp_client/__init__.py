@@ -42,6 +42,7 @@ from mcp_client._errors import (
     UnsupportedProtocolVersionError,
     UrlElicitationRequiredError,
 )
+from mcp_client._group import ClientGroup, GroupTool
 from mcp_client._listen import Listening
 from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback, Subscription
 from mcp_client._roots import ListRootsCallback
@@ -60,12 +61,14 @@ __all__ = [
     "CallbackError",
     "CapabilityNotDeclaredError",
     "Client",
+    "ClientGroup",
     "ClientRequestContext",
     "ClientStateError",
     "ElicitationCallback",
     "ElicitationCallbackError",
     "ElicitationCompleteCallback",
     "ElicitationError",
+    "GroupTool",
     "InputRequiredLimitError",
     "InputRequiredRoundsExceededError",
     "InvalidElicitationContentError",

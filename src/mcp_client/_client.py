@@ -11,6 +11,8 @@ questions, pause or run long take their options through ``_call_options``; ``lis
 
 from __future__ import annotations
 
+import os
+import ssl
 from collections.abc import Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import Any, Literal, Self, overload
@@ -25,16 +27,18 @@ from mcp_client._elicitation import (
     UrlCompletions,
 )
 from mcp_client._extensions import SKILLS_EXTENSION, TASKS_EXTENSION, Extensions
+from mcp_client._http_options import CertTypes, HttpClientFactory, HttpOptions
 from mcp_client._listen import Listening, listen_filter
 from mcp_client._notifications import LoggingCallback, MessageHandler, Notifications, ProgressCallback
 from mcp_client._options import check_level, check_mode, client_info_of, router_for, transport_for
 from mcp_client._roots import ListRootsCallback
 from mcp_client._sampling import SamplingCallback
-from mcp_client._session import Session
+from mcp_client._session import ListChangedCallback, Session
 from mcp_client._skills import Skill, SkillEntry, SkillsAccess
 from mcp_client._tool_task import ToolTask
 from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Transport
 from mcp_client._transports.stdio import StdioServerParameters
+from mcp_client._version_choice import prior_discover as prior_discover_decision
 from mcp_client._versions import EraName
 from mcp_client.types import (
     CallToolResult,
@@ -59,10 +63,17 @@ __all__ = ["Client"]
 class Client:
     """An async MCP client; use it as ``async with Client(server, ...) as client:``.
 
-    ``server`` is an ``http(s)://`` URL (streamable HTTP), a ``StdioServerParameters`` (a subprocess
-    over stdio), or a ``Transport`` object. ``mode`` is ``"legacy"`` (initialize handshake), ``"auto"``
+    ``server`` is an ``http(s)://`` URL (streamable HTTP; the older HTTP+SSE transport where the server
+    refuses streamable HTTP, or always with ``transport="sse"``), a ``StdioServerParameters`` (a
+    subprocess over stdio), a server object of the official SDK or fastmcp (run in this process, no
+    socket), or a ``Transport`` object. ``mode`` is ``"legacy"`` (initialize handshake), ``"auto"``
     (probe ``server/discover``, fall back to the handshake) or a modern version such as ``"2026-07-28"``
-    (adopt it with no traffic).
+    (adopt it with no traffic). ``prior_discover`` (a stored ``client.discover_result``) is adopted with
+    no probe, its capabilities and server info known at once.
+
+    ``verify`` (bool, a CA bundle path, an ``ssl.SSLContext``), ``cert`` (a client certificate),
+    ``proxy``, ``trust_env`` and ``httpx_client_factory`` shape every HTTP request the client makes,
+    OAuth's included (see ``mcp_client._http_options``).
 
     A server may ask three kinds of question, pushed (legacy) or returned (2026-07-28), each to one
     callback that is also the capability declaration (no callback, no capability):
@@ -82,6 +93,10 @@ class Client:
     caps the multi-round-trip loop. ``headers`` and ``auth`` (an ``httpx.Auth``, such as
     ``mcp_client.auth.OAuth``) apply to every HTTP request.
 
+    List results are kept as long as the server's cache hints allow, and forgotten on its
+    ``list_changed`` notices; ``list_changed_callback(fresh_list)`` (sync or async) is handed the new
+    list, fetched in the background, after each such notice.
+
     ``logging_callback(params)`` gets the server's log messages (``LoggingMessageNotificationParams``),
     at ``log_level`` and up when one is given (legacy: ``logging/setLevel`` after the handshake;
     2026-07-28: in each request's ``_meta``, without which a modern server sends none).
@@ -98,7 +113,7 @@ class Client:
 
     def __init__(
         self,
-        server: str | StdioServerParameters | Transport,
+        server: str | StdioServerParameters | Transport | object,
         *,
         mode: str = "auto",
         elicitation_callback: ElicitationCallback | None = None,
@@ -118,11 +133,30 @@ class Client:
         message_handler: MessageHandler | None = None,
         tasks: bool = False,
         skills: bool = False,
+        transport: Literal["auto", "http", "sse"] = "auto",
+        verify: bool | str | os.PathLike[str] | ssl.SSLContext = True,
+        cert: CertTypes | None = None,
+        proxy: str | httpx.Proxy | None = None,
+        trust_env: bool = True,
+        httpx_client_factory: HttpClientFactory | None = None,
+        prior_discover: Mapping[str, Any] | BaseModel | None = None,
+        list_changed_callback: ListChangedCallback | None = None,
     ) -> None:
         check_mode(mode, input_required_max_rounds)
+        if prior_discover is not None and mode == "legacy":
+            raise ValueError(
+                "prior_discover is a 2026-07-28 discover result; it cannot go with mode='legacy'"
+            )
+        self._prior = prior_discover_decision(prior_discover) if prior_discover is not None else None
         check_seconds("timeout", timeout)
         check_level(log_level)
-        transport = transport_for(server, headers, auth, timeout, max_message_bytes)
+        http_options = HttpOptions(verify, cert, proxy, trust_env, httpx_client_factory)
+        transport_ = transport_for(
+            server, headers, auth, timeout, max_message_bytes, kind=transport, http_options=http_options
+        )
+        use_options = getattr(auth, "use_http_options", None)
+        if callable(use_options):
+            use_options(http_options)
         info = client_info_of(client_info)
         completions = UrlCompletions()
         router = router_for(
@@ -133,10 +167,12 @@ class Client:
             logging_callback=logging_callback,
             message_handler=message_handler,
             on_tools_changed=lambda: self._session.output_schemas.forget(),
+            on_list_changed=lambda notice: self._session.list_changed(notice, list_changed_callback),
         )
-        self._mode = mode
+        # The HTTP+SSE transport predates the 2026-07-28 era: chosen explicitly, it speaks the handshake.
+        self._mode = "legacy" if transport == "sse" and mode == "auto" else mode
         self._session = Session(
-            transport,
+            transport_,
             router,
             client_info=info,
             timeout=timeout,
@@ -155,6 +191,13 @@ class Client:
     def server(self) -> str:
         """The URL or command line of the server, as shown to users."""
         return self._session.label
+
+    @property
+    def transport_kind(self) -> str:
+        """How the client reaches the server: ``"http"`` (streamable HTTP), ``"sse"`` (the older HTTP+SSE
+        transport, chosen explicitly or after streamable HTTP was refused), ``"stdio"``, ``"in-process"``,
+        or ``"custom"`` for a transport of the app's."""
+        return self._session.transport.kind
 
     @property
     def session_id(self) -> str | None:
@@ -183,12 +226,18 @@ class Client:
         return self._session.description.capabilities
 
     @property
+    def discover_result(self) -> dict[str, Any] | None:
+        """The ``server/discover`` result this connection was settled with (2026-07-28), as JSON: store it
+        and pass it as ``Client(url, prior_discover=...)`` next time to connect with no probe."""
+        return self._session.description.discover
+
+    @property
     def instructions(self) -> str | None:
         """The server's usage instructions, if it gave any."""
         return self._session.description.instructions
 
     async def __aenter__(self) -> Self:
-        await self._session.open(self._mode)
+        await self._session.open(self._mode, self._prior)
         return self
 
     async def __aexit__(
@@ -370,22 +419,26 @@ class Client:
 
     # ------------------------------------------------------------------------ the rest
 
-    async def list_tools(self) -> ListToolsResult:
-        """Every tool of the server (all pages)."""
-        return await self._session.tool_list()
+    async def list_tools(self, *, refresh: bool = False) -> ListToolsResult:
+        """Every tool of the server (all pages).
 
-    async def list_prompts(self) -> ListPromptsResult:
-        """Every prompt of the server (all pages)."""
-        return await self._session.list_all(ListPromptsResult, "prompts/list", "prompts")
+        Kept for as long as the server's cache hints (``ttlMs``) allow, and forgotten on its
+        ``list_changed`` notice or a new session; ``refresh=True`` asks the server again.
+        """
+        return await self._session.tool_list(refresh)
 
-    async def list_resources(self) -> ListResourcesResult:
-        """Every resource of the server (all pages)."""
-        return await self._session.list_all(ListResourcesResult, "resources/list", "resources")
+    async def list_prompts(self, *, refresh: bool = False) -> ListPromptsResult:
+        """Every prompt of the server (all pages); cached as ``list_tools`` is."""
+        return await self._session.list_all(ListPromptsResult, "prompts/list", "prompts", refresh)
 
-    async def list_resource_templates(self) -> ListResourceTemplatesResult:
-        """Every resource template of the server (all pages)."""
+    async def list_resources(self, *, refresh: bool = False) -> ListResourcesResult:
+        """Every resource of the server (all pages); cached as ``list_tools`` is."""
+        return await self._session.list_all(ListResourcesResult, "resources/list", "resources", refresh)
+
+    async def list_resource_templates(self, *, refresh: bool = False) -> ListResourceTemplatesResult:
+        """Every resource template of the server (all pages); cached as ``list_tools`` is."""
         return await self._session.list_all(
-            ListResourceTemplatesResult, "resources/templates/list", "resourceTemplates"
+            ListResourceTemplatesResult, "resources/templates/list", "resourceTemplates", refresh
         )
 
     async def list_skills(self) -> list[SkillEntry]:

@@ -20,7 +20,8 @@ class ClientRequestContext:
     in ``inputRequests``. ``question_index`` / ``question_count`` number the questions of one round
     (always 1 of 1 for a legacy push), so a UI can say "question 2 of 3". ``task_id`` is set when the
     question comes from a tool task (``input_required`` on ``tasks/get``): ``input_key`` is then its key
-    in the task's ``inputRequests``.
+    in the task's ``inputRequests``. ``config_name`` is the
+    server's name in the ``mcpServers`` config when the question comes through a ``ClientGroup``.
     """
 
     server: str
@@ -32,10 +33,17 @@ class ClientRequestContext:
     question_index: int = 1
     question_count: int = 1
     task_id: str | None = None
+    config_name: str | None = None
 
     @property
     def server_name(self) -> str:
-        """The best name to show for the server: its own title or name, else the URL or command."""
+        """The best name to show for the server.
+
+        The name an ``mcpServers`` config gave it (``config_name``, set by ``ClientGroup``), else its own
+        title or name, else the URL or command.
+        """
+        if self.config_name is not None:
+            return self.config_name
         if self.server_info is not None:
             return self.server_info.title or self.server_info.name or self.server
         return self.server

@@ -87,8 +87,14 @@ class Negotiator:
         self.connect_timeout = max(timeout, transport.startup_grace)
         """The first answer of a subprocess may wait for its cold start."""
 
-    async def connect(self, mode: str) -> _eras.Era:
-        """Settle the era ``mode`` leads to; failures become ``MCPConnectionError`` naming what was tried."""
+    async def connect(self, mode: str, prior: Adopt | None = None) -> _eras.Era:
+        """Settle the era ``mode`` leads to; failures become ``MCPConnectionError`` naming what was tried.
+
+        ``prior`` (a stored ``server/discover`` result, read by ``_version_choice.prior_discover``) is
+        adopted with no traffic: its capabilities and server info are known at once.
+        """
+        if prior is not None:
+            return self.adopt(prior.version, prior.discover)
         try:
             if mode == MODE_LEGACY:
                 era = await self.handshake()
@@ -114,6 +120,7 @@ class Negotiator:
         self._description.protocol_version = version
         if discover is not None:
             self._description.absorb(discover)
+            self._description.discover = discover
         era = _eras.ModernEra(version, self._capabilities, self._client_info)
         self._wire.use(era)
         return era

@@ -266,11 +266,13 @@ class Notifications:
         logging_callback: LoggingCallback | None = None,
         message_handler: MessageHandler | None = None,
         on_tools_changed: Callable[[], None] | None = None,
+        on_list_changed: Callable[[str], object] | None = None,
     ) -> None:
         self.progress: ProgressRoutes = ProgressRoutes()
         self._logging_callback = logging_callback
         self._message_handler = message_handler
         self._on_tools_changed = on_tools_changed
+        self._on_list_changed = on_list_changed
         self._subscriptions: list[Subscription] = []
         self.task_waiters: dict[str, list[Any]] = {}
         """Calls following a task, by id (``_tasks.TaskWaiter``): a ``notifications/tasks`` wakes them."""
@@ -347,6 +349,8 @@ class Notifications:
             return
         if method == "notifications/tools/list_changed" and self._on_tools_changed is not None:
             self._on_tools_changed()
+        if self._on_list_changed is not None and method.endswith("/list_changed"):
+            self._on_list_changed(method)
         stamp = _subscription_id(params)
         for subscription in self._subscriptions:
             if stamp is None or stamp == subscription.subscription_id:

@@ -29,8 +29,13 @@ def parse(model: type[_M], result: dict[str, Any], what: str, server: str) -> _M
         raise ProtocolError(f"{server} sent a malformed {what} result: {where}: {first['msg']}") from exc
 
 
-async def list_all(request: Request, method: str, key: str, server: str) -> list[Any]:
-    """Every item of ``method``'s ``key`` list, following ``nextCursor`` (at most ``MAX_PAGES`` pages)."""
+async def list_all(
+    request: Request, method: str, key: str, server: str, pages: list[dict[str, Any]] | None = None
+) -> list[Any]:
+    """Every item of ``method``'s ``key`` list, following ``nextCursor`` (at most ``MAX_PAGES`` pages).
+
+    ``pages``, when given, receives each page's cache hints (``ttlMs``, ``cacheScope``), for the list cache.
+    """
     items: list[Any] = []
     cursor: Any = None
     seen: set[Any] = set()
@@ -40,6 +45,8 @@ async def list_all(request: Request, method: str, key: str, server: str) -> list
         if not isinstance(page, list):
             raise ProtocolError(f"{server} answered {method} without a {key!r} list")
         items.extend(page)
+        if pages is not None:
+            pages.append({hint: result[hint] for hint in ("ttlMs", "cacheScope") if hint in result})
         cursor = result.get("nextCursor")
         if cursor is None:
             return items

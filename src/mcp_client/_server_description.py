@@ -19,10 +19,12 @@ class ServerDescription:
     """What the server said about itself; filled by the ``Negotiator`` and the session's results,
     read by ``Client``'s properties and the questions' contexts."""
 
-    __slots__ = ("capabilities", "info", "instructions", "protocol_version")
+    __slots__ = ("capabilities", "discover", "info", "instructions", "protocol_version")
 
     def __init__(self) -> None:
         self.protocol_version: str | None = None
+        self.discover: dict[str, Any] | None = None
+        """The ``server/discover`` result the era was settled with (probed or given), to store and reuse."""
         self.info: Implementation | None = None
         self.capabilities = ServerCapabilities()
         self.instructions: str | None = None

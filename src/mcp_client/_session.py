@@ -14,6 +14,7 @@ send a request again whose reply stream was lost.
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import logging
 from collections.abc import Awaitable, Callable, Mapping
@@ -24,7 +25,7 @@ import anyio
 import anyio.abc
 from pydantic import BaseModel
 
-from mcp_client import _input_required, _jsonrpc, _results
+from mcp_client import _input_required, _jsonrpc, _results, _telemetry
 from mcp_client._call_options import CallOptions, dress
 from mcp_client._elicitation import ElicitationCompleteCallback, UrlCompletions
 from mcp_client._eras import Era, Readopt, Recovery, Resend, RestartSession
@@ -39,6 +40,7 @@ from mcp_client._errors import (
     UrlElicitationRequiredError,
 )
 from mcp_client._extensions import TASKS, Extensions, legacy_tasks, missing_extension
+from mcp_client._list_cache import ListCache, ListListing
 from mcp_client._listen import Listening
 from mcp_client._negotiation import Negotiator
 from mcp_client._notifications import Notifications
@@ -51,9 +53,29 @@ from mcp_client._tasks import TaskRunner, TaskWaiter, read_task
 from mcp_client._timeouts import RequestDeadlines
 from mcp_client._tool_task import ToolTask, resume_data
 from mcp_client._transport import Message, RequestId, Transport
-from mcp_client.types import CallToolResult, InputRequiredResult, ListToolsResult, SubscriptionFilter, Task
+from mcp_client._version_choice import Adopt
+from mcp_client.types import (
+    CallToolResult,
+    InputRequiredResult,
+    ListPromptsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ListToolsResult,
+    SubscriptionFilter,
+    Task,
+)
 
 logger = logging.getLogger("mcp_client")
+
+ListChangedCallback = Callable[[Any], object]
+"""``list_changed_callback(fresh_list)``: a ``ListToolsResult`` / ``ListPromptsResult`` /
+``ListResourcesResult`` / ``ListResourceTemplatesResult`` fetched after the server said it changed."""
+_LISTS: dict[str, tuple[type[BaseModel], str]] = {
+    "tools/list": (ListToolsResult, "tools"),
+    "prompts/list": (ListPromptsResult, "prompts"),
+    "resources/list": (ListResourcesResult, "resources"),
+    "resources/templates/list": (ListResourceTemplatesResult, "resourceTemplates"),
+}
 
 _CANCEL_NOTIFY_SECONDS = 2.0
 
@@ -88,6 +110,8 @@ class Session:
         self.extensions = extensions if extensions is not None else Extensions()
         self.notifications = notifications
         self.output_schemas = OutputSchemas(transport.label)
+        self.list_cache = ListCache()
+        """List results kept as the server's cache hints allow (SEP-2549)."""
         self._log_level = log_level
         self._level_request: tuple[str, dict[str, Any]] | None = None
         self.label = transport.label
@@ -123,7 +147,7 @@ class Session:
 
     # ------------------------------------------------------------------------- lifecycle
 
-    async def open(self, mode: str) -> None:
+    async def open(self, mode: str, prior: Adopt | None = None) -> None:
         if self._state != "new":
             raise ClientStateError("a Client can be entered only once; create a new Client to reconnect")
         self._state = "open"
@@ -135,7 +159,7 @@ class Session:
             await self.transport.open(self.spawn, self._inbound)
             # A transport that hands its waits to the request clocks needs no cancel scope per request.
             self.deadlines.binding = self.transport.binds_waits
-            await self.negotiator.connect(mode)
+            await self.negotiator.connect(mode, prior)
             await self._ask_log_level()
         except BaseException:
             await self.close()
@@ -280,6 +304,8 @@ class Session:
         if isinstance(recovery, Resend):
             logger.info("%s dropped a reply stream before answering; sending the request again", self.label)
             return self.require_open()
+        if isinstance(recovery, RestartSession | Readopt):
+            self.list_cache.forget()  # a new session may serve other lists
         if isinstance(recovery, RestartSession):
             logger.info("%s forgot our session; starting a new one", self.label)
             try:
@@ -307,20 +333,23 @@ class Session:
             request_id = next(self._ids)
         wire_params, headers = era.prepare(method, params, with_headers=self._with_headers)
         grace = self.negotiator.connect_timeout if self._cold else 0.0
-        try:
-            reply = await self.roundtrip(
+        if not _telemetry.tracing_available():
+            reply = await self._roundtrip(era, method, wire_params, headers, grace, call, request_id)
+        else:
+            traced = wire_params if wire_params is not None else {}
+            with _telemetry.request_span(
                 method,
-                wire_params,
-                headers,
-                grace=grace,
-                call=call,
+                traced,
                 request_id=request_id,
-                resumable=era.resumes_streams,
                 protocol_version=era.protocol_version,
-            )
-        except anyio.get_cancelled_exc_class():
-            await self._cancel_on_server(era, request_id, "The client cancelled the request")
-            raise
+                session_id=self.transport.session_id,
+                transport=self.transport.kind,
+            ) as span:
+                wire_params = traced or wire_params  # the trace context, even on a request with no params
+                reply = await self._roundtrip(era, method, wire_params, headers, grace, call, request_id)
+                error = reply.get("error") if reply is not None else None
+                if isinstance(error, dict):
+                    _telemetry.failed(span, error.get("code"), str(error.get("message", "")))
         if reply is None:  # the deadline fired
             await self._cancel_on_server(era, request_id, "The client timed out")
             timeout = (
@@ -339,6 +368,33 @@ class Session:
         if self.description.info is None:
             self.description.absorb_info(era.server_info_in(result))
         return result
+
+    async def _roundtrip(
+        self,
+        era: Era,
+        method: str,
+        wire_params: dict[str, Any] | None,
+        headers: Mapping[str, str],
+        grace: float,
+        call: Call | None,
+        request_id: RequestId,
+    ) -> dict[str, Any] | None:
+        """One request out and its reply back (``None``: the deadline fired); tells the server when the
+        caller gave up."""
+        try:
+            return await self.roundtrip(
+                method,
+                wire_params,
+                headers,
+                grace=grace,
+                call=call,
+                request_id=request_id,
+                resumable=era.resumes_streams,
+                protocol_version=era.protocol_version,
+            )
+        except anyio.get_cancelled_exc_class():
+            await self._cancel_on_server(era, request_id, "The client cancelled the request")
+            raise
 
     async def _cancel_on_server(self, era: Era, request_id: Any, reason: str) -> None:
         notice = era.cancel_notification(request_id, reason, self.transport.cancels_by_closing)
@@ -361,21 +417,55 @@ class Session:
 
     # ------------------------------------------------------------------ results for Client
 
-    async def list_tools(self) -> list[Any]:
+    async def _listing(self, method: str, key: str, refresh: bool) -> list[Any]:
+        """Every item of a paginated list, from the list cache while the server's hints allow."""
+
+        async def load() -> ListListing:
+            pages: list[dict[str, Any]] = []
+            items = await _results.list_all(self.request, method, key, self.label, pages)
+            return ListListing.of_pages(items, pages)
+
+        return await self.list_cache.fetch(method, load, refresh=refresh)
+
+    def list_changed(self, notice: str, callback: ListChangedCallback | None) -> None:
+        """A ``*/list_changed`` notice: forget the stale lists and, with a ``callback``, fetch them anew
+        in the background and hand each fresh list to it (``Client(list_changed_callback=...)``)."""
+        stale = self.list_cache.heard(notice)
+        if callback is None or self._state != "open":
+            return
+        for method in stale:
+            self.spawn(lambda method=method: self._refetch(method, callback))
+
+    async def _refetch(self, method: str, callback: ListChangedCallback) -> None:
+        model, key = _LISTS[method]
+        try:
+            if method == "tools/list":
+                fresh: BaseModel = await self.tool_list(refresh=True)
+            else:
+                fresh = await self.list_all(model, method, key, refresh=True)
+        except MCPClientError as exc:
+            logger.warning("%s: could not fetch the changed %s: %s", self.label, method, exc)
+            return
+        answer = callback(fresh)
+        if inspect.isawaitable(answer):
+            await answer
+
+    async def list_tools(self, refresh: bool = False) -> list[Any]:
         """Every tool of the server, after the era has learned what it needs from them."""
-        tools = await _results.list_all(self.request, "tools/list", "tools", self.label)
+        tools = await self._listing("tools/list", "tools", refresh)
         self.output_schemas.absorb(tools)
         return self.require_open().absorb_tools(tools)
 
-    async def tool_list(self) -> ListToolsResult:
+    async def tool_list(self, refresh: bool = False) -> ListToolsResult:
         """``list_tools`` as the model ``Client.list_tools`` returns."""
         self.require_open()
-        return _results.parse(ListToolsResult, {"tools": await self.list_tools()}, "tools/list", self.label)
+        tools = await self.list_tools(refresh)
+        return _results.parse(ListToolsResult, {"tools": tools}, "tools/list", self.label)
 
-    async def list_all(self, model: type[_M], method: str, key: str) -> _M:
+    async def list_all(self, model: type[_M], method: str, key: str, refresh: bool = False) -> _M:
         """Every item of a paginated list (``key`` of ``method``), as ``model``."""
         self.require_open()
-        items = await _results.list_all(self.request, method, key, self.label)
+        items = await self._listing(method, key, refresh)
         return _results.parse(model, {key: items}, method, self.label)
 
     async def check_tool_result(self, name: str, result: dict[str, Any]) -> None:

@@ -82,6 +82,12 @@ class Transport(Protocol):
         return type(self).__name__
 
     @property
+    def kind(self) -> str:
+        """What carries the messages, as ``Client.transport_kind`` shows it: ``"http"`` (streamable
+        HTTP), ``"sse"`` (the older HTTP+SSE), ``"stdio"``, ``"in-process"``; ``"custom"`` by default."""
+        return "custom"
+
+    @property
     def cancels_by_closing(self) -> bool:
         """True when abandoning ``request`` (closing its stream) tells the server the request is
         cancelled, so that a 2026-07-28 client need not send ``notifications/cancelled``."""

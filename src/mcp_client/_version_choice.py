@@ -94,6 +94,30 @@ def after_probe(reply: dict[str, Any], offered: str) -> Decision:
     return Adopt(mutual, result)
 
 
+def prior_discover(discover: object) -> Adopt:
+    """The era a stored ``server/discover`` result settles, with no traffic (``Client(prior_discover=...)``).
+
+    ``discover`` is the result as a dict, or a pydantic model of it (ours or the official SDK's). Raises
+    ``ValueError`` for one that is not a discover result or shares no modern version with this client.
+    """
+    if hasattr(discover, "model_dump"):
+        discover = discover.model_dump(by_alias=True, mode="json", exclude_none=True)  # type: ignore[union-attr]
+    if not isinstance(discover, dict):
+        raise ValueError(
+            f"prior_discover must be a server/discover result (a dict); got {type(discover).__name__}"
+        )
+    versions = discover.get("supportedVersions")
+    if not isinstance(versions, list):
+        raise ValueError("prior_discover has no supportedVersions list: is it a server/discover result?")
+    mutual = newest_mutual([v for v in versions if isinstance(v, str)])
+    if mutual is None:
+        raise ValueError(
+            f"prior_discover lists {', '.join(map(str, versions)) or 'no versions'}; this client speaks "
+            f"{', '.join(MODERN_VERSIONS)} for a stored discover result (use mode='legacy' without it)"
+        )
+    return Adopt(mutual, dict(discover))
+
+
 def after_initialize_error(error: dict[str, Any]) -> ProbeAgain | None:
     """An ``initialize`` refused with ``-32022`` naming a modern version we speak: probe again once."""
     if error.get("code") != _jsonrpc.UNSUPPORTED_PROTOCOL_VERSION:

@@ -85,3 +85,24 @@ def everything_server() -> Iterator[tuple[int, str]]:
 @pytest.fixture(scope="session")
 def everything_url(everything_server: tuple[int, str]) -> str:
     return everything_server[1]
+
+
+@pytest.fixture(scope="session")
+def fastmcp_sse_url() -> Iterator[str]:
+    """The FastMCP peer serving the older HTTP+SSE transport; the event stream's URL."""
+    python = _peers.require_installed(_peers.FASTMCP_PYTHON, "fastmcp 4.1.6 (its venv)")
+    cmd = [str(python), str(_peers.FASTMCP_SERVER), "sse"]
+    with _peers.running_peer(cmd, ready_pattern=r"LISTENING (\d+)") as (_process, port):
+        _peers.wait_http_ready(port, "/sse-health-probe")
+        yield f"http://{_peers.LOOPBACK}:{port}/sse"
+
+
+@pytest.fixture(scope="session")
+def everything_sse_url() -> Iterator[str]:
+    """server-everything's ``sse`` mode (the older HTTP+SSE transport); the event stream's URL."""
+    entry = _peers.require_installed(_peers.EVERYTHING_ENTRY, "@modelcontextprotocol/server-everything")
+    cmd = [_peers.require_node(), "--require", str(_peers.LOOPBACK_PRELOAD), str(entry), "sse"]
+    with _peers.running_peer(
+        cmd, ready_pattern=r"MCP_PEER_LISTENING 127\.0\.0\.1:(\d+)", env={"PORT": "0"}, cwd=entry.parent
+    ) as (_process, port):
+        yield f"http://{_peers.LOOPBACK}:{port}/sse"

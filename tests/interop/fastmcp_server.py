@@ -119,14 +119,18 @@ def forecast(city: str) -> Forecast:
     return Forecast(city=city, temperature=12.5)
 
 
-def _serve_http() -> None:
-    """Bind 127.0.0.1 on a free port ourselves, so the port is known before uvicorn starts (no race)."""
+def _serve_http(transport: str = "http") -> None:
+    """Bind 127.0.0.1 on a free port ourselves, so the port is known before uvicorn starts (no race).
+
+    ``transport`` is ``"http"`` (streamable HTTP at ``/mcp``) or ``"sse"`` (the older HTTP+SSE transport,
+    its event stream at ``/sse``).
+    """
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
     port = sock.getsockname()[1]
-    app = mcp.http_app(path="/mcp")
+    app = mcp.http_app(path="/sse", transport="sse") if transport == "sse" else mcp.http_app(path="/mcp")
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
     print(f"LISTENING {port}", flush=True)
     server.run(sockets=[sock])
@@ -137,4 +141,4 @@ if __name__ == "__main__":
     if transport == "stdio":
         mcp.run(transport="stdio", show_banner=False)
     else:
-        _serve_http()
+        _serve_http(transport)

@@ -40,6 +40,14 @@ def transport_parser(
     http.add_argument(
         "--log-level", default="WARNING", choices=["DEBUG", "INFO", "WARNING", "ERROR"], help="uvicorn's"
     )
+    http.add_argument(
+        "--sse", action="store_true", help="serve the older HTTP+SSE transport at /sse (protocol 2024-11-05)"
+    )
+    http.add_argument(
+        "--both", action="store_true", help="serve streamable HTTP at /mcp and HTTP+SSE at /sse, as one app"
+    )
+    http.add_argument("--certfile", help="serve HTTPS with this certificate chain (PEM)")
+    http.add_argument("--keyfile", help="the certificate's private key (PEM)")
     return parser, stdio_parser, http
 
 
@@ -64,19 +72,37 @@ def serve(
         if server is None:
             raise TypeError("serve() needs a server or an http_app")
         mcp_server = server
-        http_app = lambda _origin: mcp_server.streamable_http_app(host=args.host)  # noqa: E731
-    anyio.run(_serve_http, http_app, ready_marker, args.host, args.port, args.log_level)
+        if getattr(args, "both", False):
+            http_app = lambda _origin: _both(mcp_server, args.host)  # noqa: E731
+        elif getattr(args, "sse", False):
+            http_app = lambda _origin: mcp_server.sse_app(host=args.host)  # noqa: E731
+        else:
+            http_app = lambda _origin: mcp_server.streamable_http_app(host=args.host)  # noqa: E731
+    tls = (args.certfile, args.keyfile) if getattr(args, "certfile", None) else None
+    anyio.run(_serve_http, http_app, ready_marker, args.host, args.port, args.log_level, tls)
 
 
-async def _serve_http(make_app: AppFactory, ready_marker: str, host: str, port: int, log_level: str) -> None:
+async def _serve_http(
+    make_app: AppFactory,
+    ready_marker: str,
+    host: str,
+    port: int,
+    log_level: str,
+    tls: tuple[str, str] | None = None,
+) -> None:
     import uvicorn
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
-    origin = f"http://{host}:{sock.getsockname()[1]}"
+    origin = f"{'https' if tls else 'http'}://{host}:{sock.getsockname()[1]}"
     config = uvicorn.Config(
-        make_app(origin), log_level=log_level.lower(), lifespan="on", timeout_graceful_shutdown=1
+        make_app(origin),
+        log_level=log_level.lower(),
+        lifespan="on",
+        timeout_graceful_shutdown=1,
+        ssl_certfile=tls[0] if tls else None,
+        ssl_keyfile=tls[1] if tls else None,
     )
     server = uvicorn.Server(config)
     async with anyio.create_task_group() as tg:
@@ -85,3 +111,12 @@ async def _serve_http(make_app: AppFactory, ready_marker: str, host: str, port: 
             while not server.started:  # noqa: ASYNC110 - uvicorn only exposes a flag
                 await anyio.sleep(0.01)
         print(f"{ready_marker} {origin}/mcp", flush=True)
+
+
+def _both(server: MCPServer, host: str) -> Any:
+    """One app serving both transports, as servers in the middle of a migration do."""
+    from starlette.applications import Starlette
+
+    streamable = server.streamable_http_app(host=host)
+    sse = server.sse_app(host=host)
+    return Starlette(routes=[*streamable.routes, *sse.routes], lifespan=streamable.router.lifespan_context)

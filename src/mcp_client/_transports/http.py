@@ -37,6 +37,7 @@ from mcp_client._errors import (
     RequestStreamLost,
     SessionExpiredError,
 )
+from mcp_client._http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
 from mcp_client._transport import (
     DEFAULT_MAX_MESSAGE_BYTES,
     Message,
@@ -96,8 +97,10 @@ class StreamableHTTPTransport:
         timeout: float | None = 30.0,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
         http_client: httpx.AsyncClient | None = None,
+        http_options: HttpOptions | None = None,
     ) -> None:
         self.url = url
+        self._http_options = http_options or DEFAULT_HTTP_OPTIONS
         self._extra_headers = dict(headers or {})
         self._auth = auth
         self._timeout = timeout
@@ -105,6 +108,8 @@ class StreamableHTTPTransport:
         self._client = http_client
         self._owns_client = http_client is None
         self._session_id: str | None = None
+        self.initialize_refused_with: int | None = None
+        """The HTTP status that refused our last ``initialize`` (the older HTTP+SSE fallback reads it)."""
         self._protocol_version: str | None = None
         self._spawn: Spawn | None = None
         self._on_message: ServerMessageSink | None = None
@@ -115,6 +120,10 @@ class StreamableHTTPTransport:
         self._server_requests = ServerRequestSlots()
 
     # ------------------------------------------------------------------ Transport interface
+
+    @property
+    def kind(self) -> str:
+        return "http"
 
     @property
     def label(self) -> str:
@@ -153,11 +162,10 @@ class StreamableHTTPTransport:
         self._spawn = spawn
         self._on_message = on_message
         if self._client is None:
-            self._client = httpx.AsyncClient(
+            self._client = self._http_options.client(
                 headers=self._extra_headers,
                 auth=self._auth,
                 timeout=httpx.Timeout(self._timeout, read=None),
-                follow_redirects=False,
                 # Each call holds a connection for its reply stream while its questions are answered
                 # over new ones: a cap would let a hundred waiting calls starve their own answers.
                 # Answers are already bounded (_MAX_CONCURRENT_SENDS); calls are the app's to bound.
@@ -187,6 +195,8 @@ class StreamableHTTPTransport:
                 if is_initialize and response.status_code < 400:
                     self._session_id = self._valid_session_id(response)
                 if response.status_code >= 400:
+                    if is_initialize:
+                        self.initialize_refused_with = response.status_code
                     return await self._error_reply(response, request_id, is_initialize)
                 content_type = response.headers.get("content-type", "").partition(";")[0].strip().lower()
                 if content_type == "text/event-stream":

@@ -21,7 +21,7 @@ import httpx
 
 from mcp_client._errors import ProtocolError
 from mcp_client._transports.content_encoding import BodyDecoder, ContentEncodingError
-from mcp_client._transports.sse import EventTooLarge, SSEDecoder
+from mcp_client._transports.sse import EventTooLarge, ServerSentEvent, SSEDecoder
 
 logger = logging.getLogger("mcp_client.http")
 
@@ -73,6 +73,13 @@ class EventReader:
         self._cursor = cursor
 
     def feed(self, raw: bytes) -> Iterator[bytes]:
+        for event in self.events(raw):
+            if event.data:  # else a priming event: a cursor only
+                yield event.data
+
+    def events(self, raw: bytes) -> Iterator[ServerSentEvent]:
+        """Every complete event, with its name (the HTTP+SSE transport tells ``endpoint`` from
+        ``message`` by it); the cursor is kept as by ``feed``."""
         cursor = self._cursor
         try:
             pieces = (raw,) if self._body.identity else self._body.decode(raw)
@@ -83,8 +90,7 @@ class EventReader:
                         cursor.retry_ms = max(0, min(event.retry, _MAX_RETRY_MS))
                     if event.id is not None:
                         cursor.advance(event.id)
-                    if event.data:  # else a priming event: a cursor only
-                        yield event.data
+                    yield event
         except EventTooLarge as exc:
             raise ProtocolError(f"{self._url} sent an SSE event larger than {exc.limit} bytes") from None
         except ContentEncodingError as exc:

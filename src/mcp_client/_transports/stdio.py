@@ -72,6 +72,10 @@ class StdioTransport:
         self._binds_waits = False
 
     @property
+    def kind(self) -> str:
+        return "stdio"
+
+    @property
     def label(self) -> str:
         return self.params.command_line
 

@@ -13,6 +13,7 @@ from collections.abc import AsyncGenerator, Callable, Generator, Sequence
 import httpx
 
 from mcp_client._errors import OAuthError
+from mcp_client._http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
 from mcp_client.auth import _flow, _scopes, _urls
 from mcp_client.auth._challenge import Challenge, bearer_challenge
 from mcp_client.auth._discovery import Discovery
@@ -42,6 +43,16 @@ class ClientCredentials(httpx.Auth):
 
     requires_request_body = False
     requires_response_body = False
+
+    _http_options: HttpOptions = DEFAULT_HTTP_OPTIONS
+
+    def use_http_options(self, options: HttpOptions) -> None:
+        """Send discovery, registration, token and revocation requests as the MCP requests go.
+
+        ``Client`` calls this with its own ``verify`` / ``cert`` / ``proxy`` / ``httpx_client_factory``, so
+        a private CA or a proxy given once reaches the authorization server too.
+        """
+        self._http_options = options
 
     def __init__(
         self,
@@ -119,7 +130,7 @@ class ClientCredentials(httpx.Auth):
             private_key_jwt=self._assertion is not None,
         )
         signer = TokenRequestSigner(assertion=self._assertion, dpop=self._dpop_key, nonces=self._dpop.nonces)
-        async with httpx.AsyncClient(timeout=self._timeout, follow_redirects=False) as http:
+        async with self._http_options.client(timeout=self._timeout) as http:
             runner = StepRunner(http, InMemoryTokenStorage(), key, no_browser_step, signer=signer)
             tokens, discovery = await runner.run(_flow.client_credentials(request))
         self._tokens[key] = self._dpop.bind(tokens, self._dpop_key)

@@ -30,6 +30,7 @@ from typing import cast
 import httpx
 
 from mcp_client._errors import OAuthError
+from mcp_client._http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
 from mcp_client.auth import _flow, _scopes, _tokens, _urls
 from mcp_client.auth._challenge import Challenge, bearer_challenge
 from mcp_client.auth._discovery import Discovery, read_server_metadata, server_metadata_urls
@@ -63,6 +64,12 @@ class JWTBearer(httpx.Auth):
 
     requires_request_body = False
     requires_response_body = False
+
+    _http_options: HttpOptions = DEFAULT_HTTP_OPTIONS
+
+    def use_http_options(self, options: HttpOptions) -> None:
+        """Send token requests as the MCP requests go (``Client`` hands over its CA bundle, proxy...)."""
+        self._http_options = options
 
     def __init__(
         self,
@@ -151,7 +158,7 @@ class JWTBearer(httpx.Auth):
 
     async def _fetch_token(self, key: str, challenge: Challenge | None) -> None:
         signer = TokenRequestSigner(assertion=self._signing, dpop=self._dpop_key, nonces=self._dpop.nonces)
-        async with httpx.AsyncClient(timeout=self._timeout, follow_redirects=False) as http:
+        async with self._http_options.client(timeout=self._timeout) as http:
             runner = StepRunner(http, InMemoryTokenStorage(), key, no_browser_step, signer=signer)
             discovery = self._discovery.get(key)
             if discovery is None:

@@ -23,6 +23,7 @@ import httpx
 import sniffio
 
 from mcp_client._errors import OAuthError
+from mcp_client._http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
 from mcp_client.auth import _flow, _scopes, _urls
 from mcp_client.auth._challenge import Challenge
 from mcp_client.auth._discovery import Discovery
@@ -115,6 +116,16 @@ class OAuth(httpx.Auth):
 
     requires_request_body = False
     requires_response_body = False
+
+    _http_options: HttpOptions = DEFAULT_HTTP_OPTIONS
+
+    def use_http_options(self, options: HttpOptions) -> None:
+        """Send discovery, registration, token and revocation requests as the MCP requests go.
+
+        ``Client`` calls this with its own ``verify`` / ``cert`` / ``proxy`` / ``httpx_client_factory``, so
+        a private CA or a proxy given once reaches the authorization server too.
+        """
+        self._http_options = options
 
     def __init__(
         self,
@@ -435,7 +446,7 @@ class OAuth(httpx.Auth):
         signer = TokenRequestSigner(
             assertion=self._assertion, dpop=session.dpop_key, nonces=self._dpop.nonces
         )
-        async with httpx.AsyncClient(timeout=self._timeout, follow_redirects=False) as http:
+        async with self._http_options.client(timeout=self._timeout) as http:
             return await StepRunner(http, self.storage, session.key, self._authorize, signer=signer).run(flow)
 
 

@@ -1,0 +1,112 @@
+"""OpenTelemetry: a client span per request, and the trace context carried to the server in ``_meta``.
+
+Only when ``opentelemetry-api`` is installed (the ``otel`` extra; an app that traces has it already):
+``import mcp_client`` never imports it, and without it a request pays one cached boolean test. With it,
+each request runs in a ``CLIENT`` span named ``"{method} {target}"`` (``"tools/call get_weather"``), with
+the attributes of the OpenTelemetry semantic conventions for MCP that the official SDK and fastmcp also
+set (``mcp.method.name``, ``jsonrpc.request.id``, ``gen_ai.tool.name`` / ``gen_ai.prompt.name`` /
+``mcp.resource.uri``, ``mcp.protocol.version``, ``mcp.session.id``, ``network.transport``), and the W3C
+``traceparent`` / ``tracestate`` of that span are put in the request's ``_meta`` (2026-07-28 "Trace
+context"; legacy servers that read them, as the official SDK's do, join the same trace). An error answer
+marks the span ``ERROR`` with ``error.type`` (the JSON-RPC code) and ``rpc.response.status_code``.
+
+Spans go to whatever tracer provider the app configured; with the API alone and no SDK they are
+non-recording and cost little.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Generator, MutableMapping
+from contextlib import AbstractContextManager, contextmanager, nullcontext
+from typing import Any
+
+__all__ = ["request_span", "tracing_available"]
+
+_TRACER_NAME = "mcp-client"
+_available: bool | None = None
+_TARGET_ATTRIBUTE = {
+    "tools/call": ("name", "gen_ai.tool.name"),
+    "prompts/get": ("name", "gen_ai.prompt.name"),
+    "resources/read": ("uri", "mcp.resource.uri"),
+    "resources/subscribe": ("uri", "mcp.resource.uri"),
+    "resources/unsubscribe": ("uri", "mcp.resource.uri"),
+}
+
+
+def tracing_available() -> bool:
+    """Whether ``opentelemetry-api`` can be imported (looked up once, without importing it)."""
+    global _available
+    if _available is None:
+        try:
+            _available = importlib.util.find_spec("opentelemetry.trace") is not None
+        except (ImportError, ValueError):
+            _available = False
+    return _available
+
+
+def request_span(
+    method: str,
+    params: MutableMapping[str, Any] | None,
+    *,
+    request_id: object,
+    protocol_version: str | None = None,
+    session_id: str | None = None,
+    transport: str | None = None,
+) -> AbstractContextManager[Any]:
+    """A span around one request; puts the trace context into ``params["_meta"]`` (no-op without OTel).
+
+    ``params`` is the dict about to be sent; it gains a ``_meta`` (merged, never replaced) only when a
+    trace context exists. Yields the span (or ``None``); call ``failed(span, code, message)`` for an
+    error answer.
+    """
+    if not tracing_available():
+        return nullcontext()
+    return _span(method, params, request_id, protocol_version, session_id, transport)
+
+
+@contextmanager
+def _span(
+    method: str,
+    params: MutableMapping[str, Any] | None,
+    request_id: object,
+    protocol_version: str | None,
+    session_id: str | None,
+    transport: str | None,
+) -> Generator[Any]:
+    from opentelemetry import propagate, trace
+
+    attributes: dict[str, Any] = {"mcp.method.name": method, "jsonrpc.request.id": str(request_id)}
+    name = method
+    target = _TARGET_ATTRIBUTE.get(method)
+    if target is not None and params is not None:
+        value = params.get(target[0])
+        if isinstance(value, str):
+            attributes[target[1]] = value
+            name = f"{method} {value}"
+    if protocol_version:
+        attributes["mcp.protocol.version"] = protocol_version
+    if session_id:
+        attributes["mcp.session.id"] = session_id
+    if transport:
+        attributes["network.transport"] = transport
+    tracer = trace.get_tracer(_TRACER_NAME)
+    with tracer.start_as_current_span(name, kind=trace.SpanKind.CLIENT, attributes=attributes) as span:
+        if params is not None:
+            carrier: dict[str, str] = {}
+            propagate.inject(carrier)
+            if carrier:
+                meta = params.get("_meta")
+                params["_meta"] = {**carrier, **meta} if isinstance(meta, dict) else carrier
+        yield span
+
+
+def failed(span: Any, code: object, message: str) -> None:
+    """Mark ``span`` (from ``request_span``) as failed with a JSON-RPC error answer."""
+    if span is None:
+        return
+    from opentelemetry.trace import Status, StatusCode
+
+    span.set_attribute("error.type", str(code))
+    span.set_attribute("rpc.response.status_code", str(code))
+    span.set_status(Status(StatusCode.ERROR, message))

@@ -1,0 +1,344 @@
+"""The older HTTP+SSE transport (spec 2024-11-05, "HTTP with SSE"), still served by many servers.
+
+The client opens one ``GET`` event stream; the server's first event, ``endpoint``, names the URL to
+``POST`` messages to (usually the same origin with a ``sessionId`` query). Every server message, the
+answers to our requests included, then arrives on that one stream; a POST is only acknowledged
+(``202 Accepted``). The transport matches answers to waiting requests by id.
+
+Safety, as for the streamable HTTP transport:
+
+* the ``endpoint`` URL must have the event stream's origin (scheme, host, port): a server cannot send
+  our messages, and the headers and credentials on them, to another host;
+* one event is at most ``max_message_bytes`` (an event that never ends is refused at that size), and
+  Content-Encoding is undone under the same bound;
+* the stream must name its endpoint within ``timeout`` seconds, or opening fails saying what the server
+  did instead (closed the stream, answered with HTTP 404/405, sent no event stream);
+* when the stream ends, every waiting request fails with ``MCPConnectionError`` at once, never at its
+  deadline; a POST answered with 404 after the session started means the server forgot the session.
+
+Server requests (elicitation, sampling, roots) run in their own tasks through ``ServerRequestSlots``,
+like on the other transports; their answers are POSTed like any other message.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping
+
+import anyio
+import httpx
+
+from mcp_client import _jsonrpc
+from mcp_client._errors import MCPConnectionError, ProtocolError, SessionExpiredError
+from mcp_client._http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
+from mcp_client._transport import (
+    DEFAULT_MAX_MESSAGE_BYTES,
+    Message,
+    RequestId,
+    ServerMessageSink,
+    ServerRequestSlots,
+    Spawn,
+    Transport,
+)
+from mcp_client._transports.http_body import EventReader, StreamCursor
+
+__all__ = ["SSETransport"]
+
+logger = logging.getLogger("mcp_client.sse")
+
+_STREAM_HEADERS = {"accept": "text/event-stream", "cache-control": "no-store"}
+_POST_HEADERS = {"content-type": "application/json", "accept": "application/json, text/event-stream"}
+_ERROR_BODY_BYTES = 2000
+
+
+class _Pending:
+    __slots__ = ("done", "reply")
+
+    def __init__(self) -> None:
+        self.done = anyio.Event()
+        self.reply: Message | None = None
+
+
+class SSETransport(Transport):
+    """A connection to one HTTP+SSE server (protocol 2024-11-05): ``Client(url, transport="sse")``.
+
+    ``url`` is the event stream's URL (often ending in ``/sse``). ``headers`` and ``auth`` apply to the
+    stream and to every POST; ``timeout`` bounds connecting, the wait for the ``endpoint`` event and each
+    POST (not the stream, which stays open); ``max_message_bytes`` caps one event.
+    """
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        headers: Mapping[str, str] | None = None,
+        auth: httpx.Auth | None = None,
+        timeout: float | None = 30.0,
+        max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
+        http_client: httpx.AsyncClient | None = None,
+        http_options: HttpOptions | None = None,
+    ) -> None:
+        self.url = url
+        self._http_options = http_options or DEFAULT_HTTP_OPTIONS
+        self._extra_headers = dict(headers or {})
+        self._auth = auth
+        self._timeout = timeout
+        self._max_bytes = max_message_bytes
+        self._client = http_client
+        self._owns_client = http_client is None
+        self._endpoint: str | None = None
+        self._spawn: Spawn | None = None
+        self._on_message: ServerMessageSink | None = None
+        self._pending: dict[RequestId, _Pending] = {}
+        self._stream_scope: anyio.CancelScope | None = None
+        self._lost: MCPConnectionError | ProtocolError | None = None
+        self._server_requests = ServerRequestSlots()
+
+    # ------------------------------------------------------------------ Transport interface
+
+    @property
+    def kind(self) -> str:
+        return "sse"
+
+    @property
+    def label(self) -> str:
+        return self.url
+
+    @property
+    def endpoint(self) -> str | None:
+        """The URL the server named for our messages, once the stream said it."""
+        return self._endpoint
+
+    @property
+    def cancels_by_closing(self) -> bool:
+        return False  # answers share one stream: the server must be told
+
+    @property
+    def sends_headers(self) -> bool:
+        return True
+
+    @property
+    def startup_grace(self) -> float:
+        return 0.0
+
+    @property
+    def may_ignore_unknown_requests(self) -> bool:
+        return False
+
+    @property
+    def session_id(self) -> str | None:
+        if self._endpoint is None:
+            return None
+        return httpx.URL(self._endpoint).params.get("sessionId") or httpx.URL(self._endpoint).params.get(
+            "session_id"
+        )
+
+    async def open(self, spawn: Spawn, on_message: ServerMessageSink) -> None:
+        self._spawn = spawn
+        self._on_message = on_message
+        if self._client is None:
+            self._client = self._http_options.client(
+                headers=self._extra_headers, auth=self._auth, timeout=httpx.Timeout(self._timeout, read=None)
+            )
+        else:
+            self._client.headers.update(self._extra_headers)
+        ready = anyio.Event()
+        failure: list[BaseException] = []
+        scope = self._stream_scope = anyio.CancelScope()
+
+        async def run() -> None:
+            with scope:
+                try:
+                    await self._read_stream(ready)
+                except (MCPConnectionError, ProtocolError) as exc:
+                    self._lose(exc)
+                    failure.append(exc)
+                except httpx.HTTPError as exc:
+                    error = self._connection_error(exc)
+                    self._lose(error)
+                    failure.append(error)
+                else:
+                    self._lose(MCPConnectionError(f"{self.url} closed its event stream"))
+                finally:
+                    ready.set()
+
+        spawn(run)
+        with anyio.move_on_after(self._timeout) as waiting:
+            await ready.wait()
+        if waiting.cancelled_caught:
+            scope.cancel()
+            raise MCPConnectionError(
+                f'{self.url} sent no "endpoint" event within {self._timeout:g} s: is it an HTTP+SSE '
+                'server (protocol 2024-11-05)? A streamable HTTP server needs transport="http"'
+            )
+        if self._endpoint is None:
+            raise failure[0] if failure else MCPConnectionError(f"{self.url} closed its event stream")
+
+    async def request(
+        self,
+        message: Message,
+        headers: Mapping[str, str],
+        *,
+        resumable: bool = True,
+        protocol_version: str | None = None,
+    ) -> Message:
+        request_id: RequestId = message["id"]
+        pending = self._pending[request_id] = _Pending()
+        try:
+            await self._post(message, headers, request_id)
+            if pending.reply is None:
+                await pending.done.wait()
+            if pending.reply is None:
+                raise self._lost or MCPConnectionError(f"the connection to {self.url} ended")
+            return pending.reply
+        finally:
+            self._pending.pop(request_id, None)
+
+    async def send(
+        self, message: Message, headers: Mapping[str, str], *, protocol_version: str | None = None
+    ) -> None:
+        await self._post(message, headers, None)
+
+    async def aclose(self) -> None:
+        scope, self._stream_scope = self._stream_scope, None
+        if scope is not None:
+            scope.cancel()
+        self._lose(MCPConnectionError(f"the connection to {self.url} was closed"))
+        client, self._client = self._client, None
+        if client is not None and self._owns_client:
+            with anyio.CancelScope(shield=True):
+                await client.aclose()
+
+    # ------------------------------------------------------------------ the event stream
+
+    async def _read_stream(self, ready: anyio.Event) -> None:
+        client = self._require_client()
+        async with client.stream("GET", self.url, headers=_STREAM_HEADERS) as response:
+            if response.status_code >= 400:
+                body = await _short_body(response)
+                raise MCPConnectionError(
+                    f"{self.url} answered the event stream's GET with HTTP {response.status_code} "
+                    f"{response.reason_phrase}{body}; is it an HTTP+SSE server (protocol 2024-11-05)?"
+                )
+            if response.headers.get("content-type", "").split(";")[0].strip() != "text/event-stream":
+                raise MCPConnectionError(
+                    f"{self.url} answered the event stream's GET with "
+                    f"{response.headers.get('content-type') or 'no content type'}, not an event stream"
+                )
+            events = EventReader(response, self.url, self._max_bytes, StreamCursor())
+            async for raw in response.aiter_raw():
+                for event in events.events(raw):
+                    if event.event == "endpoint":
+                        if self._endpoint is None:
+                            self._endpoint = self._check_endpoint(event.data)
+                            ready.set()
+                        continue
+                    if self._endpoint is None:
+                        raise ProtocolError(
+                            f'{self.url} sent a {event.event!r} event before its "endpoint" event'
+                        )
+                    if event.event == "message" and event.data:
+                        await self._received(event.data)
+
+    def _check_endpoint(self, data: bytes) -> str:
+        text = data.decode("utf-8", "replace").strip()
+        base = httpx.URL(self.url)
+        try:
+            endpoint = base.join(text)
+        except httpx.InvalidURL:
+            raise ProtocolError(f"{self.url} named an endpoint that is not a URL: {text[:200]!r}") from None
+        if (endpoint.scheme, endpoint.host, endpoint.port) != (base.scheme, base.host, base.port):
+            raise ProtocolError(
+                f"{self.url} named an endpoint on another origin ({endpoint.scheme}://{endpoint.host}"
+                f"{':' + str(endpoint.port) if endpoint.port else ''}); refused: the client only sends "
+                "messages to the server it connected to"
+            )
+        return str(endpoint)
+
+    async def _received(self, data: bytes) -> None:
+        try:
+            message = _jsonrpc.decode(data)
+        except ProtocolError as exc:
+            logger.warning("%s: ignoring a malformed message on the event stream: %s", self.url, exc)
+            return
+        if _jsonrpc.is_response(message):
+            pending = self._pending.get(message.get("id"))  # type: ignore[arg-type]
+            if pending is None or pending.reply is not None:
+                logger.debug("%s: ignoring a response for unknown request %r", self.url, message.get("id"))
+                return
+            pending.reply = message
+            pending.done.set()
+            return
+        on_message = self._on_message
+        if on_message is None:
+            return
+        if not _jsonrpc.is_request(message) or self._spawn is None:
+            await on_message(message, None)
+            return
+
+        async def run() -> None:
+            await on_message(message, None)
+
+        await self._server_requests.spawn(self._spawn, run)
+
+    def _lose(self, error: MCPConnectionError | ProtocolError) -> None:
+        """The stream is gone: every waiting request fails now, not at its deadline."""
+        if self._lost is None:
+            self._lost = error
+        for pending in self._pending.values():
+            pending.done.set()
+
+    # ------------------------------------------------------------------ POSTs
+
+    async def _post(self, message: Message, headers: Mapping[str, str], request_id: RequestId | None) -> None:
+        if self._lost is not None:
+            raise self._lost
+        endpoint = self._endpoint
+        if endpoint is None:
+            raise MCPConnectionError(f"{self.url}: the transport is not open")
+        client = self._require_client()
+        try:
+            response = await client.post(
+                endpoint, content=_jsonrpc.encode(message), headers={**_POST_HEADERS, **headers}
+            )
+        except httpx.HTTPError as exc:
+            raise self._connection_error(exc) from None
+        if response.status_code < 400:
+            return
+        if response.status_code == 404:
+            raise SessionExpiredError(
+                f"{self.url} no longer knows our session (HTTP 404 from {endpoint}); connect again"
+            )
+        detail = response.text[:_ERROR_BODY_BYTES].strip()
+        text = f"HTTP {response.status_code} {response.reason_phrase} from {endpoint}"
+        if detail:
+            text += f": {detail[:200]}"
+        if request_id is None:
+            raise MCPConnectionError(text)
+        pending = self._pending.get(request_id)
+        if pending is not None:
+            pending.reply = _jsonrpc.error_response(request_id, _jsonrpc.INTERNAL_ERROR, text)
+            pending.done.set()
+
+    def _require_client(self) -> httpx.AsyncClient:
+        if self._client is None:
+            raise MCPConnectionError(f"{self.url}: the transport is not open")
+        return self._client
+
+    def _connection_error(self, exc: httpx.HTTPError) -> MCPConnectionError:
+        if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
+            return MCPConnectionError(
+                f"could not connect to {self.url} ({exc or type(exc).__name__}); "
+                "check that the server is running and the URL is right"
+            )
+        return MCPConnectionError(f"the connection to {self.url} failed: {exc or type(exc).__name__}")
+
+
+async def _short_body(response: httpx.Response) -> str:
+    body = b""
+    async for chunk in response.aiter_bytes():
+        body += chunk
+        if len(body) >= _ERROR_BODY_BYTES:
+            break
+    text = body[:200].decode("utf-8", "replace").strip()
+    return f": {text}" if text else ""

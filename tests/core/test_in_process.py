@@ -1,0 +1,185 @@
+"""Servers in the same process: ``Client(MCPServer(...))`` and ``InProcessTransport(app)``, no socket.
+
+The official SDK's ``MCPServer`` built right here in the test, in both eras, with a form question
+answered by ``CannedAnswers``, sampling and roots, progress; an ASGI app (Starlette) mounting the
+server's app; and no listening socket in this process at any time.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated, Any
+
+import anyio
+import pytest
+from mcp.server.mcpserver import Context, Elicit, ElicitationResult, MCPServer, Resolve
+from mcp.server.mcpserver.resolve import ListRoots, Sample
+from mcp_types import CreateMessageResult, ListRootsResult, SamplingMessage
+from mcp_types import TextContent as ServerText
+from pydantic import BaseModel
+
+from mcp_client import Client, ClientRequestContext
+from mcp_client._transports.in_process import InProcessTransport
+from mcp_client.types import ListRootsResult as ClientRoots
+from mcp_client.types import Root, TextContent
+from tests.interop._peers import listening_addresses
+from ui_adapters.canned import CannedAnswers
+from ui_adapters.canned_sampling import CannedSampling
+
+pytestmark = pytest.mark.anyio
+
+ERAS = ["legacy", "2026-07-28"]
+TEST_TIMEOUT = 30.0
+
+
+class Booking(BaseModel):
+    date: str
+    confirm: bool
+
+
+async def ask_date(day: str) -> Elicit[Booking]:
+    return Elicit(f"{day} is full. Another date?", Booking)
+
+
+async def ask_model(topic: str) -> Sample:
+    return Sample(
+        [SamplingMessage(role="user", content=ServerText(type="text", text=f"A haiku about {topic}"))],
+        max_tokens=20,
+    )
+
+
+async def ask_roots() -> ListRoots:
+    return ListRoots()
+
+
+def make_server() -> MCPServer:
+    server = MCPServer("bistro-in-process", version="1.0.0")
+
+    @server.tool(description="Book a table; asks for another date when the day is full.")
+    async def book(day: str, answer: Annotated[ElicitationResult[Booking], Resolve(ask_date)]) -> str:
+        if answer.action == "accept" and answer.data is not None and answer.data.confirm:
+            return f"booked {answer.data.date}"
+        return f"not booked ({answer.action})"
+
+    @server.tool(description="Ask the client's model.")
+    async def haiku(topic: str, answer: Annotated[CreateMessageResult, Resolve(ask_model)]) -> str:
+        content = answer.content
+        return f"model={answer.model} text={getattr(content, 'text', '')}"
+
+    @server.tool(description="The client's roots.")
+    async def my_roots(roots: Annotated[ListRootsResult, Resolve(ask_roots)]) -> str:
+        return ", ".join(str(root.uri) for root in roots.roots)
+
+    @server.tool(description="Report progress.")
+    async def count(steps: int, ctx: Context) -> str:
+        for step in range(1, steps + 1):
+            await ctx.report_progress(step, steps, f"step {step}")
+        return f"counted {steps}"
+
+    return server
+
+
+def text_of(result: Any) -> str:
+    return "\n".join(block.text for block in result.content if isinstance(block, TextContent))
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
+@pytest.mark.parametrize("mode", ERAS)
+async def test_an_official_server_object_answers_in_process(mode: str) -> None:
+    answers = CannedAnswers(fields={"date": "2025-12-27", "confirm": True})
+    sampling = CannedSampling(default="an old pond", model="canned")
+    progress: list[str | None] = []
+
+    async def roots(context: ClientRequestContext) -> ClientRoots:
+        return ClientRoots(roots=[Root(uri="file:///work/app", name="app")])
+
+    async def on_progress(value: float, total: float | None, message: str | None) -> None:
+        progress.append(message)
+
+    before = listening_addresses(os.getpid())
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with Client(
+            make_server(),
+            mode=mode,
+            elicitation_callback=answers,
+            sampling_callback=sampling,
+            list_roots_callback=roots,
+        ) as client:
+            assert client.server == "in-process server 'bistro-in-process'"
+            booked = await client.call_tool("book", {"day": "2025-12-25"})
+            assert client.server_info is not None and client.server_info.name == "bistro-in-process"
+            assert listening_addresses(os.getpid()) == before  # no port was opened for it
+            poem = await client.call_tool("haiku", {"topic": "frogs"})
+            where = await client.call_tool("my_roots", {})
+            counted = await client.call_tool("count", {"steps": 2}, progress_callback=on_progress)
+    assert text_of(booked) == "booked 2025-12-27"
+    assert answers.messages == ["2025-12-25 is full. Another date?"]
+    assert [q.context.era for q in answers.questions] == ["legacy" if mode == "legacy" else "modern"]
+    assert text_of(poem) == "model=canned text=an old pond"
+    assert text_of(where) == "file:///work/app"
+    assert text_of(counted) == "counted 2" and progress == ["step 1", "step 2"]
+
+
+@pytest.mark.parametrize("mode", ERAS)
+async def test_any_asgi_app_serving_streamable_http(mode: str) -> None:
+    from starlette.applications import Starlette
+    from starlette.routing import Mount
+
+    server = make_server()
+    inner = server.streamable_http_app()
+    app = Starlette(
+        routes=[Mount("/api", app=inner)], lifespan=lambda _app: inner.router.lifespan_context(inner)
+    )
+    answers = CannedAnswers(fields={"date": "2026-01-02", "confirm": True})
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with Client(
+            InProcessTransport(app, path="/api/mcp"), mode=mode, elicitation_callback=answers
+        ) as client:
+            assert text_of(await client.call_tool("book", {"day": "2026-01-01"})) == "booked 2026-01-02"
+
+
+async def test_a_declined_question_reaches_the_tool() -> None:
+    from mcp_client.types import ElicitResult
+
+    answers = CannedAnswers(script=[ElicitResult(action="decline")])
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with Client(make_server(), mode="legacy", elicitation_callback=answers) as client:
+            assert text_of(await client.call_tool("book", {"day": "2025-12-25"})) == "not booked (decline)"
+
+
+def test_an_object_that_is_no_server_is_refused_clearly() -> None:
+    with pytest.raises(TypeError, match="neither an ASGI app nor a server object"):
+        InProcessTransport(object())
+
+
+async def test_a_stored_discover_result_skips_the_probe() -> None:
+    """``prior_discover``: capabilities and server info at once, and no ``server/discover`` on the wire."""
+    server = make_server()
+    inner = server.streamable_http_app()
+    methods: list[str] = []
+
+    async def counting(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["method"] == "POST":
+            headers = dict(scope["headers"])
+            methods.append(headers.get(b"mcp-method", b"").decode())
+        await inner(scope, receive, send)
+
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with Client(InProcessTransport(server)) as first:
+            stored = first.discover_result
+        assert stored is not None and "supportedVersions" in stored
+        async with Client(InProcessTransport(counting), prior_discover=stored) as client:
+            assert client.era == "modern" and client.protocol_version == "2026-07-28"
+            assert client.server_info is not None and client.server_info.name == "bistro-in-process"
+            assert client.server_capabilities.tools is not None
+            assert text_of(await client.call_tool("count", {"steps": 1})) == "counted 1"
+    assert "server/discover" not in methods and "tools/call" in methods
+
+
+def test_a_prior_discover_that_cannot_be_used_is_refused() -> None:
+    with pytest.raises(ValueError, match="cannot go with mode='legacy'"):
+        Client(make_server(), mode="legacy", prior_discover={"supportedVersions": ["2026-07-28"]})
+    with pytest.raises(ValueError, match="lists 2025-06-18"):
+        Client(make_server(), prior_discover={"supportedVersions": ["2025-06-18"]})
+    with pytest.raises(ValueError, match="no supportedVersions"):
+        Client(make_server(), prior_discover={"capabilities": {}})

@@ -1,0 +1,70 @@
+"""OpenTelemetry: a CLIENT span per request with the MCP attributes, and its trace context in ``_meta``
+where the server reads it (the features server's ``show_meta`` echoes what it received), in both eras.
+
+The tracer provider is process-wide, so the client runs in a process of its own
+(``telemetry_script.py``) with the SDK's in-memory exporter; the rest of the suite never sees a
+recording provider. Without ``opentelemetry`` installed nothing is imported and nothing changes.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.servers import FEATURES_SERVER, start_http_server
+
+SCRIPT = Path(__file__).with_name("telemetry_script.py")
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def features_url() -> Iterator[str]:
+    with start_http_server(script=FEATURES_SERVER) as url:
+        yield url
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_a_span_per_request_and_its_traceparent_in_meta(features_url: str, mode: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), features_url, mode],
+        capture_output=True, text=True, timeout=120, check=False, cwd=REPO,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    spans = {span["name"]: span for span in seen["spans"]}
+    call = spans["tools/call show_meta"]
+    assert call["kind"] == "CLIENT"
+    assert call["attributes"]["mcp.method.name"] == "tools/call"
+    assert call["attributes"]["gen_ai.tool.name"] == "show_meta"
+    assert call["attributes"]["network.transport"] == "http"
+    assert call["attributes"]["mcp.protocol.version"] in ("2025-11-25", "2026-07-28")
+    # the server saw this very span's trace and span id (the flags byte is the SDK's to set)
+    assert seen["meta"]["traceparent"][:-3] == call["traceparent"][:-3]
+    failed = spans["no/such_method"]
+    assert failed["status"] == "ERROR" and failed["attributes"]["error.type"] == "-32601"
+
+
+def test_without_opentelemetry_nothing_is_imported() -> None:
+    script = (
+        "import sys, importlib.abc\n"
+        "class Hide(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path, target=None):\n"
+        "        if name == 'opentelemetry' or name.startswith('opentelemetry.'):\n"
+        "            raise ModuleNotFoundError(name)\n"
+        "        return None\n"
+        "sys.meta_path.insert(0, Hide())\n"
+        "import mcp_client\n"
+        "from mcp_client import _telemetry\n"
+        "assert not _telemetry.tracing_available()\n"
+        "assert not [m for m in sys.modules if m.startswith('opentelemetry')]\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.stdout.strip() == "ok", done.stderr

@@ -1,0 +1,205 @@
+"""The HTTP+SSE transport against servers that misbehave: each must end in a clear error, never a hang.
+
+A tiny raw HTTP server of our own on loopback plays the hostile part: an ``endpoint`` on another origin,
+an event that never ends, a stream that closes before naming its endpoint, a GET answered 405, and an
+endpoint that starts answering 404 after the handshake.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+
+import anyio
+import pytest
+from anyio.abc import SocketStream
+
+from mcp_client import Client, MCPConnectionError, ProtocolError, SessionExpiredError
+from mcp_client._transports.http_sse import SSETransport
+
+pytestmark = pytest.mark.anyio
+
+TEST_TIMEOUT = 30.0
+SSE_HEAD = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-store\r\n\r\n"
+
+Handler = Callable[[SocketStream, str, str, bytes, "Server"], Awaitable[None]]
+
+
+class Server:
+    """A loopback HTTP/1.1 server of one handler; ``streams`` lets a POST reach the open event stream."""
+
+    def __init__(self, handler: Handler) -> None:
+        self.handler = handler
+        self.port = 0
+        self.event_stream: SocketStream | None = None
+        self.posts: list[dict[str, object]] = []
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/sse"
+
+    async def serve_one(self, stream: SocketStream) -> None:
+        async with stream:
+            head = b""
+            while b"\r\n\r\n" not in head:
+                chunk = await stream.receive()
+                head += chunk
+            head, _, body = head.partition(b"\r\n\r\n")
+            request_line, *header_lines = head.decode("latin-1").split("\r\n")
+            method, path, _ = request_line.split(" ", 2)
+            length = 0
+            for line in header_lines:
+                name, _, value = line.partition(":")
+                if name.strip().lower() == "content-length":
+                    length = int(value)
+            while len(body) < length:
+                body += await stream.receive()
+            await self.handler(stream, method, path, body, self)
+
+
+@asynccontextmanager
+async def serving(handler: Handler) -> AsyncIterator[Server]:
+    server = Server(handler)
+    listener = await anyio.create_tcp_listener(local_host="127.0.0.1", local_port=0)
+    server.port = listener.extra(anyio.abc.SocketAttribute.local_port)
+    async with anyio.create_task_group() as tasks:
+
+        async def accept() -> None:
+            async with listener:
+                await listener.serve(server.serve_one)
+
+        tasks.start_soon(accept)
+        try:
+            yield server
+        finally:
+            tasks.cancel_scope.cancel()
+
+
+async def accepted(stream: SocketStream) -> None:
+    await stream.send(b"HTTP/1.1 202 Accepted\r\ncontent-length: 8\r\n\r\nAccepted")
+
+
+async def answer_on_stream(server: Server, body: bytes) -> None:
+    """The POSTed request's answer, as a well-behaved server sends it: on the event stream."""
+    message = json.loads(body)
+    server.posts.append(message)
+    if "id" not in message or server.event_stream is None:
+        return
+    method = message.get("method")
+    if method == "initialize":
+        result = {
+            "protocolVersion": "2024-11-05",
+            "capabilities": {"tools": {}},
+            "serverInfo": {"name": "hostile-sse", "version": "0"},
+        }
+    elif method == "tools/list":
+        result = {"tools": [{"name": "echo", "inputSchema": {"type": "object"}}]}
+    else:
+        result = {"content": [{"type": "text", "text": "ok"}]}
+    reply = json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result})
+    await server.event_stream.send(f"event: message\ndata: {reply}\n\n".encode())
+
+
+def stream_then(endpoint: str | None, *, extra: bytes = b"", close: bool = False) -> Handler:
+    async def handle(stream: SocketStream, method: str, path: str, body: bytes, server: Server) -> None:
+        if method == "GET":
+            server.event_stream = stream
+            await stream.send(SSE_HEAD)
+            if endpoint is not None:
+                await stream.send(f"event: endpoint\ndata: {endpoint}\n\n".encode())
+            if extra:
+                await stream.send(extra)
+            if close:
+                return
+            await anyio.sleep_forever()
+        await accepted(stream)
+        await answer_on_stream(server, body)
+
+    return handle
+
+
+async def test_an_endpoint_on_another_origin_is_refused() -> None:
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with serving(stream_then("http://127.0.0.1:1/messages?sessionId=1")) as server:
+            with pytest.raises(ProtocolError, match=r"endpoint on another origin.*refused"):
+                async with Client(SSETransport(server.url), mode="legacy"):
+                    pass
+            assert server.posts == []  # nothing was sent anywhere
+
+
+async def test_an_event_that_never_ends_is_cut_at_the_limit() -> None:
+    endless = b"event: message\ndata: " + b"x" * 300_000  # no end of line, no end of event
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with serving(stream_then(None, extra=endless)) as server:
+            with pytest.raises(ProtocolError, match="larger than 65536 bytes"):
+                async with Client(SSETransport(server.url, max_message_bytes=65536), mode="legacy"):
+                    pass
+
+
+async def test_a_stream_closed_before_its_endpoint() -> None:
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with serving(stream_then(None, extra=b": just a comment\n\n", close=True)) as server:
+            with pytest.raises(MCPConnectionError, match="closed its event stream"):
+                async with Client(SSETransport(server.url), mode="legacy"):
+                    pass
+
+
+async def test_a_stream_that_never_names_its_endpoint_times_out_clearly() -> None:
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with serving(stream_then(None)) as server:
+            with pytest.raises(MCPConnectionError, match=r"sent no \"endpoint\" event within 1 s"):
+                async with Client(SSETransport(server.url, timeout=1), mode="legacy"):
+                    pass
+
+
+async def test_a_streamable_http_only_server_says_what_it_answered() -> None:
+    async def handle(stream: SocketStream, method: str, path: str, body: bytes, server: Server) -> None:
+        await stream.send(b"HTTP/1.1 405 Method Not Allowed\r\ncontent-length: 0\r\n\r\n")
+
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with serving(handle) as server:
+            with pytest.raises(MCPConnectionError, match=r"HTTP 405 Method Not Allowed.*HTTP\+SSE server"):
+                async with Client(SSETransport(server.url), mode="legacy"):
+                    pass
+
+
+async def test_an_endpoint_that_404s_later_is_a_lost_session() -> None:
+    async def handle(stream: SocketStream, method: str, path: str, body: bytes, server: Server) -> None:
+        if method == "GET":
+            await stream_then("/messages?sessionId=abc")(stream, method, path, body, server)
+            return
+        message = json.loads(body)
+        if message.get("method") == "tools/call":
+            await stream.send(b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n")
+            return
+        await accepted(stream)
+        await answer_on_stream(server, body)
+
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with serving(handle) as server:
+            async with Client(SSETransport(server.url), mode="legacy") as client:
+                assert client.server_info is not None and client.server_info.name == "hostile-sse"
+                with pytest.raises(SessionExpiredError, match="no longer knows our session"):
+                    await client.call_tool("echo", {})
+
+
+async def test_a_stream_that_ends_fails_waiting_calls_at_once() -> None:
+    """The stream closes while a call waits: the call fails now, not at its deadline (60 s here)."""
+
+    async def handle(stream: SocketStream, method: str, path: str, body: bytes, server: Server) -> None:
+        if method == "GET":
+            await stream_then("/messages?sessionId=abc")(stream, method, path, body, server)
+            return
+        message = json.loads(body)
+        await accepted(stream)
+        if message.get("method") == "tools/call" and server.event_stream is not None:
+            await server.event_stream.aclose()  # the answer will never come
+            return
+        await answer_on_stream(server, body)
+
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with serving(handle) as server:
+            async with Client(SSETransport(server.url, timeout=60), mode="legacy", timeout=60) as client:
+                with pytest.raises(MCPConnectionError):
+                    await client.call_tool("echo", {})
