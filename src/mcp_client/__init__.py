@@ -38,6 +38,8 @@ from mcp_client._errors import (
     SessionExpiredError,
     SkillVerificationError,
     SubscriptionLostError,
+    TaskCancelledError,
+    TaskLostError,
     UnsupportedInEraError,
     UnsupportedProtocolVersionError,
     UrlElicitationRequiredError,
@@ -48,6 +50,7 @@ from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressC
 from mcp_client._roots import ListRootsCallback
 from mcp_client._sampling import SamplingCallback
 from mcp_client._skills import Skill, SkillEntry, SkillFile
+from mcp_client._tool_task import ToolTask
 from mcp_client._transport import Message, RequestId, ServerMessageSink, Spawn, Transport
 from mcp_client._transports.http import StreamableHTTPTransport
 from mcp_client._transports.stdio import StdioServerParameters, StdioTransport
@@ -103,6 +106,9 @@ __all__ = [
     "StreamableHTTPTransport",
     "Subscription",
     "SubscriptionLostError",
+    "TaskCancelledError",
+    "TaskLostError",
+    "ToolTask",
     "Transport",
     "UnsupportedInEraError",
     "UnsupportedProtocolVersionError",

@@ -22,6 +22,10 @@ The tree, so that a caller can pick the right ``except`` in ten seconds::
     │   │   └── CapabilityNotDeclaredError   the server asked for sampling, roots or elicitation, which
     │   │                                    this client did not declare (.kind); pass that callback
     │   └── (the very MCPError your callback raised to refuse comes back to the call as it is)
+    ├── TaskCancelledError               a tool task ended ``cancelled`` (.task_id); a ``failed`` task
+    │                                    raises its own JSON-RPC error as ``ServerError``
+    ├── TaskLostError                    the server no longer knows a task (expired past its TTL, or
+    │                                    never existed) (.task_id)
     ├── InputRequiredRoundsExceededError the server kept asking for input past the round cap
     ├── InputRequiredLimitError          the server's input requests broke a size or count limit
     ├── CallbackError                    an app callback (sampling, roots, elicitation) raised or
@@ -73,6 +77,8 @@ __all__ = [
     "ServerExitedError",
     "SessionExpiredError",
     "SubscriptionLostError",
+    "TaskCancelledError",
+    "TaskLostError",
     "UnsupportedInEraError",
     "UnsupportedProtocolVersionError",
     "UrlElicitationRequiredError",
@@ -242,6 +248,29 @@ class CapabilityNotDeclaredError(LocalRefusalError):
         self.method = method
         self.wire_message = wire_message
         """What a legacy server is told (``"Sampling not supported"``, as the official client says)."""
+
+
+class TaskCancelledError(MCPClientError):
+    """A tool task ended in ``cancelled``: by ``task.cancel()``, by another client, or by the server.
+
+    ``task_id`` names the task; ``status_message`` is what the server said about it, if anything.
+    """
+
+    def __init__(self, message: str, task_id: str, status_message: str | None = None) -> None:
+        super().__init__(message)
+        self.task_id = task_id
+        self.status_message = status_message
+
+
+class TaskLostError(MCPClientError):
+    """The server answered ``tasks/get`` for ``task_id`` with an error: it expired or never existed.
+
+    The server's own error is the ``__cause__`` (a ``ServerError``); the task's result cannot be had.
+    """
+
+    def __init__(self, message: str, task_id: str) -> None:
+        super().__init__(message)
+        self.task_id = task_id
 
 
 class InputRequiredRoundsExceededError(MCPClientError):

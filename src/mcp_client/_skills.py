@@ -10,8 +10,8 @@ this module is where they are kept:
 * every file read is checked against the entry (``_skill_integrity``) and refused on any mismatch;
 * only files the entry lists are read as part of the skill.
 
-The declaration (``capabilities.extensions``) is ``declaration()``, added by ``Client(skills=True)``
-in one place, so it can join a general extension registry later.
+The declaration (``capabilities.extensions``) is ``_extensions.SKILLS_EXTENSION``, declared by
+``Client(skills=True)`` through the extension seam tasks use too.
 """
 
 from __future__ import annotations
@@ -23,18 +23,11 @@ from pydantic import Field
 
 from mcp_client import _results
 from mcp_client._errors import ClientStateError, ProtocolError, SkillVerificationError
+from mcp_client._extensions import SKILLS
 from mcp_client._skill_integrity import compare_frontmatter, content_bytes, parse_frontmatter, verify_bytes
 from mcp_client.types import WireModel
 
-SKILLS = "io.modelcontextprotocol/skills"
-"""The extension's id."""
-
 Request = Callable[[str, dict[str, Any] | None], Awaitable[dict[str, Any]]]
-
-
-def declaration() -> dict[str, Any]:
-    """What ``Client(skills=True)`` adds to its capabilities: the extension, no optional settings."""
-    return {"extensions": {SKILLS: {}}}
 
 
 class SkillFile(WireModel):

@@ -76,6 +76,8 @@ __all__ = [
     "ServerNotification",
     "StopReason",
     "SubscriptionFilter",
+    "Task",
+    "TaskStatusNotification",
     "TextContent",
     "TextResourceContents",
     "Tool",
@@ -121,6 +123,8 @@ class ServerCapabilities(WireModel):
     logging: dict[str, Any] | None = None
     completions: dict[str, Any] | None = None
     experimental: dict[str, Any] | None = None
+    extensions: dict[str, Any] | None = None
+    """The protocol extensions the server offers (SEP-2133), by id (``io.modelcontextprotocol/tasks``)."""
 
     @classmethod
     def from_server(cls, raw: object) -> ServerCapabilities:
@@ -615,6 +619,31 @@ InputRequest = Annotated[
 """One question of an ``InputRequiredResult``, keyed by the server in ``input_requests``."""
 
 
+class Task(WireModel):
+    """A durable tool task's state (SEP-2663), as ``tasks/get`` or ``notifications/tasks`` carry it.
+
+    ``status`` is ``working``, ``input_required``, ``completed``, ``failed`` or ``cancelled``;
+    ``input_requests`` holds the open questions (``input_required``), ``result`` the tool's
+    ``CallToolResult`` as sent (``completed``), ``error`` the JSON-RPC error (``failed``).
+    """
+
+    task_id: str
+    status: str
+    status_message: str | None = None
+    created_at: str | None = None
+    last_updated_at: str | None = None
+    ttl_ms: float | None = None
+    poll_interval_ms: float | None = None
+    input_requests: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None
+    error: dict[str, Any] | None = None
+
+    @property
+    def done(self) -> bool:
+        """Whether the task reached a terminal status (completed, failed or cancelled)."""
+        return self.status in ("completed", "failed", "cancelled")
+
+
 class InputRequiredResult(WireModel):
     """A paused call (2026-07-28): the server needs answers before it can finish.
 
@@ -671,6 +700,15 @@ class SubscriptionFilter(WireModel):
     prompts_list_changed: bool | None = None
     resources_list_changed: bool | None = None
     resource_subscriptions: list[str] | None = None
+    task_ids: list[str] | None = None
+    """Tool tasks whose ``notifications/tasks`` to send (the tasks extension, SEP-2663)."""
+
+
+class TaskStatusNotification(WireModel):
+    """A task's new state, pushed by the server (``notifications/tasks``): what ``tasks/get`` would say."""
+
+    method: Literal["notifications/tasks"] = "notifications/tasks"
+    params: Task
 
 
 class LoggingMessageNotification(WireModel):
@@ -727,6 +765,7 @@ ServerNotification = (
     | PromptListChangedNotification
     | ResourceListChangedNotification
     | ResourceUpdatedNotification
+    | TaskStatusNotification
     | LoggingMessageNotification
     | ProgressNotification
     | UnknownNotification

@@ -22,6 +22,17 @@ In the 2026-07-28 era the call need not wait: ``broker.call_tool(client, ...)`` 
 ``PausedCall`` (``ui_adapters.paused``) whose questions wait here like the others, survive a restart as
 JSON, and are sent with ``broker.resume(call, client)`` once answered.
 
+A tool the server runs as a task (``Client(..., tasks=True)``) asks its questions here too, each
+``question.context.task_id`` naming the task; while ``await task.result()`` waits (in a background
+task of the app), they sit in ``pending()`` like any other, and an answer goes back with
+``tasks/update``::
+
+    task = await client.call_tool("search_logs", {"query": "timeout"}, as_task=True)
+    tg.start_soon(finish, task)                  # awaits task.result(), stores it
+    # later, in a web handler:
+    for question in broker.pending():            # the task's question, with question.context.task_id
+        show(question.to_json())
+
 Several workers (or a restart) share questions through a store (``ui_adapters.store``)::
 
     async with QuestionBroker(store=RedisStore(url)) as broker:   # or SqliteStore(path)

@@ -127,6 +127,7 @@ async def test_the_question_describes_itself(guide_http_url: str, era: str) -> N
         "question_index": 1,
         "question_count": 1,
         "call_id": None,
+        "task_id": None,
         "url": None,
         "form": {
             "confirmation": False,

@@ -5,7 +5,8 @@
     mcp-client demo
     mcp-client tools SERVER
     mcp-client call SERVER TOOL [KEY=VALUE ...] [--mode legacy|auto|2026-07-28] [--header K:V] [--json]
-                    [--root PATH ...]
+                    [--root PATH ...] [--detach]
+    mcp-client task SERVER TASK_ID [--wait | --cancel]
     mcp-client login SERVER [--scope S ...]
     mcp-client logout SERVER
 
@@ -132,9 +133,21 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
             from ui_adapters.cli._commands import run_tools
 
             return anyio.run(lambda: run_tools(connection, out, err, as_json=args.json))
+        if args.command == "task":
+            from ui_adapters.cli._task_command import run_task
+
+            return anyio.run(
+                lambda: run_task(
+                    connection, args.task_id, out, err, as_json=args.json, wait=args.wait, cancel=args.cancel
+                )
+            )
         from ui_adapters.cli._commands import run_call
 
-        return anyio.run(lambda: run_call(connection, args.tool, args.arguments, out, err, as_json=args.json))
+        return anyio.run(
+            lambda: run_call(
+                connection, args.tool, args.arguments, out, err, as_json=args.json, detach=args.detach
+            )
+        )
     except ArgumentsError as error:
         _complain(err, "wrong arguments for " + error.tool.name + ":", *error.problems)
         err.print()
