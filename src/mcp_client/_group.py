@@ -123,7 +123,7 @@ class ClientGroup:
         oauth: AuthFactory | None = None,
         client_options: Mapping[str, Any] | None = None,
     ) -> None:
-        self.config = load_config(config)
+        self.config: MCPConfig = load_config(config)
         self._elicitation_callback = elicitation_callback
         self._callbacks = dict(callbacks or {})
         unknown = set(self._callbacks) - set(self.config.servers)

@@ -37,14 +37,16 @@ class ToolTask:
 
     def __init__(
         self,
-        session: Session,
+        session: Any,
         *,
         tool: str | None,
-        runner: TaskRunner | None = None,
+        runner: Any = None,
         immediate: dict[str, Any] | None = None,
     ) -> None:
-        self._session = session
-        self._runner = runner
+        """Made by ``Client`` (``call_tool(as_task=True)``, ``client.task(...)``), never by the app: the
+        client's private session and task runner are typed ``Any`` here, not part of the public API."""
+        self._session: Session = session
+        self._runner: TaskRunner | None = runner
         self._immediate = immediate
         self.tool = tool
         """The tool's name (``None`` for a task resumed from its bare id)."""
