@@ -111,7 +111,7 @@ class QuestionBroker:
         self.timeout = timeout
         self.store = store
         self.lease = lease
-        self.worker = worker or secrets.token_urlsafe(12)
+        self.worker: str = worker or secrets.token_urlsafe(12)
         self._pending: dict[str, PendingQuestion] = {}
         self._waiting: dict[str, PendingQuestion] = {}  # questions whose call waits in this process
         self._listeners: set[MemoryObjectSendStream[PendingQuestion]] = set()

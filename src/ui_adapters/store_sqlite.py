@@ -49,7 +49,7 @@ class SqliteStore:
     """
 
     def __init__(self, path: str | Path, *, keep_for: float = DEFAULT_KEEP_FOR, poll: float = 0.05) -> None:
-        self.path = Path(path)
+        self.path: Path = Path(path)
         self.keep_for = keep_for
         self.poll = poll
         self._connection: sqlite3.Connection | None = None
