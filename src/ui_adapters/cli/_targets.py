@@ -71,7 +71,8 @@ def split_target(
         spec = args.server_option
         if spec is None:
             if not rest:
-                raise UsageError(f"name the server: SERVER {what}, or --config FILE")
+                usage = f"SERVER {what}".strip()
+                raise UsageError(f"name the server: {usage}, or --config FILE with the server's name there")
             spec = rest.pop(0)
         from ui_adapters.cli._servers import parse_server
 
