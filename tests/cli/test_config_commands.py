@@ -168,7 +168,8 @@ def test_servers_needs_a_config() -> None:
 
 
 def test_a_question_on_the_terminal_names_the_server_of_the_file(config: str) -> None:
-    with cli_screen("call", "--config", config, "bistro.book_table", "date=2025-12-25", "party_size=2") as term:
+    argv = ("call", "--config", config, "bistro.book_table", "date=2025-12-25", "party_size=2")
+    with cli_screen(*argv) as term:
         term.wait_for(r"Server bistro")
         term.wait_for(r"Enter to choose\)")
         term.send("y" + ENTER)
