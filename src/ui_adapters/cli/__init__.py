@@ -118,15 +118,18 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
             from ui_adapters.cli._login import run_login, run_logout
 
             if args.command == "login":
+                from ui_adapters.cli._targets import login_options
+
+                url, login = login_options(args)
                 return anyio.run(
                     lambda: run_login(
-                        args.server,
+                        url,
                         out,
                         err,
-                        scopes=args.scope,
-                        client_id=args.client_id,
-                        private_key=args.private_key,
-                        dpop=args.dpop,
+                        scopes=login.scopes,
+                        client_id=login.client_id,
+                        private_key=login.private_key,
+                        dpop=login.dpop,
                     )
                 )
             return anyio.run(lambda: run_logout(args.server, out, err))

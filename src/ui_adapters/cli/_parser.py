@@ -195,7 +195,15 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=LOGIN_EXIT_CODES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    login.add_argument("server", metavar="SERVER", help="the server's http(s):// URL")
+    login.add_argument(
+        "server", metavar="SERVER", help="the server's http(s):// URL, or with --config its name in the file"
+    )
+    login.add_argument(
+        "--config",
+        metavar="FILE",
+        help='an mcpServers file: SERVER is one of its names, and its "auth" object gives --client-id, '
+        "--private-key, --dpop and --scope (the options given here win)",
+    )
     login.add_argument(
         "--scope",
         action="append",

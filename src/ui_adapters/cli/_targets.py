@@ -19,7 +19,15 @@ from mcp_client.config import ConfigError, MCPConfig, ServerConfig, load_config
 from ui_adapters.cli._commands import Connection, LoginOptions
 from ui_adapters.cli._exit import UsageError
 
-__all__ = ["Everyone", "config_of", "connection_for", "only_server", "split_target", "tls_options"]
+__all__ = [
+    "Everyone",
+    "config_of",
+    "connection_for",
+    "login_options",
+    "only_server",
+    "split_target",
+    "tls_options",
+]
 
 
 @dataclass(frozen=True)
@@ -95,6 +103,29 @@ def split_target(
             f"(servers: {', '.join(config.servers) or 'none'})"
         )
     return connection_for(config, name, base), rest
+
+
+def login_options(args: argparse.Namespace) -> tuple[str, LoginOptions]:
+    """``login``'s URL and options: the command line's, filled in from the config entry's ``"auth"``."""
+    given = LoginOptions(args.client_id, args.private_key, args.dpop, tuple(args.scope))
+    config = config_of(args)
+    if config is None:
+        return args.server, given
+    try:
+        entry = config[args.server]
+    except KeyError as error:
+        raise UsageError(str(error.args[0])) from None
+    if entry.url is None:
+        raise UsageError(f"server {entry.name!r} of {config.source} has no URL: only http(s) servers log in")
+    saved = entry.auth_options
+    if saved is None:
+        return entry.url, given
+    return entry.url, LoginOptions(
+        given.client_id or saved.client_id,
+        given.private_key or saved.private_key,
+        given.dpop or saved.dpop,
+        given.scopes or saved.scopes,
+    )
 
 
 def only_server(config: MCPConfig, name: str) -> MCPConfig:
