@@ -4,6 +4,8 @@
     mcp-client tools SERVER
     mcp-client call SERVER TOOL [KEY=VALUE ...] [--mode legacy|auto|2026-07-28] [--header K:V] [--json]
                     [--root PATH ...]
+    mcp-client prompts SERVER | get-prompt SERVER NAME [KEY=VALUE ...] | resources SERVER | read SERVER URI
+    mcp-client servers --config FILE          (and --config FILE on every command: SERVER is a name there)
     mcp-client login SERVER [--scope S ...]
     mcp-client logout SERVER
 

@@ -30,8 +30,10 @@ _DESCRIPTION = """\
 Talk to an MCP server from the terminal. Questions the server asks during a call (elicitations)
 are shown as forms in the terminal; links are shown with their real host and opened only if you agree.
 
-SERVER is an http(s):// URL (streamable HTTP), the path of a Python file (run over stdio with this
-Python), or a quoted command line (run over stdio), e.g. "npx -y @modelcontextprotocol/server-everything".
+SERVER is an http(s):// URL (streamable HTTP, or HTTP+SSE), the path of a Python file (run over stdio
+with this Python), or a quoted command line (run over stdio), e.g.
+"npx -y @modelcontextprotocol/server-everything".
+With --config FILE (an mcpServers file, read only when named), SERVER is one of the file's server names.
 
 A server that needs a login (OAuth) gets one when it first asks: the login page opens in your browser
 after you agree (or, with no browser, you paste back the address it ends on), and the tokens are kept
