@@ -105,6 +105,20 @@ def test_call_with_server_option(config: str) -> None:
     assert json.loads(done.stdout)["structuredContent"] == {"result": "nothing needed"}
 
 
+def test_wrong_arguments_show_the_usage_as_the_person_wrote_it(config: str) -> None:
+    done = run_cli("call", "--config", config, "bistro.book_table", "date=2025-12-24")
+    assert done.returncode == 2
+    assert "missing required parameter: party_size" in done.stderr
+    usage = f"Usage: mcp-client call --config {config} --server bistro book_table date=STRING party_size="
+    assert usage in done.stderr
+
+
+def test_a_header_for_every_server_is_refused(config: str) -> None:
+    done = run_cli("tools", "--config", config, "--header", "X-A: 1")
+    assert done.returncode == 2
+    assert "--header goes to one server" in done.stderr
+
+
 def test_call_on_the_broken_server_says_why(config: str) -> None:
     done = run_cli("call", "--config", config, "broken.anything")
     assert done.returncode == 3

@@ -136,7 +136,11 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
                 )
             return anyio.run(lambda: run_logout(args.server, out, err))
         target, words = _target(args)
-        server_label = target.label if not isinstance(target, Everyone) else target.config.source
+        server_label = "SERVER"
+        if isinstance(target, Connection):
+            server_label = shlex.quote(target.label)
+            if target.name is not None:  # how the person named it: --config FILE --server NAME
+                server_label = f"--config {shlex.quote(args.config)} --server {server_label}"
         if isinstance(target, Everyone):
             return anyio.run(lambda: _run_everyone(args.command, target, out, err, as_json=args.json))
         return anyio.run(lambda: _run_one(args.command, target, words, out, err, as_json=args.json))
@@ -144,7 +148,7 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
         _complain(err, "wrong arguments for " + error.tool.name + ":", *error.problems)
         err.print()
         print_parameters(err, error.tool)
-        usage = usage_line(error.tool, PROGRAM, shlex.quote(server_label))
+        usage = usage_line(error.tool, PROGRAM, server_label)
         err.print(Text("Usage: " + sanitize(usage, single_line=True), style="dim"), soft_wrap=True)
         return EXIT_USAGE
     except UsageError as error:
@@ -183,6 +187,11 @@ def _target(args: argparse.Namespace) -> tuple[Connection | Everyone, list[str]]
         return Everyone(only_server(config, name) if name else config, base), []
     what = _ONE_NAME_AFTER_SERVER.get(args.command, "")
     target, rest = split_target(args, words, base, what=what, dotted=what in ("TOOL", "NAME"))
+    if isinstance(target, Everyone) and target.base.headers:
+        raise UsageError(
+            "--header goes to one server: name it (SERVER or --server NAME), or put the header in the "
+            'entry\'s "headers" in the file'
+        )
     if not isinstance(target, Everyone) and target.headers and not isinstance(target.server, str):
         raise UsageError("--header only applies to http(s):// servers; this SERVER runs over stdio")
     return target, rest

@@ -34,8 +34,6 @@ __all__ = ["run_all_prompts", "run_all_resources", "run_all_tools", "run_servers
 async def _group(everyone: Everyone, ui: StatusAwareCallback) -> AsyncGenerator[ClientGroup]:
     base = everyone.base
     options: dict[str, Any] = dict(base.http_options)
-    if base.headers:
-        options["headers"] = dict(base.headers)
     options["log_level"] = base.log_level
     group = ClientGroup(
         everyone.config,
