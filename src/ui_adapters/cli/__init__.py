@@ -138,9 +138,9 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
         target, words = _target(args)
         server_label = "SERVER"
         if isinstance(target, Connection):
-            server_label = shlex.quote(target.label)
-            if target.name is not None:  # how the person named it: --config FILE --server NAME
-                server_label = f"--config {shlex.quote(args.config)} --server {server_label}"
+            server_label = shlex.quote(_server_word(args))
+            if target.name is not None:  # a server of the file: --config FILE --server NAME
+                server_label = f"--config {shlex.quote(args.config)} --server {shlex.quote(target.name)}"
         if isinstance(target, Everyone):
             return anyio.run(lambda: _run_everyone(args.command, target, out, err, as_json=args.json))
         return anyio.run(lambda: _run_one(args.command, target, words, out, err, as_json=args.json))
@@ -195,6 +195,14 @@ def _target(args: argparse.Namespace) -> tuple[Connection | Everyone, list[str]]
     if not isinstance(target, Everyone) and target.headers and not isinstance(target.server, str):
         raise UsageError("--header only applies to http(s):// servers; this SERVER runs over stdio")
     return target, rest
+
+
+def _server_word(args: argparse.Namespace) -> str:
+    """SERVER as the person typed it (for a usage line they can copy)."""
+    if args.server_option is not None:
+        return args.server_option
+    words = [w for w in (getattr(args, "server", None), *(getattr(args, "arguments", None) or ())) if w]
+    return words[0] if words else "SERVER"
 
 
 def _base_connection(args: argparse.Namespace) -> Connection:
