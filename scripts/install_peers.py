@@ -7,11 +7,15 @@ Everything goes under ``.cache/peers/`` in the repository, never into the projec
   one endpoint). fastmcp pulls in some 25 packages the SDK does not need, so it gets its own interpreter;
   the tests run ``tests/interop/fastmcp_server.py`` with it. ``mcp``/``mcp-types`` are pinned to the
   version the rest of the suite uses, so a new SDK release cannot change the peer under us.
+* ``fastmcp-tasks-venv/``: ``fastmcp-tasks==4.1.4`` with ``fastmcp==4.1.4`` (the only server with the
+  2026-07-28 tasks extension, SEP-2663); the tests run ``tests/interop/fastmcp_tasks_server.py`` with it.
 * ``everything/``: ``@modelcontextprotocol/server-everything@2026.8.31`` from the npm registry (the
   TypeScript SDK's reference server, handshake era only), run with the machine's ``node`` (18 or newer).
 * ``filesystem/``: ``@modelcontextprotocol/server-filesystem@2026.8.31`` from the npm registry (the
   reference filesystem server; it asks the client for roots after ``initialized``), run with ``node``, so
   the CLI's ``--root`` tests never download it with ``npx`` at test time.
+* ``memory/``: ``@modelcontextprotocol/server-memory@2026.8.31`` (the reference knowledge-graph server),
+  one of the several kinds of server the ``ClientGroup`` test connects to at once.
 * ``oidc-provider/``: panva's ``oidc-provider@9.13.3`` (a certified OpenID provider), the authorization
   server of the OAuth tests (``tests/support/oidc_provider.py`` runs ``tests/servers/oidc/provider.mjs``
   with it). oidc-provider 9 supports Node 22 and later only, so on Linux x64 the npm package
@@ -41,6 +45,17 @@ FASTMCP_VENV = PEERS / "fastmcp-venv"
 # Pinned alongside fastmcp: its requirement is mcp>=2.3.0,<3, and the suite is written against 2.3.0.
 FASTMCP_REQUIREMENTS = [f"fastmcp=={FASTMCP_VERSION}", "mcp==2.3.0", "mcp-types==2.3.0"]
 
+FASTMCP_TASKS_VERSION = "4.1.4"
+FASTMCP_TASKS_VENV = PEERS / "fastmcp-tasks-venv"
+# fastmcp-tasks 4.1.4 works only with fastmcp 4.1.4 (beside 4.1.6 it downgrades fastmcp-slim), hence a venv
+# of its own; mcp pinned as for the fastmcp peer.
+FASTMCP_TASKS_REQUIREMENTS = [
+    f"fastmcp-tasks=={FASTMCP_TASKS_VERSION}",
+    f"fastmcp=={FASTMCP_TASKS_VERSION}",
+    "mcp==2.3.0",
+    "mcp-types==2.3.0",
+]
+
 EVERYTHING_PACKAGE = "@modelcontextprotocol/server-everything"
 EVERYTHING_VERSION = "2026.8.31"
 EVERYTHING_DIR = PEERS / "everything"
@@ -52,6 +67,9 @@ MIN_NODE_MAJOR = 18
 FILESYSTEM_PACKAGE = "@modelcontextprotocol/server-filesystem"
 FILESYSTEM_VERSION = "2026.8.31"
 FILESYSTEM_DIR = PEERS / "filesystem"
+MEMORY_PACKAGE = "@modelcontextprotocol/server-memory"
+MEMORY_VERSION = "2026.8.31"
+MEMORY_DIR = PEERS / "memory"
 OIDC_PROVIDER_VERSION = "9.13.3"
 OIDC_DIR = PEERS / "oidc-provider"
 # oidc-provider 9 warns on anything but Node 22+ (the machine may have 20): a pinned Node 22 from npm.
@@ -72,17 +90,34 @@ def _run(cmd: list[str], *, cwd: Path | None = None) -> None:
         )
 
 
-def _installed_fastmcp_version() -> str | None:
-    python = _venv_python(FASTMCP_VENV)
+def _installed_version(venv_dir: Path, package: str) -> str | None:
+    python = _venv_python(venv_dir)
     if not python.exists():
         return None
     probe = subprocess.run(
-        [str(python), "-c", "import importlib.metadata as m; print(m.version('fastmcp'))"],
+        [str(python), "-c", f"import importlib.metadata as m; print(m.version({package!r}))"],
         capture_output=True,
         text=True,
         check=False,
     )
     return probe.stdout.strip() if probe.returncode == 0 else None
+
+
+def _install_python_peer(
+    venv_dir: Path, package: str, version: str, requirements: list[str], force: bool
+) -> None:
+    """Create ``venv_dir`` and install ``requirements`` into it (unless ``package`` is at ``version``)."""
+    if not force and _installed_version(venv_dir, package) == version:
+        print(f"{package} {version}: already installed in {venv_dir}")
+        return
+    if venv_dir.exists():
+        shutil.rmtree(venv_dir)
+    print(f"{package} {version}: creating {venv_dir}", flush=True)
+    venv.EnvBuilder(with_pip=True, clear=True).create(venv_dir)
+    python = str(_venv_python(venv_dir))
+    _run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *requirements])
+    if _installed_version(venv_dir, package) != version:
+        raise SystemExit(f"install_peers: {package} {version} is not importable from {python}")
 
 
 def _client_dependencies() -> list[str]:
@@ -121,19 +156,15 @@ def _names(requirements: list[str]) -> list[str]:
 
 def install_fastmcp(force: bool) -> None:
     """Create ``.cache/peers/fastmcp-venv`` and install the pinned fastmcp into it (unless already there)."""
-    if not force and _installed_fastmcp_version() == FASTMCP_VERSION:
-        print(f"fastmcp {FASTMCP_VERSION}: already installed in {FASTMCP_VENV}")
-        _ensure_client_dependencies()
-        return
-    if FASTMCP_VENV.exists():
-        shutil.rmtree(FASTMCP_VENV)
-    print(f"fastmcp {FASTMCP_VERSION}: creating {FASTMCP_VENV}", flush=True)
-    venv.EnvBuilder(with_pip=True, clear=True).create(FASTMCP_VENV)
-    python = str(_venv_python(FASTMCP_VENV))
-    _run([python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", *FASTMCP_REQUIREMENTS])
-    if _installed_fastmcp_version() != FASTMCP_VERSION:
-        raise SystemExit(f"install_peers: fastmcp {FASTMCP_VERSION} is not importable from {python}")
+    _install_python_peer(FASTMCP_VENV, "fastmcp", FASTMCP_VERSION, FASTMCP_REQUIREMENTS, force)
     _ensure_client_dependencies()
+
+
+def install_fastmcp_tasks(force: bool) -> None:
+    """Create ``.cache/peers/fastmcp-tasks-venv``: fastmcp-tasks with the fastmcp release it needs."""
+    _install_python_peer(
+        FASTMCP_TASKS_VENV, "fastmcp-tasks", FASTMCP_TASKS_VERSION, FASTMCP_TASKS_REQUIREMENTS, force
+    )
 
 
 def _package_version(folder: Path, package: str) -> str | None:
@@ -185,6 +216,11 @@ def install_filesystem(force: bool) -> None:
     _install_npm_peer(FILESYSTEM_DIR, FILESYSTEM_PACKAGE, FILESYSTEM_VERSION, force)
 
 
+def install_memory(force: bool) -> None:
+    """npm-install the pinned server-memory into ``.cache/peers/memory`` (unless already there)."""
+    _install_npm_peer(MEMORY_DIR, MEMORY_PACKAGE, MEMORY_VERSION, force)
+
+
 def _wants_own_node() -> bool:
     return sys.platform == "linux" and os.uname().machine in ("x86_64", "amd64")
 
@@ -219,17 +255,21 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--only",
-        choices=["fastmcp", "everything", "filesystem", "oidc-provider"],
+        choices=["fastmcp", "fastmcp-tasks", "everything", "filesystem", "memory", "oidc-provider"],
         help="install just one peer (default: all)",
     )
     args = parser.parse_args(argv)
     PEERS.mkdir(parents=True, exist_ok=True)
     if args.only in (None, "fastmcp"):
         install_fastmcp(args.force)
+    if args.only in (None, "fastmcp-tasks"):
+        install_fastmcp_tasks(args.force)
     if args.only in (None, "everything"):
         install_everything(args.force)
     if args.only in (None, "filesystem"):
         install_filesystem(args.force)
+    if args.only in (None, "memory"):
+        install_memory(args.force)
     if args.only in (None, "oidc-provider"):
         install_oidc_provider(args.force)
     return 0

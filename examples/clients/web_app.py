@@ -4,6 +4,11 @@
     python examples/clients/web_app.py                                   # the bistro, over stdio
     python examples/clients/web_app.py http://127.0.0.1:8000/mcp --mode legacy --port 8080
 
+Several workers sharing the questions (an answer may be posted to any of them; see docs/ui.md):
+
+    python examples/clients/web_app.py http://127.0.0.1:8000/mcp --workers 4 --store redis://127.0.0.1:6379
+    python examples/clients/web_app.py --workers 2 --store sqlite:///tmp/questions.db
+
 Then open http://127.0.0.1:8080, pick a tool and call it. When the server asks something (try the
 bistro's ``book_table`` with ``{"date": "2025-12-25", "party_size": 2}``), the question appears in the
 "Waiting for you" list, drawn from ``PendingQuestion.to_json()``; your answer is posted back with
@@ -11,9 +16,10 @@ bistro's ``book_table`` with ``{"date": "2025-12-25", "party_size": 2}``), the q
 
 The app is Starlette (an ASGI framework that comes with the official MCP SDK, so the ``examples`` extra
 already has it) served by uvicorn on 127.0.0.1. The broker side is the few lines in ``lifespan`` and the
-three ``/api/questions`` handlers; the rest is the page. Server text is always put in the page with
-``textContent``, never as HTML; the ``Host`` header is checked (DNS rebinding) and a Content-Security-
-Policy allows only this app's own script and style.
+``/api/questions`` handlers; a 2026-07-28 call is released while its question waits
+(``broker.call_tool``) and resumed by whichever worker receives the answer; the rest is the page.
+Server text is always put in the page with ``textContent``, never as HTML; the ``Host`` header is
+checked (DNS rebinding) and a Content-Security-Policy allows only this app's own script and style.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import os
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -37,24 +44,72 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 
 from mcp_client import Client, InvalidElicitationContentError, MCPClientError, StdioServerParameters
-from mcp_client.types import TextContent
-from ui_adapters import QuestionBroker, QuestionNotPendingError
+from mcp_client.types import CallToolResult, TextContent
+from ui_adapters import (
+    PausedCall,
+    PausedCallNotReadyError,
+    QuestionBroker,
+    QuestionNotPendingError,
+    QuestionStore,
+    RedisStore,
+    SqliteStore,
+)
 
 BISTRO = Path(__file__).resolve().parent.parent / "servers" / "bistro.py"
+CONFIG_ENV = "MCP_WEB_APP_CONFIG"  # how --workers hands the options to each worker process
 
 
-def create_app(server: str | StdioServerParameters, mode: str, timeout: float | None = 3600) -> Starlette:
-    broker = QuestionBroker(timeout=timeout)  # a question nobody answers within the hour is cancelled
+def open_store(where: str | None) -> QuestionStore | None:
+    """``redis://...`` (or ``rediss://``), ``sqlite:///path`` or a ``.db`` path; ``None``: in memory."""
+    if not where:
+        return None
+    if where.startswith(("redis://", "rediss://", "unix://")):
+        return RedisStore(where, namespace="mcp-web-app")
+    return SqliteStore(where.removeprefix("sqlite://"))
+
+
+def create_app(
+    server: str | StdioServerParameters,
+    mode: str,
+    timeout: float | None = 3600,
+    store: str | None = None,
+    lease: float = 10.0,
+) -> Starlette:
+    # A question nobody answers within the hour is cancelled; with a store, every worker sees it.
+    broker = QuestionBroker(timeout=timeout, store=open_store(store), lease=lease)
     clients: list[Client] = []
+    results: dict[str, dict[str, Any]] = {}  # resumed calls' results, without a store
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        async with Client(server, mode=mode, elicitation_callback=broker) as client:
+        async with broker, Client(server, mode=mode, elicitation_callback=broker) as client:
             clients.append(client)
             try:
                 yield
             finally:
                 broker.close()  # waiting calls get "cancel"; open question streams end
+
+    def shown(result: CallToolResult) -> dict[str, Any]:
+        text = "\n".join(block.text for block in result.content if isinstance(block, TextContent))
+        return {"text": text, "is_error": result.is_error}
+
+    async def keep_result(call_id: str, result: dict[str, Any]) -> None:
+        if broker.store is not None:
+            await broker.store.put_record("call-result", call_id, result)
+        else:
+            results[call_id] = result
+
+    async def resume_if_ready(call_id: str) -> dict[str, Any] | None:
+        """The worker that took the last answer sends them all; any worker could."""
+        try:
+            result = await broker.resume(call_id, clients[0])
+        except (PausedCallNotReadyError, QuestionNotPendingError):
+            return None  # more answers to come, or another worker resumes it
+        if isinstance(result, PausedCall):
+            return None  # the server asked again: the new questions are pending
+        assert isinstance(result, CallToolResult)
+        await keep_result(call_id, shown(result))
+        return shown(result)
 
     # ------------------------------------------------------------------------- the broker's API
 
@@ -70,10 +125,15 @@ def create_app(server: str | StdioServerParameters, mode: str, timeout: float | 
             events(), media_type="text/event-stream", headers={"Cache-Control": "no-store"}
         )
 
+    async def describe(request: Request) -> JSONResponse:
+        found = await broker.describe(request.path_params["id"])
+        return JSONResponse(found) if found is not None else JSONResponse({"error": "unknown"}, 404)
+
     async def answer(request: Request) -> JSONResponse:
         question_id = request.path_params["id"]
         body: Any = await request.json()
         action = body.get("action") if isinstance(body, dict) else None
+        asked = await broker.describe(question_id)
         try:
             if action == "accept":
                 await broker.answer(question_id, body.get("content") or {})
@@ -87,7 +147,20 @@ def create_app(server: str | StdioServerParameters, mode: str, timeout: float | 
             return JSONResponse({"error": str(exc), "field": exc.field}, status_code=422)
         except QuestionNotPendingError as exc:
             return JSONResponse({"error": str(exc)}, status_code=404)
+        if asked is not None and asked["call_id"] is not None:  # a released 2026-07-28 call
+            return JSONResponse({"ok": True, "result": await resume_if_ready(asked["call_id"])})
         return JSONResponse({"ok": True})
+
+    async def call_result(request: Request) -> JSONResponse:
+        call_id = request.path_params["id"]
+        if broker.store is not None:
+            found = await broker.store.get_record("call-result", call_id)
+        else:
+            found = results.get(call_id)
+        return JSONResponse(found) if found is not None else JSONResponse({"status": "paused"}, 404)
+
+    async def worker(_request: Request) -> JSONResponse:
+        return JSONResponse({"pid": os.getpid(), "worker": broker.worker})
 
     # ----------------------------------------------------------------------- calling the server
 
@@ -103,11 +176,13 @@ def create_app(server: str | StdioServerParameters, mode: str, timeout: float | 
             return JSONResponse({"error": 'post {"tool": NAME, "arguments": {...}}'}, status_code=400)
         arguments = body.get("arguments") or {}
         try:
-            result = await clients[0].call_tool(body["tool"], arguments)  # waits while a question is open
+            # Legacy: waits while a question is open. 2026-07-28: released at once if the server asks.
+            result = await broker.call_tool(clients[0], body["tool"], arguments)
         except MCPClientError as exc:
             return JSONResponse({"error": str(exc)}, status_code=502)
-        text = "\n".join(block.text for block in result.content if isinstance(block, TextContent))
-        return JSONResponse({"text": text, "is_error": result.is_error})
+        if isinstance(result, PausedCall):
+            return JSONResponse({"paused": result.id}, status_code=202)
+        return JSONResponse(shown(result))
 
     # ------------------------------------------------------------------------------- the page
 
@@ -130,6 +205,9 @@ def create_app(server: str | StdioServerParameters, mode: str, timeout: float | 
             Route("/api/questions", questions),
             Route("/api/questions/stream", question_stream),
             Route("/api/questions/{id}", answer, methods=["POST"]),
+            Route("/api/questions/{id}", describe, methods=["GET"]),
+            Route("/api/calls/{id}", call_result),
+            Route("/api/worker", worker),
         ],
         middleware=[
             Middleware(TrustedHostMiddleware, allowed_hosts=["127.0.0.1", "localhost"]),
@@ -367,7 +445,12 @@ async function start() {
     let args;
     try { args = JSON.parse(document.getElementById("arguments").value || "{}"); }
     catch (problem) { item.textContent = "the arguments are not JSON: " + problem.message; return; }
-    const reply = await post("/api/call", {tool: select.value, arguments: args});
+    let reply = await post("/api/call", {tool: select.value, arguments: args});
+    while (reply.body.paused) {  // a released 2026-07-28 call: its result comes once it is answered
+      await new Promise((done) => setTimeout(done, 300));
+      const polled = await fetch("/api/calls/" + reply.body.paused);
+      if (polled.status === 200) { reply = {body: await polled.json()}; }
+    }
     item.textContent = select.value + ": " + (reply.body.error || reply.body.text);
     refresh();
   });
@@ -388,22 +471,59 @@ def main() -> None:
         "--mode", default=None, help="legacy, auto or 2026-07-28 (default: legacy for the bistro)"
     )
     parser.add_argument("--port", type=int, default=8080, help="port on 127.0.0.1 (default 8080)")
+    parser.add_argument(
+        "--store",
+        default=None,
+        help="share questions between workers and restarts: redis://HOST:PORT/DB or sqlite:///PATH",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, help="worker processes on the one port (needs --store)"
+    )
+    parser.add_argument(
+        "--lease", type=float, default=10.0, help="seconds before a dead worker's questions are withdrawn"
+    )
     args = parser.parse_args()
+    if args.workers > 1 and not args.store:
+        parser.error("--workers above 1 needs --store: each worker must see the questions of the others")
     target = args.server or str(BISTRO)
+    mode = args.mode or ("legacy" if args.server is None else "auto")
+    config = {"server": target, "mode": mode, "store": args.store, "lease": args.lease}
+    print(f"web app: open http://127.0.0.1:{args.port} (Ctrl-C to stop)", file=sys.stderr, flush=True)
+    if args.workers > 1:  # uvicorn's worker processes import the app by name: the options go by env
+        os.environ[CONFIG_ENV] = json.dumps(config)
+        uvicorn.run(
+            "web_app:app_from_environment",
+            factory=True,
+            app_dir=str(Path(__file__).resolve().parent),
+            workers=args.workers,
+            host="127.0.0.1",
+            port=args.port,
+            log_level="warning",
+            timeout_graceful_shutdown=2,
+        )
+        return
+    app = app_from_config(config)
+    server_config = uvicorn.Config(
+        app, host="127.0.0.1", port=args.port, log_level="warning", timeout_graceful_shutdown=2
+    )
+    with contextlib.suppress(KeyboardInterrupt):  # uvicorn raises the Ctrl-C again once it has stopped
+        _QuestionsFirstServer(server_config, app.state.broker).run()
+    print("web app: stopped", file=sys.stderr, flush=True)
+
+
+def app_from_config(config: dict[str, Any]) -> Starlette:
+    target: str = config["server"]
     server: str | StdioServerParameters = (
         target
         if target.startswith(("http://", "https://"))
         else StdioServerParameters(sys.executable, [target])
     )
-    mode = args.mode or ("legacy" if args.server is None else "auto")
-    print(f"web app: open http://127.0.0.1:{args.port} (Ctrl-C to stop)", file=sys.stderr, flush=True)
-    app = create_app(server, mode)
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=args.port, log_level="warning", timeout_graceful_shutdown=2
-    )
-    with contextlib.suppress(KeyboardInterrupt):  # uvicorn raises the Ctrl-C again once it has stopped
-        _QuestionsFirstServer(config, app.state.broker).run()
-    print("web app: stopped", file=sys.stderr, flush=True)
+    return create_app(server, config["mode"], store=config["store"], lease=float(config["lease"]))
+
+
+def app_from_environment() -> Starlette:
+    """For uvicorn's worker processes (``--workers``): the options ``main`` put in the environment."""
+    return app_from_config(json.loads(os.environ[CONFIG_ENV]))
 
 
 if __name__ == "__main__":

@@ -1,5 +1,7 @@
 """mcp_client: an async MCP client where every server question, in either protocol era, reaches one callback.
 
+::
+
     from mcp_client import Client
 
     async with Client("http://127.0.0.1:8000/mcp", elicitation_callback=ask) as client:
@@ -34,7 +36,10 @@ from mcp_client._errors import (
     ServerError,
     ServerExitedError,
     SessionExpiredError,
+    SkillVerificationError,
     SubscriptionLostError,
+    TaskCancelledError,
+    TaskLostError,
     UnsupportedInEraError,
     UnsupportedProtocolVersionError,
     UrlElicitationRequiredError,
@@ -44,6 +49,8 @@ from mcp_client._listen import Listening
 from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback, Subscription
 from mcp_client._roots import ListRootsCallback
 from mcp_client._sampling import SamplingCallback
+from mcp_client._skills import Skill, SkillEntry, SkillFile
+from mcp_client._tool_task import ToolTask
 from mcp_client._transport import Message, RequestId, ServerMessageSink, Spawn, Transport
 from mcp_client._transports.http import StreamableHTTPTransport
 from mcp_client._transports.stdio import StdioServerParameters, StdioTransport
@@ -89,12 +96,19 @@ __all__ = [
     "ServerExitedError",
     "ServerMessageSink",
     "SessionExpiredError",
+    "Skill",
+    "SkillEntry",
+    "SkillFile",
+    "SkillVerificationError",
     "Spawn",
     "StdioServerParameters",
     "StdioTransport",
     "StreamableHTTPTransport",
     "Subscription",
     "SubscriptionLostError",
+    "TaskCancelledError",
+    "TaskLostError",
+    "ToolTask",
     "Transport",
     "UnsupportedInEraError",
     "UnsupportedProtocolVersionError",

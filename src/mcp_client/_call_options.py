@@ -2,7 +2,8 @@
 
 A call may bring its own timeout, a progress callback (a ``progressToken`` goes out in ``_meta`` and
 each progress report restarts the call's clock), extra ``_meta``, answers and state to resume a paused
-call with, and whether to hand back an ``input_required`` result instead of running the loop. A call
+call with, whether to hand back an ``input_required`` result instead of running the loop, and whether a
+task the server makes of it comes back as a ``ToolTask`` (``as_task``). A call
 with none of these builds no ``CallOptions`` and pays for none of it.
 """
 
@@ -27,6 +28,7 @@ class CallOptions:
     input_responses: Mapping[str, Any] | None = None
     request_state: str | None = None
     allow_input_required: bool = False
+    as_task: bool = False
 
 
 def check_seconds(name: str, seconds: float | None) -> None:
@@ -41,6 +43,7 @@ def call_options(
     input_responses: Mapping[str, Any] | None,
     request_state: str | None,
     allow_input_required: bool,
+    as_task: bool = False,
 ) -> CallOptions | None:
     """The call's options, or ``None`` when it has none (the common call pays for nothing)."""
     if (
@@ -50,10 +53,13 @@ def call_options(
         and input_responses is None
         and request_state is None
         and not allow_input_required
+        and not as_task
     ):
         return None
     check_seconds("read_timeout_seconds", timeout)
-    return CallOptions(timeout, progress_callback, meta, input_responses, request_state, allow_input_required)
+    return CallOptions(
+        timeout, progress_callback, meta, input_responses, request_state, allow_input_required, as_task
+    )
 
 
 def dress(

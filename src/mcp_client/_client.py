@@ -4,8 +4,9 @@ A thin façade: ``_options`` checks what it was given and builds the transport (
 router of question handlers (``_router``: elicitation, sampling, roots); with the notification routes
 (``_notifications``) they make the session (``_session``), which does the work: negotiation,
 sending, deadlines, cancellation, recovery, the multi-round-trip loop (``_input_required``) and the
-legacy push path (``_server_messages``). The façade turns results into typed models. The three calls
-that may ask questions, pause or run long live in ``_pausable_calls``; ``listen()`` in ``_listen``.
+legacy push path (``_server_messages``), and reads results into typed models. Every method here
+builds the wire params at most and delegates its body to the session; the three calls that may ask
+questions, pause or run long take their options through ``_call_options``; ``listen()`` is ``_listen``'s.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from mcp_client._elicitation import (
     ElicitationCompleteCallback,
     UrlCompletions,
 )
+from mcp_client._extensions import SKILLS_EXTENSION, TASKS_EXTENSION, Extensions
 from mcp_client._http_options import CertTypes, HttpClientFactory, HttpOptions
 from mcp_client._listen import Listening, listen_filter
 from mcp_client._notifications import LoggingCallback, MessageHandler, Notifications, ProgressCallback
@@ -32,6 +34,8 @@ from mcp_client._options import check_level, check_mode, client_info_of, router_
 from mcp_client._roots import ListRootsCallback
 from mcp_client._sampling import SamplingCallback
 from mcp_client._session import ListChangedCallback, Session
+from mcp_client._skills import Skill, SkillEntry, SkillsAccess
+from mcp_client._tool_task import ToolTask
 from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Transport
 from mcp_client._transports.stdio import StdioServerParameters
 from mcp_client._version_choice import prior_discover as prior_discover_decision
@@ -98,6 +102,13 @@ class Client:
     2026-07-28: in each request's ``_meta``, without which a modern server sends none).
     ``message_handler(notification)`` gets every other notification the client does not consume
     (list changes, resource updates, unknown ones) as typed models. Both may be sync or async.
+
+    ``tasks=True`` declares the tasks extension (``io.modelcontextprotocol/tasks``): the server may then
+    run a tool call as a durable task, which ``call_tool`` follows to its result (its questions going
+    to the same callbacks), or hands back as a ``ToolTask`` with ``as_task=True``.
+
+    ``skills=True`` declares the Agent Skills extension (``io.modelcontextprotocol/skills``) and
+    enables ``list_skills``, ``get_skill`` and ``load_skill``, which verify what they read.
     """
 
     def __init__(
@@ -120,6 +131,8 @@ class Client:
         logging_callback: LoggingCallback | None = None,
         log_level: LoggingLevel | None = None,
         message_handler: MessageHandler | None = None,
+        tasks: bool = False,
+        skills: bool = False,
         transport: Literal["auto", "http", "sse"] = "auto",
         verify: bool | str | os.PathLike[str] | ssl.SSLContext = True,
         cert: CertTypes | None = None,
@@ -168,7 +181,11 @@ class Client:
             complete_callback=elicitation_complete_callback,
             notifications=notifications,
             log_level=log_level,
+            extensions=Extensions(
+                [*([TASKS_EXTENSION] if tasks else []), *([SKILLS_EXTENSION] if skills else [])]
+            ),
         )
+        self._skills = SkillsAccess(self._session.request, self._session.label, declared=skills)
 
     @property
     def server(self) -> str:
@@ -242,7 +259,20 @@ class Client:
         input_responses: Mapping[str, Any] | None = None,
         request_state: str | None = None,
         allow_input_required: Literal[False] = False,
+        as_task: Literal[False] = False,
     ) -> CallToolResult: ...
+
+    @overload
+    async def call_tool(
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        read_timeout_seconds: float | None = None,
+        progress_callback: ProgressCallback | None = None,
+        *,
+        meta: Mapping[str, Any] | None = None,
+        as_task: Literal[True],
+    ) -> ToolTask: ...
 
     @overload
     async def call_tool(
@@ -256,6 +286,7 @@ class Client:
         input_responses: Mapping[str, Any] | None = None,
         request_state: str | None = None,
         allow_input_required: bool,
+        as_task: Literal[False] = False,
     ) -> CallToolResult | InputRequiredResult: ...
 
     async def call_tool(
@@ -269,7 +300,8 @@ class Client:
         input_responses: Mapping[str, Any] | None = None,
         request_state: str | None = None,
         allow_input_required: bool = False,
-    ) -> CallToolResult | InputRequiredResult:
+        as_task: bool = False,
+    ) -> CallToolResult | InputRequiredResult | ToolTask:
         """Call a tool and return its result; the server's questions go to the elicitation callback.
 
         ``read_timeout_seconds`` replaces ``Client(timeout=...)`` for this call. ``progress_callback
@@ -279,6 +311,11 @@ class Client:
         with ``input_responses`` and ``request_state``. A structured result is checked against the
         tool's ``outputSchema`` (``InvalidToolResultError``). A tool's own failure is a result with
         ``is_error=True``; protocol failures raise ``MCPError``.
+
+        With ``Client(tasks=True)`` the server may run the call as a task: it is followed to its result
+        (``tasks/get`` polls; each status message goes to ``progress_callback``; the timeout counts
+        silence, not the task's total time; cancelling the call cancels the task). ``as_task=True``
+        returns a ``ToolTask`` instead, at once.
         """
         options = call_options(
             read_timeout_seconds,
@@ -287,9 +324,20 @@ class Client:
             input_responses,
             request_state,
             allow_input_required,
+            as_task,
         )
         params = {"name": name, "arguments": dict(arguments) if arguments else {}}
+        if options is not None and options.as_task:
+            return await self._session.start_tool_task(name, params, options)
         return await self._session.call_tool(name, params, options)
+
+    async def task(self, saved: str | Mapping[str, Any]) -> ToolTask:
+        """Pick up a task again: ``saved`` is a ``ToolTask.to_json()`` (or its JSON text) or a task id.
+
+        Looks at the task once (``TaskLostError`` if the server no longer has it); then use the
+        ``ToolTask`` as if this client had started it. Needs ``Client(tasks=True)``.
+        """
+        return await self._session.resume_task(saved)
 
     @overload
     async def get_prompt(
@@ -393,6 +441,30 @@ class Client:
             ListResourceTemplatesResult, "resources/templates/list", "resourceTemplates", refresh
         )
 
+    async def list_skills(self) -> list[SkillEntry]:
+        """Every skill the server lists (``skills/list``, all pages); nothing of them is read yet."""
+        self._session.require_open()
+        return await self._skills.list()
+
+    async def get_skill(self, uri: str) -> SkillEntry:
+        """The entry of one skill by its ``SKILL.md`` URI (``skills/get``), listed or not."""
+        self._session.require_open()
+        return await self._skills.get(uri)
+
+    async def load_skill(
+        self, skill: str | SkillEntry, *, read_files: bool = False, allow_unverified: bool = False
+    ) -> Skill:
+        """Read a skill's ``SKILL.md`` and check it against its entry: size, digest, frontmatter.
+
+        ``skill`` is an entry from ``list_skills`` or a ``SKILL.md`` URI (its entry is fetched with
+        ``get_skill``). Supporting files are read when ``Skill.read`` asks for them, each verified,
+        or all at once with ``read_files=True``. Any mismatch raises ``SkillVerificationError`` naming
+        the file and what differs; the content is not used. A skill whose entry lists no digests (a
+        dynamic skill) is refused unless ``allow_unverified=True`` (its frontmatter is still checked).
+        """
+        self._session.require_open()
+        return await self._skills.load(skill, read_files=read_files, allow_unverified=allow_unverified)
+
     async def complete(
         self,
         ref: PromptReference | ResourceTemplateReference | Mapping[str, Any],
@@ -430,15 +502,20 @@ class Client:
         prompts_list_changed: bool = False,
         resources_list_changed: bool = False,
         resource_subscriptions: Sequence[str] = (),
+        task_ids: Sequence[str] = (),
     ) -> Listening:
         """``async with client.listen(...) as subscription: async for notice in subscription: ...``
 
         Yields change notices (``ToolListChangedNotification``, ``ResourceUpdatedNotification``...) of
         the kinds asked for, in both eras: a 2026-07-28 ``subscriptions/listen`` stream, or the legacy
         session's stream with ``resources/subscribe`` for ``resource_subscriptions`` while it is open.
+
+        ``task_ids`` (2026-07-28, tasks extension) asks for ``notifications/tasks`` about those tool
+        tasks (``TaskStatusNotification``); while the subscription is open, a call or ``ToolTask``
+        following one of them takes each pushed state at once instead of waiting for its next poll.
         """
         wanted = listen_filter(
-            tools_list_changed, prompts_list_changed, resources_list_changed, resource_subscriptions
+            tools_list_changed, prompts_list_changed, resources_list_changed, resource_subscriptions, task_ids
         )
         return self._session.listen(wanted)
 

@@ -18,7 +18,9 @@ class ClientRequestContext:
     said about itself (``None`` before it said anything). In the legacy era ``request_id`` is the id of the
     server's ``elicitation/create`` request; in the 2026-07-28 era ``input_key`` is the key of the question
     in ``inputRequests``. ``question_index`` / ``question_count`` number the questions of one round
-    (always 1 of 1 for a legacy push), so a UI can say "question 2 of 3". ``config_name`` is the
+    (always 1 of 1 for a legacy push), so a UI can say "question 2 of 3". ``task_id`` is set when the
+    question comes from a tool task (``input_required`` on ``tasks/get``): ``input_key`` is then its key
+    in the task's ``inputRequests``. ``config_name`` is the
     server's name in the ``mcpServers`` config when the question comes through a ``ClientGroup``.
     """
 
@@ -30,6 +32,7 @@ class ClientRequestContext:
     input_key: str | None = None
     question_index: int = 1
     question_count: int = 1
+    task_id: str | None = None
     config_name: str | None = None
 
     @property

@@ -26,7 +26,15 @@ _META_CLIENT_INFO = "io.modelcontextprotocol/clientInfo"
 _META_LOG_LEVEL = "io.modelcontextprotocol/logLevel"
 
 _NO_HEADERS: dict[str, str] = {}
-_NAMED_METHODS = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+_NAMED_METHODS = {
+    "tools/call": "name",
+    "prompts/get": "name",
+    "resources/read": "uri",
+    # SEP-2663: a task's requests carry its id in Mcp-Name, so a load balancer finds the instance.
+    "tasks/get": "taskId",
+    "tasks/update": "taskId",
+    "tasks/cancel": "taskId",
+}
 _NO_MODERN_NOTIFICATION = frozenset({"notifications/roots/list_changed"})
 """Client notifications 2026-07-28 dropped: there a server asks for roots with each request it needs."""
 

@@ -12,7 +12,8 @@ The tree, so that a caller can pick the right ``except`` in ten seconds::
     ├── MCPTimeoutError                  a request got no answer within ``timeout`` (progress restarts it)
     ├── ProtocolError                    the server broke the protocol (malformed or impossible message)
     │   ├── UnsupportedProtocolVersionError  no protocol version both sides speak
-    │   └── InvalidToolResultError       a tool's structuredContent breaks its outputSchema (.path .rule)
+    │   ├── InvalidToolResultError       a tool's structuredContent breaks its outputSchema (.path .rule)
+    │   └── SkillVerificationError       a skill's file does not match its entry (.skill .file .reason)
     ├── MCPError                         a JSON-RPC error (.code .message .data), from either side:
     │   ├── ServerError                  the server answered our request with it
     │   │   └── UrlElicitationRequiredError  legacy -32042: open these URLs first (.elicitations)
@@ -21,6 +22,10 @@ The tree, so that a caller can pick the right ``except`` in ten seconds::
     │   │   └── CapabilityNotDeclaredError   the server asked for sampling, roots or elicitation, which
     │   │                                    this client did not declare (.kind); pass that callback
     │   └── (the very MCPError your callback raised to refuse comes back to the call as it is)
+    ├── TaskCancelledError               a tool task ended ``cancelled`` (.task_id); a ``failed`` task
+    │                                    raises its own JSON-RPC error as ``ServerError``
+    ├── TaskLostError                    the server no longer knows a task (expired past its TTL, or
+    │                                    never existed) (.task_id)
     ├── InputRequiredRoundsExceededError the server kept asking for input past the round cap
     ├── InputRequiredLimitError          the server's input requests broke a size or count limit
     ├── CallbackError                    an app callback (sampling, roots, elicitation) raised or
@@ -72,6 +77,8 @@ __all__ = [
     "ServerExitedError",
     "SessionExpiredError",
     "SubscriptionLostError",
+    "TaskCancelledError",
+    "TaskLostError",
     "UnsupportedInEraError",
     "UnsupportedProtocolVersionError",
     "UrlElicitationRequiredError",
@@ -141,6 +148,28 @@ class InvalidToolResultError(ProtocolError):
         self.tool = tool
         self.path = path
         self.rule = rule
+
+
+class SkillVerificationError(ProtocolError):
+    """A skill's file does not match its skill entry (SEP-2640): size, digest, frontmatter, or unlisted.
+
+    ``skill`` is the skill's ``SKILL.md`` URI, ``file`` the URI of the file that failed and ``reason``
+    what did not match. The content was not used. If the skill was updated since it was listed, fetch
+    the entry again (``get_skill``/``list_skills``) and load it again.
+    """
+
+    def __init__(self, skill: str, file: str, reason: str, *, read: bool = True) -> None:
+        what = "its SKILL.md" if file == skill else file
+        advice = (
+            ". The content was not used; if the skill changed since it was listed, get its entry again "
+            "(get_skill) and load it again"
+            if read
+            else ""
+        )
+        super().__init__(f"skill {skill}: {what} failed verification: {reason}{advice}")
+        self.skill = skill
+        self.file = file
+        self.reason = reason
 
 
 class UnsupportedProtocolVersionError(ProtocolError):
@@ -219,6 +248,29 @@ class CapabilityNotDeclaredError(LocalRefusalError):
         self.method = method
         self.wire_message = wire_message
         """What a legacy server is told (``"Sampling not supported"``, as the official client says)."""
+
+
+class TaskCancelledError(MCPClientError):
+    """A tool task ended in ``cancelled``: by ``task.cancel()``, by another client, or by the server.
+
+    ``task_id`` names the task; ``status_message`` is what the server said about it, if anything.
+    """
+
+    def __init__(self, message: str, task_id: str, status_message: str | None = None) -> None:
+        super().__init__(message)
+        self.task_id = task_id
+        self.status_message = status_message
+
+
+class TaskLostError(MCPClientError):
+    """The server answered ``tasks/get`` for ``task_id`` with an error: it expired or never existed.
+
+    The server's own error is the ``__cause__`` (a ``ServerError``); the task's result cannot be had.
+    """
+
+    def __init__(self, message: str, task_id: str) -> None:
+        super().__init__(message)
+        self.task_id = task_id
 
 
 class InputRequiredRoundsExceededError(MCPClientError):

@@ -83,7 +83,7 @@ async def run(
         if questions:
             if not isinstance(questions, dict):
                 raise ProtocolError(f"{what}: the server sent inputRequests that is not an object")
-            retry["inputResponses"] = await _answer_all(questions, answer, what, check)
+            retry["inputResponses"] = await answer_all(questions, answer, what, check)
             backoff = _BACKOFF_START
         else:
             await anyio.sleep(backoff)  # state only: the server is working; poll gently
@@ -94,9 +94,10 @@ async def run(
     return result
 
 
-async def _answer_all(
+async def answer_all(
     questions: dict[str, Any], answer: Answer, what: str, check: Check | None
 ) -> dict[str, Any]:
+    """Answer one round of ``inputRequests`` (checked first, then all at once); the answers by key."""
     if len(questions) > MAX_QUESTIONS_PER_ROUND:
         raise InputRequiredLimitError(
             f"{what}: the server asked {len(questions)} questions in one round, over the client's limit of "

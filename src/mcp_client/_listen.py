@@ -172,13 +172,17 @@ def listen_filter(
     prompts_list_changed: bool,
     resources_list_changed: bool,
     resource_subscriptions: Sequence[str],
+    task_ids: Sequence[str] = (),
 ) -> SubscriptionFilter:
     """The wire filter for ``listen()``'s keywords (false flags and no URIs are left out)."""
     if isinstance(resource_subscriptions, str):
         raise TypeError("resource_subscriptions takes a list of URIs, not a single string")
+    if isinstance(task_ids, str):
+        raise TypeError("task_ids takes a list of task ids, not a single string")
     return SubscriptionFilter(
         tools_list_changed=True if tools_list_changed else None,
         prompts_list_changed=True if prompts_list_changed else None,
         resources_list_changed=True if resources_list_changed else None,
         resource_subscriptions=list(resource_subscriptions) or None,
+        task_ids=list(task_ids) or None,
     )

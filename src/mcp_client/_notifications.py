@@ -39,6 +39,8 @@ from mcp_client.types import (
     ResourceUpdatedNotification,
     ServerNotification,
     SubscriptionFilter,
+    Task,
+    TaskStatusNotification,
     ToolListChangedNotification,
     UnknownNotification,
 )
@@ -199,6 +201,8 @@ class Subscription:
         if isinstance(notice, ResourceUpdatedNotification):
             # The spec lets the server name a sub-resource of a subscribed URI.
             return bool(self._uris)
+        if isinstance(notice, TaskStatusNotification):
+            return notice.params.task_id in (honored.task_ids or ())
         return False
 
     def offer(self, notice: ServerNotification) -> None:
@@ -270,6 +274,8 @@ class Notifications:
         self._on_tools_changed = on_tools_changed
         self._on_list_changed = on_list_changed
         self._subscriptions: list[Subscription] = []
+        self.task_waiters: dict[str, list[Any]] = {}
+        """Calls following a task, by id (``_tasks.TaskWaiter``): a ``notifications/tasks`` wakes them."""
 
     @contextmanager
     def subscribed(self, subscription: Subscription) -> Generator[Subscription]:
@@ -290,11 +296,32 @@ class Notifications:
             await self._change(method, params)
         elif method == "notifications/subscriptions/acknowledged":
             self._acknowledged(params)
+        elif method == "notifications/tasks" and self._task_state(params):
+            pass  # taken by the calls following the task and the subscriptions asking for it
         elif self._message_handler is not None:
             notice = UnknownNotification(method=method, params=params or None)
             await _call(self._message_handler, notice, what="message_handler")
         else:
             logger.debug("ignoring a %s notification", method)
+
+    def _task_state(self, params: dict[str, Any]) -> bool:
+        """A task's pushed state to the calls following it and the subscriptions asking for it.
+
+        ``False`` when nobody here wants it (then ``message_handler`` gets it, as any other notice).
+        """
+        try:
+            task = Task.model_validate(params)
+        except ValidationError:
+            logger.warning("ignoring a malformed notifications/tasks: %.200r", params)
+            return True
+        waiters = list(self.task_waiters.get(task.task_id, ()))
+        for waiter in waiters:
+            waiter.push(task)
+        notice = TaskStatusNotification(params=task)
+        wanted = [subscription for subscription in self._subscriptions if subscription.wants(notice)]
+        for subscription in wanted:
+            subscription.offer(notice)
+        return bool(waiters or wanted)
 
     async def _log(self, params: dict[str, Any]) -> None:
         try:

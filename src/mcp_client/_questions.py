@@ -46,8 +46,8 @@ class Call:
 
     def __init__(self, timeout: float | None = None, progress: ProgressRoute | None = None) -> None:
         self._failures: list[list[BaseException]] = []
-        self.timeout = timeout
-        self.progress = progress
+        self.timeout: float | None = timeout
+        self.progress: ProgressRoute | None = progress
 
     def add_failure(self, box: list[BaseException]) -> None:
         self._failures.append(box)
@@ -159,9 +159,19 @@ class Questions:
         self._router.require_declared(handler)
 
     async def answer(
-        self, era: Era, key: str, method: str, params: dict[str, Any], index: int, count: int
+        self,
+        era: Era,
+        key: str,
+        method: str,
+        params: dict[str, Any],
+        index: int,
+        count: int,
+        task_id: str | None = None,
     ) -> dict[str, Any]:
-        """Answer question ``key`` (``index`` of ``count``) a server returned in ``inputRequests``."""
+        """Answer question ``key`` (``index`` of ``count``) a server returned in ``inputRequests``.
+
+        ``task_id`` names the tool task that asks, for questions a task's ``tasks/get`` carried.
+        """
         context = ClientRequestContext(
             server=self._label,
             server_info=self._description.info,
@@ -170,5 +180,6 @@ class Questions:
             input_key=key,
             question_index=index,
             question_count=count,
+            task_id=task_id,
         )
         return await self._router.answer(method, params, context, era)

@@ -21,6 +21,7 @@ from mcp_client._schema_formats import is_date, is_date_time, is_email, is_uri
 __all__ = ["AnswerValue", "FieldKind", "FormField", "FormSchema", "Option"]
 
 AnswerValue = str | int | float | bool | list[str]
+"""One field's value in an answer: text, a number, yes/no, or the chosen values of a multiple choice."""
 
 
 class FieldKind(enum.Enum):

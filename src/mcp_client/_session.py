@@ -35,9 +35,11 @@ from mcp_client._errors import (
     MCPError,
     MCPTimeoutError,
     SessionExpiredError,
+    TaskLostError,
     UnsupportedInEraError,
     UrlElicitationRequiredError,
 )
+from mcp_client._extensions import TASKS, Extensions, legacy_tasks, missing_extension
 from mcp_client._list_cache import ListCache, ListListing
 from mcp_client._listen import Listening
 from mcp_client._negotiation import Negotiator
@@ -47,7 +49,9 @@ from mcp_client._questions import Call, Questions
 from mcp_client._router import Router
 from mcp_client._server_description import ServerDescription
 from mcp_client._server_messages import ServerMessageHandler
+from mcp_client._tasks import TaskRunner, TaskWaiter, read_task
 from mcp_client._timeouts import RequestDeadlines
+from mcp_client._tool_task import ToolTask, resume_data
 from mcp_client._transport import Message, RequestId, Transport
 from mcp_client._version_choice import Adopt
 from mcp_client.types import (
@@ -58,6 +62,7 @@ from mcp_client.types import (
     ListResourceTemplatesResult,
     ListToolsResult,
     SubscriptionFilter,
+    Task,
 )
 
 logger = logging.getLogger("mcp_client")
@@ -99,8 +104,10 @@ class Session:
         complete_callback: ElicitationCompleteCallback | None,
         notifications: Notifications,
         log_level: str | None = None,
+        extensions: Extensions | None = None,
     ) -> None:
         self.transport = transport
+        self.extensions = extensions if extensions is not None else Extensions()
         self.notifications = notifications
         self.output_schemas = OutputSchemas(transport.label)
         self.list_cache = ListCache()
@@ -120,7 +127,12 @@ class Session:
         self._state: Literal["new", "open", "closed"] = "new"
         self._task_group: anyio.abc.TaskGroup | None = None
         self.negotiator = Negotiator(
-            self, transport, self.description, router.capabilities, client_info, self.deadlines.timeout
+            self,
+            transport,
+            self.description,
+            self.extensions.capabilities(router.capabilities),
+            client_info,
+            self.deadlines.timeout,
         )
         self._questions = Questions(router, self.deadlines, self.label, self.description)
         self._inbound = ServerMessageHandler(
@@ -167,6 +179,15 @@ class Session:
                 # propagates as it is, never wrapped in an ExceptionGroup.
                 task_group.cancel_scope.cancel()
                 await task_group.__aexit__(None, None, None)
+
+    @property
+    def questions(self) -> Questions:
+        """Who answers the server's questions (the router, with the right context)."""
+        return self._questions
+
+    def task_waiter(self, task_id: str) -> TaskWaiter:
+        """A wait between two polls of ``task_id`` that a ``notifications/tasks`` for it cuts short."""
+        return TaskWaiter(self.notifications.task_waiters, task_id)
 
     def spawn(self, fn: Callable[[], Awaitable[None]]) -> None:
         """Start background work owned by this session; a failure there is logged, never lost silently."""
@@ -521,6 +542,28 @@ class Session:
         await self.check_tool_result(name, result)
         return _results.parse(CallToolResult, result, what, self.label)
 
+    async def start_tool_task(self, name: str, params: dict[str, Any], options: CallOptions) -> ToolTask:
+        """``tools/call`` with ``as_task``: a ``ToolTask`` on the server's task (or on its direct answer)."""
+        self.require_open()
+        what = f"tools/call {name!r}"
+        result = await self.call("tools/call", params, what, options)
+        if self.extensions.claim("tools/call", result, self.label) is None:
+            return ToolTask(self, tool=name, immediate=result)
+        runner = TaskRunner(self, read_task(result, what), Call(options.timeout), name)
+        return ToolTask(self, tool=name, runner=runner)
+
+    async def resume_task(self, saved: str | Mapping[str, Any]) -> ToolTask:
+        """A ``ToolTask`` for a task started earlier, perhaps by another process (``Client.task``)."""
+        self.require_open()
+        if TASKS not in self.extensions:
+            raise ClientStateError(
+                "this Client did not declare the tasks extension; pass tasks=True to Client to follow tasks"
+            )
+        task_id, tool, asked = resume_data(saved)
+        runner = TaskRunner(self, Task(task_id=task_id, status="working"), Call(), tool, asked)
+        await runner.poll()
+        return ToolTask(self, tool=tool, runner=runner)
+
     async def call_parsed(
         self, model: type[_M], method: str, params: dict[str, Any], what: str, options: CallOptions | None
     ) -> _M | InputRequiredResult:
@@ -544,10 +587,35 @@ class Session:
             era = self.require_open()
             params = dress(params, options, route, what, era.resumable, self.description.protocol_version)
             call = Call(options.timeout, route)
-            return await self._call(method, params, what, call, options.allow_input_required)
+            return await self._call(method, params, what, call, options.allow_input_required, options.as_task)
+
+    async def follow_task(
+        self, created: dict[str, Any], call: Call, what: str, tool: object
+    ) -> dict[str, Any]:
+        """A call the server turned into a task: follow it to its result, as if answered directly.
+
+        Abandoning it (cancelled, timed out, a question failed on our side) sends ``tasks/cancel``.
+        """
+        runner = TaskRunner(self, read_task(created, what), call, tool if isinstance(tool, str) else None)
+        try:
+            return await runner.follow()
+        except TaskLostError:
+            raise
+        except BaseException as exc:
+            if not runner.task.done:
+                cancelled = isinstance(exc, anyio.get_cancelled_exc_class())
+                why = "the call was cancelled" if cancelled else f"the call failed: {exc}"
+                await runner.cancel_quietly(why)
+            raise
 
     async def _call(
-        self, method: str, params: dict[str, Any], what: str, call: Call, allow_input_required: bool
+        self,
+        method: str,
+        params: dict[str, Any],
+        what: str,
+        call: Call,
+        allow_input_required: bool,
+        keep_task: bool = False,
     ) -> dict[str, Any]:
         async def send(round_params: dict[str, Any]) -> dict[str, Any]:
             return await self.request(method, round_params, call)
@@ -578,7 +646,15 @@ class Session:
             if failure is not None:
                 # Not `from exc`: the local error keeps its own __cause__; the echo becomes __context__.
                 raise failure  # noqa: B904
+            hinted = missing_extension(exc, self.extensions)
+            legacy = self.era is not None and self.era.name == "legacy"
+            if hinted is exc and legacy and method == "tools/call":
+                hinted = legacy_tasks(exc, self.description.capabilities.model_extra or {})
+            if hinted is not exc:
+                raise hinted  # noqa: B904 (its __cause__ is the server's error)
             raise
+        if self.extensions.claim(method, result, self.label) is not None and not keep_task:
+            result = await self.follow_task(result, call, what, params.get("name"))
         if result.get("isError") is True:
             failure = call.take_failure()
             if failure is not None:

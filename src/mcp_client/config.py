@@ -1,5 +1,7 @@
 """``mcpServers`` files: the server lists that Claude Desktop, Cursor, VS Code, fastmcp and mcp-use read.
 
+::
+
     from mcp_client.config import load_config
 
     config = load_config("mcp.json")          # a path, a JSON text's parsed dict, or an MCPConfig

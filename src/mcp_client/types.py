@@ -76,6 +76,8 @@ __all__ = [
     "ServerNotification",
     "StopReason",
     "SubscriptionFilter",
+    "Task",
+    "TaskStatusNotification",
     "TextContent",
     "TextResourceContents",
     "Tool",
@@ -121,6 +123,8 @@ class ServerCapabilities(WireModel):
     logging: dict[str, Any] | None = None
     completions: dict[str, Any] | None = None
     experimental: dict[str, Any] | None = None
+    extensions: dict[str, Any] | None = None
+    """The protocol extensions the server offers (SEP-2133), by id (``io.modelcontextprotocol/tasks``)."""
 
     @classmethod
     def from_server(cls, raw: object) -> ServerCapabilities:
@@ -145,6 +149,8 @@ class ServerCapabilities(WireModel):
 
 
 class TextContent(WireModel):
+    """Text in a tool result, a prompt message or a sampling message."""
+
     type: Literal["text"] = "text"
     text: str
     annotations: dict[str, Any] | None = None
@@ -152,6 +158,8 @@ class TextContent(WireModel):
 
 
 class ImageContent(WireModel):
+    """An image: base64 ``data`` of type ``mime_type`` (``image/png``...)."""
+
     type: Literal["image"] = "image"
     data: str
     mime_type: str
@@ -160,6 +168,8 @@ class ImageContent(WireModel):
 
 
 class AudioContent(WireModel):
+    """Audio: base64 ``data`` of type ``mime_type`` (``audio/wav``...)."""
+
     type: Literal["audio"] = "audio"
     data: str
     mime_type: str
@@ -168,20 +178,28 @@ class AudioContent(WireModel):
 
 
 class ResourceContents(WireModel):
+    """The contents of one resource, as ``read_resource`` returns them (text or blob below)."""
+
     uri: str
     mime_type: str | None = None
     meta: dict[str, Any] | None = Field(default=None, alias="_meta")
 
 
 class TextResourceContents(ResourceContents):
+    """A resource's contents as ``text``."""
+
     text: str
 
 
 class BlobResourceContents(ResourceContents):
+    """A resource's contents as base64 ``blob``."""
+
     blob: str
 
 
 class ResourceLink(WireModel):
+    """A link to a resource in a tool result: read it with ``client.read_resource(uri)`` if you need it."""
+
     type: Literal["resource_link"] = "resource_link"
     uri: str
     name: str
@@ -193,6 +211,8 @@ class ResourceLink(WireModel):
 
 
 class EmbeddedResource(WireModel):
+    """A resource's contents embedded in a tool result or a prompt message."""
+
     type: Literal["resource"] = "resource"
     resource: TextResourceContents | BlobResourceContents
     annotations: dict[str, Any] | None = None
@@ -210,6 +230,9 @@ ContentBlock = Annotated[
 
 
 class Tool(WireModel):
+    """A tool as ``list_tools`` gives it: its name, ``input_schema`` for the arguments and, if it has
+    one, the ``output_schema`` its structured results are checked against."""
+
     name: str
     title: str | None = None
     description: str | None = None
@@ -238,6 +261,8 @@ class CallToolResult(WireModel):
 
 
 class PromptArgument(WireModel):
+    """One argument a prompt takes (``get_prompt(name, arguments)``)."""
+
     name: str
     title: str | None = None
     description: str | None = None
@@ -245,6 +270,8 @@ class PromptArgument(WireModel):
 
 
 class Prompt(WireModel):
+    """A prompt template as ``list_prompts`` gives it."""
+
     name: str
     title: str | None = None
     description: str | None = None
@@ -253,15 +280,21 @@ class Prompt(WireModel):
 
 
 class ListPromptsResult(WireModel):
+    """Every prompt of the server (``list_prompts`` follows the pages for you)."""
+
     prompts: list[Prompt]
 
 
 class PromptMessage(WireModel):
+    """One message of a prompt, as ``get_prompt`` returns it."""
+
     role: Literal["user", "assistant"]
     content: ContentBlock
 
 
 class GetPromptResult(WireModel):
+    """A prompt with its arguments filled in: the ``messages`` to give a model."""
+
     description: str | None = None
     messages: list[PromptMessage] = Field(default_factory=list[PromptMessage])
     meta: dict[str, Any] | None = Field(default=None, alias="_meta")
@@ -271,6 +304,8 @@ class GetPromptResult(WireModel):
 
 
 class Resource(WireModel):
+    """A resource as ``list_resources`` gives it: read it with ``client.read_resource(uri)``."""
+
     uri: str
     name: str
     title: str | None = None
@@ -282,10 +317,14 @@ class Resource(WireModel):
 
 
 class ListResourcesResult(WireModel):
+    """Every resource of the server (``list_resources`` follows the pages for you)."""
+
     resources: list[Resource]
 
 
 class ReadResourceResult(WireModel):
+    """What ``read_resource`` returns: the ``contents`` of the resource (one or more parts)."""
+
     contents: list[TextResourceContents | BlobResourceContents] = Field(default_factory=list)
     meta: dict[str, Any] | None = Field(default=None, alias="_meta")
 
@@ -335,6 +374,8 @@ class Completion(WireModel):
 
 
 class CompleteResult(WireModel):
+    """Suggested values for a prompt or resource-template argument (``client.complete``)."""
+
     completion: Completion
     meta: dict[str, Any] | None = Field(default=None, alias="_meta")
 
@@ -343,6 +384,7 @@ class CompleteResult(WireModel):
 
 
 ElicitationAction = Literal["accept", "decline", "cancel"]
+"""How a person answered: ``accept`` (with content, for a form), ``decline`` (said no) or ``cancel``."""
 
 
 class ElicitRequestFormParams(WireModel):
@@ -410,7 +452,9 @@ class ElicitResult(WireModel):
 # --------------------------------------------------------------------------------------------- sampling
 
 Role = Literal["user", "assistant"]
+"""Who speaks in a sampling or prompt message."""
 IncludeContext = Literal["none", "thisServer", "allServers"]
+"""Which MCP context a sampling request asks the app to add to the prompt (a hint the app may ignore)."""
 StopReason = str
 """Why sampling stopped: ``"endTurn"``, ``"stopSequence"``, ``"maxTokens"``, ``"toolUse"``, or other."""
 
@@ -575,6 +619,31 @@ InputRequest = Annotated[
 """One question of an ``InputRequiredResult``, keyed by the server in ``input_requests``."""
 
 
+class Task(WireModel):
+    """A durable tool task's state (SEP-2663), as ``tasks/get`` or ``notifications/tasks`` carry it.
+
+    ``status`` is ``working``, ``input_required``, ``completed``, ``failed`` or ``cancelled``;
+    ``input_requests`` holds the open questions (``input_required``), ``result`` the tool's
+    ``CallToolResult`` as sent (``completed``), ``error`` the JSON-RPC error (``failed``).
+    """
+
+    task_id: str
+    status: str
+    status_message: str | None = None
+    created_at: str | None = None
+    last_updated_at: str | None = None
+    ttl_ms: float | None = None
+    poll_interval_ms: float | None = None
+    input_requests: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None
+    error: dict[str, Any] | None = None
+
+    @property
+    def done(self) -> bool:
+        """Whether the task reached a terminal status (completed, failed or cancelled)."""
+        return self.status in ("completed", "failed", "cancelled")
+
+
 class InputRequiredResult(WireModel):
     """A paused call (2026-07-28): the server needs answers before it can finish.
 
@@ -631,14 +700,27 @@ class SubscriptionFilter(WireModel):
     prompts_list_changed: bool | None = None
     resources_list_changed: bool | None = None
     resource_subscriptions: list[str] | None = None
+    task_ids: list[str] | None = None
+    """Tool tasks whose ``notifications/tasks`` to send (the tasks extension, SEP-2663)."""
+
+
+class TaskStatusNotification(WireModel):
+    """A task's new state, pushed by the server (``notifications/tasks``): what ``tasks/get`` would say."""
+
+    method: Literal["notifications/tasks"] = "notifications/tasks"
+    params: Task
 
 
 class LoggingMessageNotification(WireModel):
+    """A server log message (``notifications/message``); ``logging_callback`` gets its ``params``."""
+
     method: Literal["notifications/message"] = "notifications/message"
     params: LoggingMessageNotificationParams
 
 
 class ProgressNotification(WireModel):
+    """A progress report (``notifications/progress``); ``progress_callback`` gets its values."""
+
     method: Literal["notifications/progress"] = "notifications/progress"
     params: ProgressNotificationParams
 
@@ -683,6 +765,7 @@ ServerNotification = (
     | PromptListChangedNotification
     | ResourceListChangedNotification
     | ResourceUpdatedNotification
+    | TaskStatusNotification
     | LoggingMessageNotification
     | ProgressNotification
     | UnknownNotification

@@ -1,5 +1,7 @@
 """Ready-made elicitation callbacks for ``mcp_client``: terminal forms, URL consent, policies, canned answers.
 
+::
+
     from ui_adapters import terminal_callback
 
     ui = terminal_callback()            # forms in the terminal, links after consent
@@ -21,7 +23,9 @@ rich / prompt_toolkit are only loaded when a terminal adapter is actually used.
   request before the app's model answers it, and sees the answer before it goes back.
 * ``QuestionBroker`` (``ui_adapters.broker``): hands questions to an app's own UI (web, chat) as
   ``PendingQuestion`` s (``ui_adapters.pending``) and waits for the app's answer, or (2026-07-28)
-  releases the call as a ``PausedCall`` (``ui_adapters.paused``) to resume later.
+  releases the call as a ``PausedCall`` (``ui_adapters.paused``) to resume later. ``SqliteStore``
+  (``ui_adapters.store_sqlite``) and ``RedisStore`` (``ui_adapters.store_redis``) share its questions
+  and paused calls between worker processes (``ui_adapters.store``: the seam, ``MemoryStore``).
 * ``BrowserFormAdapter`` (``ui_adapters.browser``): each form question as a page in the system browser,
   served on loopback.
 * ``BrowserLogin``, ``browser_login`` (``ui_adapters.login``): the browser step of an OAuth login
@@ -47,6 +51,9 @@ if TYPE_CHECKING:
     from ui_adapters.policies import StopAskingPolicy, always_cancel, always_decline, terminal_ask_to_stop
     from ui_adapters.routing import ElicitationRouter, terminal_callback
     from ui_adapters.sampling import SamplingReview
+    from ui_adapters.store import MemoryStore, QuestionStore
+    from ui_adapters.store_redis import RedisStore
+    from ui_adapters.store_sqlite import SqliteStore
     from ui_adapters.terminal import TerminalFormAdapter
     from ui_adapters.text import sanitize
     from ui_adapters.url import UrlAdapter
@@ -59,12 +66,16 @@ __all__ = [
     "CannedSampling",
     "CannedSamplingRequest",
     "ElicitationRouter",
+    "MemoryStore",
     "PausedCall",
     "PausedCallNotReadyError",
     "PendingQuestion",
     "QuestionBroker",
     "QuestionNotPendingError",
+    "QuestionStore",
+    "RedisStore",
     "SamplingReview",
+    "SqliteStore",
     "StopAskingPolicy",
     "TerminalFormAdapter",
     "UnansweredQuestionError",
@@ -85,6 +96,10 @@ _WHERE = {
     "PendingQuestion": "ui_adapters.pending",
     "QuestionBroker": "ui_adapters.broker",
     "QuestionNotPendingError": "ui_adapters.broker",
+    "QuestionStore": "ui_adapters.store",
+    "MemoryStore": "ui_adapters.store",
+    "SqliteStore": "ui_adapters.store_sqlite",
+    "RedisStore": "ui_adapters.store_redis",
     "BrowserLogin": "ui_adapters.login",
     "browser_login": "ui_adapters.login",
     "CannedAnswers": "ui_adapters.canned",

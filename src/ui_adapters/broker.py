@@ -21,15 +21,39 @@ A question not answered within ``timeout`` seconds is cancelled. One broker may 
 In the 2026-07-28 era the call need not wait: ``broker.call_tool(client, ...)`` releases it as a
 ``PausedCall`` (``ui_adapters.paused``) whose questions wait here like the others, survive a restart as
 JSON, and are sent with ``broker.resume(call, client)`` once answered.
+
+A tool the server runs as a task (``Client(..., tasks=True)``) asks its questions here too, each
+``question.context.task_id`` naming the task; while ``await task.result()`` waits (in a background
+task of the app), they sit in ``pending()`` like any other, and an answer goes back with
+``tasks/update``::
+
+    task = await client.call_tool("search_logs", {"query": "timeout"}, as_task=True)
+    tg.start_soon(finish, task)                  # awaits task.result(), stores it
+    # later, in a web handler:
+    for question in broker.pending():            # the task's question, with question.context.task_id
+        show(question.to_json())
+
+Several workers (or a restart) share questions through a store (``ui_adapters.store``)::
+
+    async with QuestionBroker(store=RedisStore(url)) as broker:   # or SqliteStore(path)
+        ...
+
+Then ``pending()`` and ``async for`` show every worker's questions, an answer given on any worker
+reaches the call waiting on another, paused calls live in the store (any worker resumes them), and a
+worker that dies has its waiting questions marked ``withdrawn`` once its lease (``lease`` seconds) ends.
 """
 
 from __future__ import annotations
 
+import logging
 import math
+import secrets
 from collections.abc import AsyncIterator, Mapping
-from typing import Any
+from types import TracebackType
+from typing import Any, Self
 
 import anyio
+from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectSendStream
 
 from mcp_client import Client, ClientRequestContext, ElicitationError
@@ -41,10 +65,16 @@ from mcp_client.types import (
     InputRequiredResult,
     ReadResourceResult,
 )
+from ui_adapters._question_record import apply_entry, question_from_entry, question_record, result_wire
 from ui_adapters.paused import PausedCall, PausedCallNotReadyError
 from ui_adapters.pending import PendingQuestion
+from ui_adapters.store import DEFAULT_LEASE, QuestionStore
 
 __all__ = ["QuestionBroker", "QuestionNotPendingError"]
+
+
+_log = logging.getLogger(__name__)
+_STATUS_OF = {"accept": "answered", "decline": "declined", "cancel": "cancelled"}
 
 
 class QuestionNotPendingError(ElicitationError, LookupError):
@@ -57,18 +87,61 @@ class QuestionBroker:
     ``timeout`` (seconds, ``None`` for no limit) bounds how long a question waits; then it is cancelled
     (status ``"timed-out"``). Pass the broker as ``Client(..., elicitation_callback=broker)``; it
     declares both form and URL mode. See the module docstring for the app side.
+
+    ``store`` (a ``QuestionStore``: ``SqliteStore``, ``RedisStore``) shares questions and paused calls
+    with other workers; the broker must then be entered (``async with broker:``), which connects, keeps
+    this worker's lease (``lease`` seconds, renewed every third of it) and follows other workers'
+    changes. ``worker`` names this worker in the store (default: random).
     """
 
     elicitation_modes: frozenset[str] = frozenset({"form", "url"})
 
-    def __init__(self, timeout: float | None = None) -> None:
+    def __init__(
+        self,
+        timeout: float | None = None,
+        *,
+        store: QuestionStore | None = None,
+        lease: float = DEFAULT_LEASE,
+        worker: str | None = None,
+    ) -> None:
         if timeout is not None and (not timeout > 0 or math.isinf(timeout)):
             raise ValueError(f"timeout must be a positive number of seconds or None; got {timeout!r}")
+        if not lease > 0 or math.isinf(lease):
+            raise ValueError(f"lease must be a positive number of seconds; got {lease!r}")
         self.timeout = timeout
+        self.store = store
+        self.lease = lease
+        self.worker = worker or secrets.token_urlsafe(12)
         self._pending: dict[str, PendingQuestion] = {}
+        self._waiting: dict[str, PendingQuestion] = {}  # questions whose call waits in this process
         self._listeners: set[MemoryObjectSendStream[PendingQuestion]] = set()
         self._paused: dict[str, PausedCall] = {}
         self._closed = False
+        self._task_group: TaskGroup | None = None
+
+    async def __aenter__(self) -> Self:
+        if self.store is not None:
+            await self.store.open()
+            await self.store.heartbeat(self.worker, self.lease)
+            await self._refresh()
+            self._task_group = anyio.create_task_group()
+            await self._task_group.__aenter__()
+            self._task_group.start_soon(self._keep_lease)
+            self._task_group.start_soon(self._follow_store)
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()
+        if self._task_group is not None:
+            self._task_group.cancel_scope.cancel()
+            await self._task_group.__aexit__(None, None, None)
+            self._task_group = None
+        if self.store is not None:
+            with anyio.CancelScope(shield=True), anyio.move_on_after(5):
+                await self.store.release(self.worker)
+                await self.store.close()
 
     # ------------------------------------------------------------------- the client's side
 
@@ -78,15 +151,27 @@ class QuestionBroker:
         if self._closed:
             question.settle(ElicitResult(action="cancel"))
             return ElicitResult(action="cancel")
+        if self.store is not None:
+            self._require_open()
+            await self.store.add_question(
+                question_record(question, self.timeout), owner=self.worker, expires_in=self._expires_in()
+            )
+            self._waiting[question.id] = question
         self._publish(question)
         try:
             with anyio.move_on_after(self.timeout if self.timeout is not None else math.inf):
                 await question.wait()
             question.settle(ElicitResult(action="cancel"), "timed-out")  # no-op if answered in time
+            if self.store is not None and question.status in ("timed-out", "cancelled"):
+                await self._agree_with_store(question)
             return question.result or ElicitResult(action="cancel")
         finally:
             question.withdraw()  # the call was cancelled or its client closed while we waited
             self._pending.pop(question.id, None)
+            self._waiting.pop(question.id, None)
+            if self.store is not None and question.status == "withdrawn":
+                with anyio.CancelScope(shield=True), anyio.move_on_after(5):
+                    await self.store.settle_question(question.id, "withdrawn", None)
 
     # ---------------------------------------------------------------------- the app's side
 
@@ -110,17 +195,35 @@ class QuestionBroker:
         The answer is completed with the schema's defaults and validated with the form model first:
         an invalid one raises ``InvalidElicitationContentError`` (naming the field and the rule), is
         not sent, and the question stays pending. ``QuestionNotPendingError`` if ``id`` is not pending.
+        With a store, the question may have been asked on any worker, and of two answers to it (on
+        two workers at once) exactly one is taken.
         """
-        question = self.get(id)
-        self._settle(question, question.check_answer(result))
+        question = await self._find(id)
+        await self._settle(question, question.check_answer(result))
 
     async def decline(self, id: str) -> None:
         """Decline question ``id`` (the person said no); ``QuestionNotPendingError`` if not pending."""
-        self._settle(self.get(id), ElicitResult(action="decline"))
+        await self._settle(await self._find(id), ElicitResult(action="decline"))
 
     async def cancel(self, id: str) -> None:
         """Cancel question ``id`` (the person dismissed it); ``QuestionNotPendingError`` if not pending."""
-        self._settle(self.get(id), ElicitResult(action="cancel"))
+        await self._settle(await self._find(id), ElicitResult(action="cancel"))
+
+    async def describe(self, id: str) -> dict[str, Any] | None:
+        """``to_json()`` of question ``id`` whatever its status (e.g. ``withdrawn``), ``None`` if unknown.
+
+        Without a store only this process's pending questions are known; with one, every worker's
+        questions until they expire.
+        """
+        if self.store is None:
+            question = self._pending.get(id)
+            return question.to_json() if question is not None else None
+        entry = await self.store.get_question(id)
+        if entry is None:
+            return None
+        view = dict(entry["record"]["view"])
+        view["status"] = entry["status"]
+        return view
 
     async def __aiter__(self) -> AsyncIterator[PendingQuestion]:
         """Every question that is pending when the loop starts, then each new one as it arrives.
@@ -174,7 +277,7 @@ class QuestionBroker:
         """
         result = await client.call_tool(name, arguments, allow_input_required=True)
         if isinstance(result, InputRequiredResult):
-            return self.hold(
+            return await self._keep(
                 PausedCall.from_result(client, result, method="tools/call", name=name, arguments=arguments)
             )
         return result
@@ -185,7 +288,7 @@ class QuestionBroker:
         """``get_prompt`` that releases a paused 2026-07-28 call, like ``call_tool``."""
         result = await client.get_prompt(name, arguments, allow_input_required=True)
         if isinstance(result, InputRequiredResult):
-            return self.hold(
+            return await self._keep(
                 PausedCall.from_result(client, result, method="prompts/get", name=name, arguments=arguments)
             )
         return result
@@ -194,13 +297,17 @@ class QuestionBroker:
         """``read_resource`` that releases a paused 2026-07-28 call, like ``call_tool``."""
         result = await client.read_resource(uri, allow_input_required=True)
         if isinstance(result, InputRequiredResult):
-            return self.hold(
+            return await self._keep(
                 PausedCall.from_result(client, result, method="resources/read", name=uri, arguments=None)
             )
         return result
 
     def hold(self, call: PausedCall) -> PausedCall:
-        """Keep ``call`` and publish its questions that are still pending (``pending()``, ``async for``)."""
+        """Keep ``call`` and publish its questions that are still pending (``pending()``, ``async for``).
+
+        In this process only: with a store, ``call_tool`` (and ``get_prompt``, ``read_resource``) put
+        the call in the store themselves, and ``resume`` takes it from there.
+        """
         self._paused[call.id] = call
         for question in call.questions.values():
             if question.is_pending:
@@ -212,7 +319,10 @@ class QuestionBroker:
         return self.hold(PausedCall.from_json(data))
 
     def paused_calls(self) -> list[PausedCall]:
-        """The calls held here, oldest first; ``call.ready`` says which can be resumed."""
+        """The calls held here, oldest first; ``call.ready`` says which can be resumed.
+
+        With a store, ``await broker.stored_calls()`` lists every worker's paused calls.
+        """
         return list(self._paused.values())
 
     def paused_call(self, call_id: str) -> PausedCall:
@@ -232,10 +342,19 @@ class QuestionBroker:
 
         Returns the result, or the same call (same ``id``) with new questions if the server asks again.
         Raises ``PausedCallNotReadyError`` while a question still waits; if sending fails the call is
-        kept, so it can be resumed again.
+        kept, so it can be resumed again. With a store, the call is taken from the store (answers given
+        on any worker included) and exactly one worker resumes it; the others get
+        ``QuestionNotPendingError``.
         """
+        if self.store is not None:
+            return await self._resume_from_store(call if isinstance(call, str) else call.id, client)
         if isinstance(call, str):
             call = self.paused_call(call)
+        return await self._send(call, client)
+
+    async def _send(
+        self, call: PausedCall, client: Client
+    ) -> CallToolResult | GetPromptResult | ReadResourceResult | PausedCall:
         if not call.ready:
             waiting = [question.message for question in call.questions.values() if question.is_pending]
             raise PausedCallNotReadyError(
@@ -269,7 +388,7 @@ class QuestionBroker:
             again = PausedCall.from_result(
                 client, result, method=call.method, name=call.name, arguments=call.arguments, call_id=call.id
             )
-            return self.hold(again)
+            return await self._keep(again)
         return result
 
     # ------------------------------------------------------------------------------------ helpers
@@ -282,7 +401,151 @@ class QuestionBroker:
             except (anyio.BrokenResourceError, anyio.ClosedResourceError):
                 self._listeners.discard(listener)  # a loop that ended without saying so
 
-    def _settle(self, question: PendingQuestion, result: ElicitResult) -> None:
+    async def _settle(self, question: PendingQuestion, result: ElicitResult) -> None:
+        if self.store is not None:
+            status = _STATUS_OF[result.action]
+            if not await self.store.settle_question(question.id, status, result_wire(result)):
+                raise self._not_pending(question.id)
+            question = self._waiting.get(question.id, question)
         question.settle(result)
-        if question.call_id is not None:  # nobody waits to take it off the list
+        if question.call_id is not None or self.store is not None:  # nobody waits to take it off the list
             self._pending.pop(question.id, None)
+
+    @staticmethod
+    def _not_pending(question_id: str) -> QuestionNotPendingError:
+        return QuestionNotPendingError(
+            f"no pending question has the id {question_id!r}: it was already answered, declined, "
+            "cancelled or timed out, the call that asked went away, or the id is wrong"
+        )
+
+    # ------------------------------------------------------------------------ with a store
+
+    def _require_open(self) -> None:
+        if self._task_group is None:
+            raise RuntimeError(
+                "a QuestionBroker with a store must be entered first: async with QuestionBroker(store=...) "
+                "as broker: ..."
+            )
+
+    def _expires_in(self) -> float:
+        keep_for = float(getattr(self.store, "keep_for", 24 * 3600.0))
+        return self.timeout + 60 if self.timeout is not None else keep_for
+
+    async def _find(self, question_id: str) -> PendingQuestion:
+        """The pending question: this process's own, or (with a store) any worker's."""
+        if self.store is None:
+            return self.get(question_id)
+        question = self._waiting.get(question_id) or self._pending.get(question_id)
+        if question is None or not question.is_pending:
+            entry = await self.store.get_question(question_id)
+            if entry is None or entry["status"] != "pending":
+                raise self._not_pending(question_id)
+            question = question_from_entry(entry)
+        return question
+
+    async def _agree_with_store(self, question: PendingQuestion) -> None:
+        """A question that ended here (timeout, close): the store says so too, unless an answer won."""
+        assert self.store is not None
+        with anyio.CancelScope(shield=True), anyio.move_on_after(5):
+            if not await self.store.settle_question(
+                question.id, question.status, result_wire(question.result)
+            ):
+                entry = await self.store.get_question(question.id)
+                if entry is not None and entry.get("result") is not None:
+                    # answered on another worker at the moment it timed out here: the answer wins
+                    question._result = ElicitResult.model_validate(entry["result"])  # pyright: ignore[reportPrivateUsage]
+
+    async def _keep(self, call: PausedCall) -> PausedCall:
+        """Hold ``call`` here, and with a store, put it and its pending questions in the store."""
+        if self.store is None:
+            return self.hold(call)
+        self._require_open()
+        for question in call.questions.values():
+            if question.is_pending:
+                record = question_record(question, None)
+                await self.store.add_question(record, owner=None, expires_in=self._expires_in())
+        await self.store.put_record("paused-call", call.id, call.to_json())
+        for question in call.questions.values():
+            if question.is_pending:
+                self._publish(question)
+        return call
+
+    async def stored_calls(self) -> list[PausedCall]:
+        """Every paused call in the store (any worker's), with the answers given so far; oldest first."""
+        if self.store is None:
+            return self.paused_calls()
+        calls = [PausedCall.from_json(data) for data in await self.store.list_records("paused-call")]
+        for call in calls:
+            await self._apply_answers(call)
+        return calls
+
+    async def _apply_answers(self, call: PausedCall) -> None:
+        assert self.store is not None
+        for question in call.questions.values():
+            if question.is_pending:
+                apply_entry(question, await self.store.get_question(question.id))
+
+    async def _resume_from_store(
+        self, call_id: str, client: Client
+    ) -> CallToolResult | GetPromptResult | ReadResourceResult | PausedCall:
+        assert self.store is not None
+        data = await self.store.get_record("paused-call", call_id)
+        if data is None:
+            raise QuestionNotPendingError(
+                f"no paused call has the id {call_id!r} in the store: it was resumed already (here or by "
+                "another worker), it expired, or the id is wrong"
+            )
+        call = PausedCall.from_json(data)
+        await self._apply_answers(call)
+        if not call.ready:
+            return await self._send(call, client)  # raises PausedCallNotReadyError, naming the questions
+        if await self.store.take_record("paused-call", call_id) is None:  # exactly one worker goes on
+            raise QuestionNotPendingError(
+                f"the paused call {call_id!r} is being resumed by another worker (or was just resumed)"
+            )
+        try:
+            return await self._send(call, client)
+        except BaseException:
+            with anyio.CancelScope(shield=True), anyio.move_on_after(5):
+                await self.store.put_record("paused-call", call_id, data)  # kept: it can be resumed again
+            raise
+
+    async def _keep_lease(self) -> None:
+        assert self.store is not None
+        while True:
+            await anyio.sleep(self.lease / 3)
+            try:
+                await self.store.heartbeat(self.worker, self.lease)
+                if await self.store.sweep():
+                    await self._refresh()
+            except Exception:  # the store is down for a moment: the app keeps running, we retry
+                _log.warning("%r: lease renewal or sweep failed; retrying", self.store, exc_info=True)
+
+    async def _follow_store(self) -> None:
+        assert self.store is not None
+        while True:
+            try:
+                await self.store.wait_for_change(1.0)
+                await self._refresh()
+            except Exception:
+                _log.warning("%r: reading the store failed; retrying in a second", self.store, exc_info=True)
+                await anyio.sleep(1.0)
+
+    async def _refresh(self) -> None:
+        """Bring ``pending()`` in line with the store, and wake the calls here whose answer came elsewhere."""
+        assert self.store is not None
+        entries = await self.store.pending_questions()
+        live = {entry["id"] for entry in entries}
+        for entry in entries:
+            if entry["id"] not in self._pending and entry["id"] not in self._waiting:
+                self._publish(question_from_entry(entry))
+        for question_id, question in list(self._pending.items()):
+            if question_id not in live and question.is_pending:
+                apply_entry(
+                    self._waiting.get(question_id, question), await self.store.get_question(question_id)
+                )
+                if not question.is_pending:
+                    self._pending.pop(question_id, None)
+        for question_id, question in list(self._waiting.items()):  # answered before it reached _pending
+            if question_id not in live and question.is_pending:
+                apply_entry(question, await self.store.get_question(question_id))

@@ -130,7 +130,8 @@ class PendingQuestion:
 
         Keys: ``id``, ``server``, ``server_name``, ``mode``, ``message``, ``status``, ``created_at`` and
         ``expires_at`` (ISO 8601 UTC or ``None``), ``question_index`` / ``question_count`` (the place of
-        this question in a 2026-07-28 round), ``call_id`` (its ``PausedCall``, or ``None``), ``form``
+        this question in a 2026-07-28 round), ``call_id`` (its ``PausedCall``, or ``None``), ``task_id``
+        (the tool task that asks, or ``None``), ``form``
         (``None`` for a URL question, else ``{"confirmation", "fields"}``, each field with ``name``,
         ``kind`` (a ``FieldKind`` value),
         ``label``, ``help``, ``required``, ``default``, ``min_length``, ``max_length``, ``minimum``,
@@ -154,6 +155,7 @@ class PendingQuestion:
             "question_index": self.context.question_index,
             "question_count": self.context.question_count,
             "call_id": self.call_id,
+            "task_id": self.context.task_id,
             "form": describe_form(self.form) if self.form is not None else None,
             "url": self.url,
         }

@@ -5,10 +5,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from contextlib import AbstractContextManager
 from functools import cache
 from pathlib import Path
 
+import pexpect
+
 from tests.support import temp
+from tests.support.screen import spawn_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_SERVERS = ROOT / "examples" / "servers"
@@ -36,6 +40,18 @@ def cli_env(**extra: str) -> dict[str, str]:
     env.update(PYTHONUNBUFFERED="1", COLUMNS="200", NO_COLOR="1", XDG_DATA_HOME=_data_home())
     env.update(extra)
     return env
+
+
+def terminal_cli_env(**extra: str) -> dict[str, str]:
+    """``cli_env`` for a CLI run on a pty (``spawn_cli``): a terminal that takes colour and needs no CPR."""
+    env = cli_env(PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", **extra)
+    env.pop("NO_COLOR", None)
+    return env
+
+
+def cli_pty(*args: str) -> AbstractContextManager[pexpect.spawn[str]]:
+    """``mcp-client ARGS`` on a 40 x 120 pty with the CLI tests' environment (``spawn_cli``)."""
+    return spawn_cli(args, env=terminal_cli_env())
 
 
 def run_cli(

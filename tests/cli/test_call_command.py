@@ -11,11 +11,10 @@ import json
 import pytest
 
 from tests.cli._cli import run_cli
+from tests.conftest import ERAS
 
-MODES = ["legacy", "auto", "2026-07-28"]
 
-
-@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("mode", [*ERAS, "auto"])
 def test_a_call_that_asks_nothing(bistro: str, mode: str) -> None:
     done = run_cli("call", "--mode", mode, bistro, "book_table", "date=2025-12-24", "party_size=2")
     assert (done.returncode, done.stdout) == (0, "[SUCCESS] Booked for 2025-12-24\n"), done.stderr
@@ -36,9 +35,8 @@ def test_end_of_input_cancels_the_question_instead_of_hanging(bistro: str) -> No
     assert (done.returncode, done.stdout) == (0, "[CANCELLED] user cancelled\n"), done.stderr
 
 
-@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
-def test_the_resolver_question_in_both_eras(files: str, mode: str) -> None:
-    done = run_cli("call", "--mode", mode, files, "delete_folder", "path=/tmp/old-drafts", stdin="y\n\n")
+def test_the_resolver_question_in_both_eras(files: str, era: str) -> None:
+    done = run_cli("call", "--mode", era, files, "delete_folder", "path=/tmp/old-drafts", stdin="y\n\n")
     assert (done.returncode, done.stdout) == (0, "deleted /tmp/old-drafts\n"), done.stderr
     assert "Really delete /tmp/old-drafts? This cannot be undone." in done.stderr
 

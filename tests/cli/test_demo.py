@@ -9,16 +9,13 @@ import re
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pexpect
 import pytest
 
-from tests.cli._cli import ROOT, TIMEOUT, cli_env, run_cli
-from tests.support.screen import terminal_signals
+from tests.cli._cli import ROOT, TIMEOUT, cli_env, cli_pty, run_cli
 
 # A text prompt is on screen: the key hint line, then the "›" input line (pick lists have no "›").
 TEXT_PROMPT = r"Enter confirm[^›]*›"
@@ -27,26 +24,6 @@ pytestmark = pytest.mark.slow
 
 BACKSPACE = "\x7f"
 ENTER = "\r"
-
-
-@contextmanager
-def spawn(*args: str) -> Iterator[pexpect.spawn]:
-    env = cli_env(PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm")
-    env.pop("NO_COLOR", None)
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "ui_adapters.cli", *args],
-        cwd=str(ROOT),
-        env=env,
-        encoding="utf-8",
-        dimensions=(40, 120),
-        timeout=TIMEOUT,
-        preexec_fn=terminal_signals,
-    )
-    try:
-        yield child
-    finally:
-        child.close(force=True)
 
 
 def _server_is_stopped(output: str) -> bool:
@@ -60,7 +37,7 @@ def _server_is_stopped(output: str) -> bool:
 
 
 def test_demo_in_a_terminal() -> None:
-    with spawn("demo") as child:
+    with cli_pty("demo") as child:
         child.expect(r"ready at http://127\.0\.0\.1:\d+/mcp")
         ready = child.after
         child.expect("Booking a table for 2 on 2025-12-25 \\(the bistro is full that day\\)")

@@ -47,22 +47,26 @@ def test_a_server_that_speaks_only_2026_07_28_is_called_once_in_that_era(tmp_pat
     assert calls.read_text() == "2026-07-28\n"
 
 
-def test_a_tool_that_runs_only_as_a_task_is_marked_in_the_listing() -> None:
+def test_a_tool_that_runs_only_as_a_task_is_listed_like_any_other() -> None:
+    """Tasks work now: the listing no longer marks such a tool as one the CLI cannot call."""
     done = run_cli("tools", str(TYPED))
     assert done.returncode == 0, done.stderr
-    listing = done.stdout[done.stdout.index("long_job") :]
-    assert listing.splitlines()[1].strip() == "needs tasks: mcp-client cannot call this tool yet"
-    # the other tools carry no such mark
-    assert done.stdout.count("needs tasks") == 1
+    assert "long_job" in done.stdout
+    assert "needs tasks" not in done.stdout and "cannot call" not in done.stdout
 
 
-def test_calling_a_tool_that_runs_only_as_a_task_says_so_and_does_not_call_it() -> None:
+def test_a_tool_that_runs_only_as_a_task_is_called_once_in_2026_07_28() -> None:
+    """The default era is the handshake; a task-only tool is called (once) in the era that has tasks."""
     done = run_cli("call", str(TYPED), "long_job")
+    assert (done.returncode, done.stdout) == (0, "long_job ran without a task\n"), done.stderr
+
+
+def test_a_tool_that_runs_only_as_a_task_is_not_called_in_a_forced_legacy_era() -> None:
+    done = run_cli("call", "--mode", "legacy", str(TYPED), "long_job")
     assert done.returncode == 2
     assert done.stdout == ""
-    assert "long_job ran without a task" not in done.stderr
     assert "runs only as a task" in done.stderr
-    assert "mcp-client cannot run tasks yet, so it was not called" in done.stderr
+    assert "Use --mode auto or --mode 2026-07-28" in done.stderr
 
 
 def test_a_task_refusal_from_a_2026_07_28_server_is_explained() -> None:

@@ -19,9 +19,9 @@ import pexpect
 import pytest
 
 from tests.auth.conftest import start_oauth_server
-from tests.cli._cli import ROOT, TIMEOUT, cli_env
+from tests.cli._cli import terminal_cli_env
 from tests.cli.test_demo import ENTER
-from tests.support.screen import terminal_signals
+from tests.support.screen import spawn_cli
 
 pytestmark = pytest.mark.slow
 
@@ -34,25 +34,13 @@ def server() -> Iterator[str]:
 
 
 @contextmanager
-def spawn(data: Path, *args: str, browser: bool = False) -> Iterator[pexpect.spawn]:
-    env = cli_env(PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", XDG_DATA_HOME=str(data))
-    env.pop("NO_COLOR", None)
+def spawn(data: Path, *args: str, browser: bool = False) -> Iterator[pexpect.spawn[str]]:
+    """The CLI on a wide pty with ``data`` as its data folder; ``browser``: a fake browser to open."""
+    env = terminal_cli_env(XDG_DATA_HOME=str(data))
     if browser:
         env["BROWSER"] = f"{shlex.quote(sys.executable)} {shlex.quote(str(FAKE_BROWSER))} %s"
-    child = pexpect.spawn(
-        sys.executable,
-        ["-m", "ui_adapters.cli", *args],
-        cwd=str(ROOT),
-        env=env,
-        encoding="utf-8",
-        dimensions=(40, 400),
-        timeout=TIMEOUT,
-        preexec_fn=terminal_signals,
-    )
-    try:
+    with spawn_cli(args, dimensions=(40, 400), env=env) as child:
         yield child
-    finally:
-        child.close(force=True)
 
 
 def _finish(child: pexpect.spawn) -> int:

@@ -12,8 +12,7 @@ import sys
 import pexpect
 import pytest
 
-from tests.cli._cli import ROOT, run_cli
-from tests.cli.test_demo import spawn
+from tests.cli._cli import ROOT, cli_pty, run_cli
 
 SERVER_FILE = ROOT / "tests" / "servers" / "features_server.py"
 FEATURES = f"{shlex.quote(sys.executable)} {shlex.quote(str(SERVER_FILE))} stdio"
@@ -22,7 +21,7 @@ FEATURES = f"{shlex.quote(sys.executable)} {shlex.quote(str(SERVER_FILE))} stdio
 @pytest.mark.slow
 def test_a_long_call_shows_a_progress_bar_and_outlives_the_timeout() -> None:
     """Six steps 0.4 s apart with --timeout 1: only the restart on each progress report lets it finish."""
-    with spawn(
+    with cli_pty(
         "call", "--mode", "legacy", FEATURES, "count", "steps=6", "interval=0.4", "--timeout", "1"
     ) as child:
         child.expect("Calling count")
@@ -49,9 +48,8 @@ def test_server_logs_are_printed_on_stderr_at_the_level_asked() -> None:
     assert "a info message" not in done.stderr and "a debug message" not in done.stderr
 
 
-@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
-def test_the_default_log_level_is_info(mode: str) -> None:
-    done = run_cli("call", "--mode", mode, FEATURES, "chatty")
+def test_the_default_log_level_is_info(era: str) -> None:
+    done = run_cli("call", "--mode", era, FEATURES, "chatty")
     assert done.returncode == 0, done.stderr
     assert "server info features.logs: a info message" in done.stderr
     assert "a debug message" not in done.stderr

@@ -15,7 +15,6 @@ import pytest
 from tests.cli._cli import ROOT, run_cli
 
 QUESTIONS = ROOT / "tests" / "servers" / "questions_server.py"
-MODES = ["legacy", "2026-07-28"]
 NO_MODEL = "mcp-client has no model to answer sampling requests"
 
 
@@ -26,9 +25,8 @@ def questions(request: pytest.FixtureRequest) -> str:
     return str(request.getfixturevalue("questions_http_url"))
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_sampling_is_refused_with_a_clear_sentence(questions: str, mode: str) -> None:
-    done = run_cli("call", "--mode", mode, questions, "haiku", "topic=rain")
+def test_sampling_is_refused_with_a_clear_sentence(questions: str, era: str) -> None:
+    done = run_cli("call", "--mode", era, questions, "haiku", "topic=rain")
     assert done.returncode == 3, done
     assert done.stderr.startswith(
         "mcp-client: the tool asked for an answer from a language model (sampling), and this command "
@@ -44,12 +42,11 @@ def test_the_server_hears_the_same_sentence(questions_http_url: str) -> None:
     assert (done.returncode, done.stdout) == (0, f"sampling refused: -32600 {NO_MODEL}\n"), done.stderr
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_roots_come_from_the_root_options(questions: str, mode: str, tmp_path: Path) -> None:
+def test_roots_come_from_the_root_options(questions: str, era: str, tmp_path: Path) -> None:
     (tmp_path / "alpha").mkdir()
     (tmp_path / "beta gamma").mkdir()
     done = run_cli(
-        "call", "--mode", mode, questions, "my_roots",
+        "call", "--mode", era, questions, "my_roots",
         "--root", str(tmp_path / "alpha"), "--root", str(tmp_path / "beta gamma"),
     )  # fmt: skip
     alpha, beta = (tmp_path / "alpha").as_uri(), (tmp_path / "beta gamma").as_uri()
@@ -59,9 +56,8 @@ def test_roots_come_from_the_root_options(questions: str, mode: str, tmp_path: P
     assert "%20" in beta  # a real file:// URI, spaces escaped
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_without_a_root_the_user_is_told_to_pass_one(questions: str, mode: str) -> None:
-    done = run_cli("call", "--mode", mode, questions, "my_roots")
+def test_without_a_root_the_user_is_told_to_pass_one(questions: str, era: str) -> None:
+    done = run_cli("call", "--mode", era, questions, "my_roots")
     assert done.returncode == 3, done
     assert "pass --root PATH" in done.stderr
 

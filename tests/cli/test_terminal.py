@@ -8,14 +8,14 @@ import sys
 import pexpect
 import pytest
 
-from tests.cli._cli import BISTRO, GUIDE, TYPED
-from tests.cli.test_demo import ENTER, TEXT_PROMPT, spawn
+from tests.cli._cli import BISTRO, GUIDE, TYPED, cli_pty
+from tests.cli.test_demo import ENTER, TEXT_PROMPT
 
 pytestmark = pytest.mark.slow
 
 
 def test_a_form_question_in_the_terminal() -> None:
-    with spawn(
+    with cli_pty(
         "call", "--mode", "legacy", str(BISTRO), "book_table", "date=2025-12-25", "party_size=4"
     ) as child:
         child.expect("No tables for 4 on 2025-12-25")
@@ -32,7 +32,7 @@ def test_a_form_question_in_the_terminal() -> None:
 
 
 def test_ctrl_n_declines() -> None:
-    with spawn(
+    with cli_pty(
         "call", "--mode", "legacy", str(BISTRO), "book_table", "date=2025-12-25", "party_size=4"
     ) as child:
         child.expect("y/n or Up/Down")
@@ -44,7 +44,7 @@ def test_ctrl_n_declines() -> None:
 
 
 def test_terminal_controls_in_a_result_are_not_passed_to_the_terminal() -> None:
-    with spawn("call", str(TYPED), "shout", "text=hello") as child:
+    with cli_pty("call", str(TYPED), "shout", "text=hello") as child:
         child.expect(pexpect.EOF)
         output = child.before
         child.close()
@@ -56,7 +56,7 @@ def test_terminal_controls_in_a_result_are_not_passed_to_the_terminal() -> None:
 
 def test_ctrl_c_while_a_call_runs_exits_130() -> None:
     command = f"{shlex.quote(sys.executable)} {shlex.quote(str(GUIDE))} stdio"
-    with spawn("call", command, "slow", "seconds=60") as child:
+    with cli_pty("call", command, "slow", "seconds=60") as child:
         child.expect("Calling slow")  # the status line, shown on a terminal
         child.sendintr()
         child.expect("Interrupted.")

@@ -10,7 +10,7 @@ HTTP request headers it saw; ``no_params`` takes nothing; ``summary`` returns on
 twice, as text and as ``{"content": text}`` (like server-filesystem). ``forecast`` has a description
 and a parameter description longer than 80 columns (how the listing lays out long lines).
 ``long_job`` declares ``execution.taskSupport: "required"`` (runs only as a task, like a fastmcp-tasks
-tool); the CLI must not call it, so if it ever runs it says so.
+tool); the CLI calls it in 2026-07-28 (where tasks exist), and it answers at once, saying so.
 """
 
 import argparse

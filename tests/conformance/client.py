@@ -20,6 +20,10 @@ offers a Client ID Metadata Document URL (used only where the server advertises 
 pre-registered credentials the harness passes in `MCP_CONFORMANCE_CONTEXT`. A scenario that expects
 the client to refuse (`iss-wrong-issuer`, `resource-mismatch`...) ends with an `OAuthError`: exit 1.
 
+Skills scenarios (`sep-2640-client-...`) connect with `skills=True`, list the skills, and (except
+no-prefetch) load each with `load_skill(entry, read_files=True)`: the SDK's digest, size and
+frontmatter checks refuse the harness's tampered SKILL.md before any supporting file is read.
+
 Mode per wire: a handshake version (2025-11-25) runs `mode="legacy"`, the stateful lifecycle the
 harness asks for there; 2026-07-28 runs `mode="auto"`, so the SDK's own negotiation meets the
 scenario servers (request-metadata answers the first request with -32022 and expects a retry at a
@@ -38,7 +42,7 @@ from typing import Any
 import anyio
 import httpx
 
-from mcp_client import Client, ClientRequestContext, OAuthError
+from mcp_client import Client, ClientRequestContext, OAuthError, SkillVerificationError
 from mcp_client.auth import ClientCredentials, IdJagAssertion, JWTBearer, OAuth
 from mcp_client.types import CallToolResult, ElicitRequestParams, ElicitResult, Implementation, Tool
 
@@ -163,6 +167,26 @@ async def _schema_preservation(client: Client, context: dict[str, Any]) -> None:
     await client.call_tool("json_schema_echo", {"schema": focal.input_schema})
 
 
+@_scenario("sep-2640-client-no-prefetch")
+async def _skills_listed(client: Client, context: dict[str, Any]) -> None:
+    """List the skills and stop: listing must read none of their files (the SDK reads on load only)."""
+    _log("skills:", [entry.uri for entry in await client.list_skills()])
+
+
+@_scenario(
+    "sep-2640-client-verify-digest", "sep-2640-client-verify-size", "sep-2640-client-verify-frontmatter"
+)
+async def _skills_loaded(client: Client, context: dict[str, Any]) -> None:
+    """Load every listed skill with all its files; the SDK refuses a tampered SKILL.md before the rest."""
+    for entry in await client.list_skills():
+        try:
+            skill = await client.load_skill(entry, read_files=True)
+        except SkillVerificationError as exc:
+            _log("refused:", exc)
+        else:
+            _log("loaded:", skill.uri, sorted(skill.files))
+
+
 @_scenario("auth")
 async def _auth(client: Client, context: dict[str, Any]) -> None:
     """Every auth scenario: list the tools and call the harness's `test-tool` (step-up needs the call)."""
@@ -240,6 +264,7 @@ async def _run(url: str, scenario_name: str, context: dict[str, Any]) -> None:
             elicitation_callback=accept_with_defaults,
             client_info=Implementation(name="mcp-client-conformance", version="0.1.0"),
             auth=_oauth(context) if is_auth else None,
+            skills=scenario_name.startswith("sep-2640-"),
         ) as client:
             _log("connected: protocol", client.protocol_version)
             await scenario(client, context)

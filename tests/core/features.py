@@ -9,10 +9,7 @@ import anyio
 from mcp_client import StdioServerParameters
 from tests.core.helpers import text_of
 
-__all__ = ["ERAS", "features_server", "text_of", "wait_for"]
-
-ERAS = [("legacy", "http"), ("legacy", "stdio"), ("2026-07-28", "http"), ("2026-07-28", "stdio")]
-"""(mode, transport) pairs: every era over every transport."""
+__all__ = ["features_server", "text_of", "wait_for"]
 
 
 def features_server(transport: str, http_url: str, stdio_command: tuple[str, list[str]]) -> Any:

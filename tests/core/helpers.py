@@ -65,6 +65,8 @@ class RecordingTransport:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    async def send(self, message: dict[str, Any], headers: Mapping[str, str]) -> None:
+    async def send(
+        self, message: dict[str, Any], headers: Mapping[str, str], *, protocol_version: str | None = None
+    ) -> None:
         self.sent.append(message)
-        await self.inner.send(message, headers)
+        await self.inner.send(message, headers, protocol_version=protocol_version)

@@ -122,11 +122,10 @@ async def test_not_an_mcp_endpoint_is_explained(guide_http_url: str) -> None:
     assert url in str(caught.value) and "initialize" in str(caught.value)
 
 
-@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 async def test_server_exit_mid_call_reports_its_stderr(
-    guide_stdio_command: tuple[str, list[str]], mode: str
+    guide_stdio_command: tuple[str, list[str]], era: str
 ) -> None:
-    async with Client(StdioServerParameters(*guide_stdio_command), mode=mode) as client:
+    async with Client(StdioServerParameters(*guide_stdio_command), mode=era) as client:
         await client.call_tool("echo", {"text": "warm"})
         with anyio.fail_after(30), pytest.raises(ServerExitedError) as caught:
             await client.call_tool("crash", {})
@@ -141,12 +140,11 @@ async def test_server_exit_mid_call_reports_its_stderr(
 
 
 @pytest.mark.parametrize("transport", ["http", "stdio"])
-@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 async def test_timeout_names_the_request_and_the_client_recovers(
-    transport: str, mode: str, guide_http_url: str, guide_stdio_command: tuple[str, list[str]]
+    transport: str, era: str, guide_http_url: str, guide_stdio_command: tuple[str, list[str]]
 ) -> None:
     async with Client(
-        server_for(transport, guide_http_url, guide_stdio_command), mode=mode, timeout=1.0
+        server_for(transport, guide_http_url, guide_stdio_command), mode=era, timeout=1.0
     ) as client:
         await client.call_tool("echo", {"text": "warm"})
         with pytest.raises(MCPTimeoutError) as caught:
@@ -156,11 +154,10 @@ async def test_timeout_names_the_request_and_the_client_recovers(
 
 
 @pytest.mark.parametrize("transport", ["http", "stdio"])
-@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 async def test_cancelled_call_leaves_nothing_behind(
-    transport: str, mode: str, guide_http_url: str, guide_stdio_command: tuple[str, list[str]]
+    transport: str, era: str, guide_http_url: str, guide_stdio_command: tuple[str, list[str]]
 ) -> None:
-    async with Client(server_for(transport, guide_http_url, guide_stdio_command), mode=mode) as client:
+    async with Client(server_for(transport, guide_http_url, guide_stdio_command), mode=era) as client:
         await client.call_tool("echo", {"text": "warm"})
         with anyio.move_on_after(0.3) as scope:
             await client.call_tool("slow", {"seconds": 5})
@@ -209,10 +206,9 @@ class _RecordingAuth(httpx.Auth):
         yield request
 
 
-@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
-async def test_headers_and_auth_go_on_every_request(guide_http_url: str, mode: str) -> None:
+async def test_headers_and_auth_go_on_every_request(guide_http_url: str, era: str) -> None:
     auth = _RecordingAuth()
-    async with Client(guide_http_url, mode=mode, headers={"X-Team": "bistro"}, auth=auth) as client:
+    async with Client(guide_http_url, mode=era, headers={"X-Team": "bistro"}, auth=auth) as client:
         await client.call_tool("echo", {"text": "hi"})
     assert auth.requests, "no request went through the auth flow"
     for request in auth.requests:
@@ -220,8 +216,8 @@ async def test_headers_and_auth_go_on_every_request(guide_http_url: str, mode: s
         assert request.headers["authorization"] == "Bearer t0ken"
     posts = [r for r in auth.requests if r.method == "POST"]
     call = next(r for r in posts if b'"tools/call"' in r.content)
-    assert call.headers["mcp-protocol-version"] == ("2025-11-25" if mode == "legacy" else "2026-07-28")
-    if mode == "legacy":
+    assert call.headers["mcp-protocol-version"] == ("2025-11-25" if era == "legacy" else "2026-07-28")
+    if era == "legacy":
         assert call.headers["mcp-session-id"]
         assert auth.requests[-1].method == "DELETE"  # the session is closed on exit
     else:
@@ -273,13 +269,12 @@ async def test_a_restarted_legacy_server_gets_a_new_session() -> None:
             assert client.session_id is not None and client.session_id != old_session
 
 
-@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 async def test_list_methods_follow_every_page(
-    guide_http_paged_url: str, guide_http_url: str, mode: str
+    guide_http_paged_url: str, guide_http_url: str, era: str
 ) -> None:
-    async with Client(guide_http_url, mode=mode) as client:
+    async with Client(guide_http_url, mode=era) as client:
         all_tools = [t.name for t in (await client.list_tools()).tools]
-    async with Client(guide_http_paged_url, mode=mode) as client:
+    async with Client(guide_http_paged_url, mode=era) as client:
         paged_tools = [t.name for t in (await client.list_tools()).tools]
         prompts = (await client.list_prompts()).prompts
     assert len(all_tools) > 3

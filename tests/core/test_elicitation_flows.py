@@ -33,14 +33,6 @@ from tests.core.helpers import Recorder, RecordingTransport, accept, reply, serv
 
 pytestmark = pytest.mark.anyio
 
-TRANSPORTS = ["http", "stdio"]
-ERAS = {"legacy": "legacy", "modern": "2026-07-28"}
-
-
-@pytest.fixture(params=TRANSPORTS)
-def transport(request: pytest.FixtureRequest) -> str:
-    return request.param
-
 
 @pytest.fixture
 def server(transport: str, guide_http_url: str, guide_stdio_command: tuple[str, list[str]]) -> Any:
@@ -101,7 +93,6 @@ async def test_schema_defaults_are_filled_before_sending(server: Any) -> None:
     assert answers == [{"action": "accept", "content": {"accept_alternative": True, "date": "2025-12-26"}}]
 
 
-@pytest.mark.parametrize("era", ERAS)
 async def test_the_callback_gets_the_form_already_parsed(server: Any, era: str) -> None:
     """The client parses the schema once and hands the normalized form on: no raw JSON Schema to read."""
     forms: list[FormSchema] = []
@@ -111,7 +102,7 @@ async def test_the_callback_gets_the_form_already_parsed(server: Any, era: str) 
         forms.append(params.form)
         return ElicitResult(action="accept", content={f.name: True for f in params.form.fields})
 
-    async with Client(server, mode=ERAS[era], elicitation_callback=callback) as client:
+    async with Client(server, mode=era, elicitation_callback=callback) as client:
         result = await client.call_tool("delete_folder", {"path": "/srv/photos"})
     assert text_of(result) == "deleted /srv/photos"
     [form] = forms
@@ -130,10 +121,9 @@ async def test_invalid_content_is_never_sent_and_names_the_field(server: Any) ->
         assert text_of(await client.call_tool("echo", {"text": "still here"})) == "still here"
 
 
-@pytest.mark.parametrize("era", ERAS)
 async def test_invalid_content_fails_the_call_in_both_eras(server: Any, era: str) -> None:
     callback = accept(confirm="yes please")  # a string where the schema wants a boolean
-    async with Client(server, mode=ERAS[era], elicitation_callback=callback) as client:
+    async with Client(server, mode=era, elicitation_callback=callback) as client:
         with pytest.raises(InvalidElicitationContentError) as caught:
             await client.call_tool("delete_folder", {"path": "/srv/photos"})
         assert caught.value.field == "confirm"
@@ -209,7 +199,6 @@ async def test_url_elicitation_required_error(server: Any) -> None:
 # ------------------------------------------------------------------ resolvers (both eras)
 
 
-@pytest.mark.parametrize("era", ERAS)
 @pytest.mark.parametrize(
     ("make", "expected"),
     [
@@ -222,28 +211,26 @@ async def test_url_elicitation_required_error(server: Any) -> None:
 )
 async def test_delete_folder(server: Any, era: str, make: Callable[[], Recorder], expected: str) -> None:
     callback = make()
-    async with Client(server, mode=ERAS[era], elicitation_callback=callback) as client:
+    async with Client(server, mode=era, elicitation_callback=callback) as client:
         result = await client.call_tool("delete_folder", {"path": "/srv/photos"})
     assert text_of(result) == expected
     (context, params) = callback.questions[0]
     assert params.message == "Really delete /srv/photos? This cannot be undone."
-    if era == "modern":
+    if era == "2026-07-28":
         assert context.era == "modern" and context.input_key is not None
         assert context.protocol_version == "2026-07-28"
     else:
         assert context.era == "legacy" and context.request_id is not None
 
 
-@pytest.mark.parametrize("era", ERAS)
 async def test_empty_folder_asks_nothing(server: Any, era: str) -> None:
     callback = accept(confirm=True)
-    async with Client(server, mode=ERAS[era], elicitation_callback=callback) as client:
+    async with Client(server, mode=era, elicitation_callback=callback) as client:
         result = await client.call_tool("delete_folder", {"path": "/srv/empty"})
     assert text_of(result) == "deleted /srv/empty"
     assert callback.questions == []
 
 
-@pytest.mark.parametrize("era", ERAS)
 async def test_dependent_resolvers_over_several_rounds(server: Any, era: str) -> None:
     def answer(params: Any) -> ElicitResult:
         props = params.requested_schema["properties"]
@@ -254,23 +241,22 @@ async def test_dependent_resolvers_over_several_rounds(server: Any, era: str) ->
         return ElicitResult(action="accept", content={"confirm": True})
 
     callback = Recorder(answer)
-    async with Client(server, mode=ERAS[era], elicitation_callback=callback) as client:
+    async with Client(server, mode=era, elicitation_callback=callback) as client:
         result = await client.call_tool("plan_trip", {"destination": "Lisbon"})
     assert text_of(result) == "Lisbon: 2026-05-01 x3 nights, <= 2500.0 EUR, luxury=True"
     assert len(callback.questions) == 3
-    if era == "modern":
+    if era == "2026-07-28":
         first_round = [c for c, _ in callback.questions[:2]]
         assert sorted(c.question_index for c in first_round) == [1, 2]
         assert all(c.question_count == 2 for c in first_round)
         assert callback.questions[2][0].question_count == 1
 
 
-@pytest.mark.parametrize("era", ERAS)
 async def test_survey_rich_schema_with_defaults(server: Any, era: str) -> None:
     def answer(params: Any) -> ElicitResult:
         return ElicitResult(action="accept", content={"email": "ada@example.com", "rating": 4.5})
 
-    async with Client(server, mode=ERAS[era], elicitation_callback=Recorder(answer)) as client:
+    async with Client(server, mode=era, elicitation_callback=Recorder(answer)) as client:
         result = await client.call_tool("survey", {})
     text = text_of(result)
     assert text.startswith("survey: ")
@@ -326,18 +312,16 @@ async def test_modern_nested_schema_never_reaches_the_callback(server: Any) -> N
 # ------------------------------------------------------------------ prompts and resources
 
 
-@pytest.mark.parametrize("era", ERAS)
 async def test_get_prompt_runs_the_same_loop(server: Any, era: str) -> None:
-    async with Client(server, mode=ERAS[era], elicitation_callback=accept(confirm=True)) as client:
+    async with Client(server, mode=era, elicitation_callback=accept(confirm=True)) as client:
         prompt = await client.get_prompt("trip_prompt", {"destination": "Oslo"})
         plain = await client.get_prompt("greet", {"name": "Ada"})
     assert prompt.messages[0].content.text == "Plan a trip to Oslo with a packing list."  # type: ignore[union-attr]
     assert plain.messages[0].content.text == "Hello, Ada!"  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("era", ERAS)
 async def test_lists_and_resources(server: Any, era: str) -> None:
-    async with Client(server, mode=ERAS[era], elicitation_callback=accept()) as client:
+    async with Client(server, mode=era, elicitation_callback=accept()) as client:
         tools = {tool.name for tool in (await client.list_tools()).tools}
         prompts = {prompt.name for prompt in (await client.list_prompts()).prompts}
         resources = {resource.uri for resource in (await client.list_resources()).resources}
@@ -352,20 +336,16 @@ async def test_lists_and_resources(server: Any, era: str) -> None:
 # ------------------------------------------------------------------ time and concurrency
 
 
-@pytest.mark.parametrize("era", ERAS)
 async def test_time_in_the_callback_does_not_count(server: Any, era: str) -> None:
     async def slow_person(_params: Any) -> ElicitResult:
         await anyio.sleep(4.0)
         return ElicitResult(action="accept", content={"confirm": True})
 
-    async with Client(
-        server, mode=ERAS[era], elicitation_callback=Recorder(slow_person), timeout=2.0
-    ) as client:
+    async with Client(server, mode=era, elicitation_callback=Recorder(slow_person), timeout=2.0) as client:
         result = await client.call_tool("delete_folder", {"path": "/srv/photos"})
     assert text_of(result) == "deleted /srv/photos"
 
 
-@pytest.mark.parametrize("era", ERAS)
 async def test_fifty_concurrent_calls_get_their_own_answers(server: Any, era: str) -> None:
     def answer(params: Any) -> ElicitResult:
         # confirm only the even folders; each call must get the answer to its own question
@@ -373,7 +353,7 @@ async def test_fifty_concurrent_calls_get_their_own_answers(server: Any, era: st
         return ElicitResult(action="accept", content={"confirm": number % 2 == 0})
 
     results: dict[int, str] = {}
-    async with Client(server, mode=ERAS[era], elicitation_callback=Recorder(answer)) as client:
+    async with Client(server, mode=era, elicitation_callback=Recorder(answer)) as client:
 
         async def one(n: int) -> None:
             results[n] = text_of(await client.call_tool("delete_folder", {"path": f"/srv/f{n}"}))

@@ -21,18 +21,17 @@ from mcp_client.types import (
     ServerNotification,
     ToolListChangedNotification,
 )
-from tests.core.features import ERAS, features_server, text_of, wait_for
+from tests.core.features import features_server, text_of, wait_for
 
 pytestmark = pytest.mark.anyio
 
 
-@pytest.mark.parametrize(("mode", "transport"), ERAS)
 async def test_logs_arrive_at_the_level_asked(
-    mode: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
+    era: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
 ) -> None:
     logs: list[LoggingMessageNotificationParams] = []
     server = features_server(transport, features_http_url, features_stdio_command)
-    async with Client(server, mode=mode, logging_callback=logs.append, log_level="warning") as client:
+    async with Client(server, mode=era, logging_callback=logs.append, log_level="warning") as client:
         assert text_of(await client.call_tool("chatty")) == "logged"
         await wait_for(logs, 2)
         assert [(m.level, m.data, m.logger) for m in logs] == [
@@ -46,9 +45,8 @@ async def test_logs_arrive_at_the_level_asked(
         assert [m.level for m in logs] == ["debug", "info", "warning", "error"]
 
 
-@pytest.mark.parametrize(("mode", "transport"), ERAS)
 async def test_an_async_logging_callback_works_too(
-    mode: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
+    era: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
 ) -> None:
     levels: list[str] = []
 
@@ -57,7 +55,7 @@ async def test_an_async_logging_callback_works_too(
         levels.append(params.level)
 
     server = features_server(transport, features_http_url, features_stdio_command)
-    async with Client(server, mode=mode, logging_callback=on_log, log_level="error") as client:
+    async with Client(server, mode=era, logging_callback=on_log, log_level="error") as client:
         await client.call_tool("chatty")
         await wait_for(levels, 1)
     assert levels == ["error"]
@@ -70,17 +68,16 @@ async def test_the_modern_log_level_rides_each_request(features_http_url: str) -
         assert '"io.modelcontextprotocol/logLevel": "error"' in text_of(await client.call_tool("show_meta"))
 
 
-@pytest.mark.parametrize(("mode", "transport"), ERAS)
 async def test_listen_yields_the_same_notices_in_both_eras(
-    mode: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
+    era: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
 ) -> None:
     server = features_server(transport, features_http_url, features_stdio_command)
     notices: list[ServerNotification] = []
-    async with Client(server, mode=mode) as client:
+    async with Client(server, mode=era) as client:
         async with client.listen(tools_list_changed=True, resource_subscriptions=["notes://today"]) as sub:
             assert sub.honored is not None and sub.honored.tools_list_changed is True
             await client.call_tool("touch", {"uri": "notes://today"})
-            await client.call_tool("add_tool", {"name": f"added_{mode[:2]}_{transport}"})
+            await client.call_tool("add_tool", {"name": f"added_{era[:2]}_{transport}"})
             with anyio.fail_after(10):
                 async for notice in sub:
                     notices.append(notice)
@@ -92,15 +89,14 @@ async def test_listen_yields_the_same_notices_in_both_eras(
     assert updated.params.uri == "notes://today"
 
 
-@pytest.mark.parametrize(("mode", "transport"), ERAS)
 async def test_listen_yields_only_what_was_asked_for(
-    mode: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
+    era: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
 ) -> None:
     server = features_server(transport, features_http_url, features_stdio_command)
     notices: list[ServerNotification] = []
-    async with Client(server, mode=mode) as client:
+    async with Client(server, mode=era) as client:
         async with client.listen(prompts_list_changed=True) as sub:
-            await client.call_tool("add_tool", {"name": f"unasked_{mode[:2]}_{transport}"})
+            await client.call_tool("add_tool", {"name": f"unasked_{era[:2]}_{transport}"})
             await client.call_tool("shuffle")
             with anyio.fail_after(10):
                 async for notice in sub:

@@ -12,14 +12,13 @@ import time
 import pytest
 
 from mcp_client import Client, MCPTimeoutError
-from tests.core.features import ERAS, features_server, text_of
+from tests.core.features import features_server, text_of
 
 pytestmark = pytest.mark.anyio
 
 
-@pytest.mark.parametrize(("mode", "transport"), ERAS)
 async def test_progress_arrives_in_order(
-    mode: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
+    era: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
 ) -> None:
     seen: list[tuple[float, float | None, str | None]] = []
 
@@ -27,7 +26,7 @@ async def test_progress_arrives_in_order(
         seen.append((progress, total, message))
 
     server = features_server(transport, features_http_url, features_stdio_command)
-    async with Client(server, mode=mode) as client:
+    async with Client(server, mode=era) as client:
         result = await client.call_tool(
             "count", {"steps": 4, "interval": 0.01}, progress_callback=on_progress
         )
@@ -35,13 +34,12 @@ async def test_progress_arrives_in_order(
     assert seen == [(step, 4, f"step {step} of 4") for step in range(1, 5)]
 
 
-@pytest.mark.parametrize(("mode", "transport"), ERAS)
 async def test_a_tool_that_keeps_reporting_outlives_the_timeout(
-    mode: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
+    era: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
 ) -> None:
     steps: list[float] = []
     server = features_server(transport, features_http_url, features_stdio_command)
-    async with Client(server, mode=mode, timeout=1.0) as client:
+    async with Client(server, mode=era, timeout=1.0) as client:
         await client.send_ping()  # a subprocess's first answer gets a start-up grace: not this call
         result = await client.call_tool(
             "count", {"steps": 10, "interval": 0.3}, progress_callback=lambda p, t, m: steps.append(p)
@@ -50,12 +48,11 @@ async def test_a_tool_that_keeps_reporting_outlives_the_timeout(
     assert steps == list(range(1, 11))
 
 
-@pytest.mark.parametrize(("mode", "transport"), ERAS)
 async def test_read_timeout_seconds_is_restarted_by_progress_too(
-    mode: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
+    era: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
 ) -> None:
     server = features_server(transport, features_http_url, features_stdio_command)
-    async with Client(server, mode=mode, timeout=60) as client:
+    async with Client(server, mode=era, timeout=60) as client:
         await client.send_ping()  # a subprocess's first answer gets a start-up grace: not this call
         result = await client.call_tool(
             "count",
@@ -66,12 +63,11 @@ async def test_read_timeout_seconds_is_restarted_by_progress_too(
     assert text_of(result) == "counted to 8"
 
 
-@pytest.mark.parametrize(("mode", "transport"), ERAS)
 async def test_a_silent_tool_fails_at_about_the_timeout(
-    mode: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
+    era: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
 ) -> None:
     server = features_server(transport, features_http_url, features_stdio_command)
-    async with Client(server, mode=mode, timeout=60) as client:
+    async with Client(server, mode=era, timeout=60) as client:
         await client.send_ping()  # the server has started: the clock below measures the call alone
         started = time.monotonic()
         with pytest.raises(MCPTimeoutError) as caught:

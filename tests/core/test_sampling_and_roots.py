@@ -40,14 +40,6 @@ from tests.core.helpers import server_for, text_of
 
 pytestmark = pytest.mark.anyio
 
-TRANSPORTS = ["http", "stdio"]
-ERAS = {"legacy": "legacy", "modern": "2026-07-28"}
-
-
-@pytest.fixture(params=TRANSPORTS)
-def transport(request: pytest.FixtureRequest) -> str:
-    return request.param
-
 
 @pytest.fixture
 def server(transport: str, questions_http_url: str, questions_stdio_command: tuple[str, list[str]]) -> Any:
@@ -104,10 +96,9 @@ class Recording(httpx.Auth):
 # ------------------------------------------------------------------------------- the answers arrive
 
 
-@pytest.mark.parametrize("era", ERAS)
 async def test_the_models_answer_reaches_the_tool(server: Any, era: str) -> None:
     model = Model()
-    async with Client(server, mode=ERAS[era], sampling_callback=model) as client:
+    async with Client(server, mode=era, sampling_callback=model) as client:
         result = await client.call_tool("haiku", {"topic": "rain"})
     assert text_of(result) == "model=fake-model-1 stop=endTurn text=old pond, a frog jumps"
     [(context, params)] = model.asked
@@ -118,7 +109,7 @@ async def test_the_models_answer_reaches_the_tool(server: Any, era: str) -> None
     assert params.model_preferences is not None and params.model_preferences.hints is not None
     assert params.model_preferences.hints[0].name == "haiku"
     assert params.model_preferences.speed_priority == 0.8
-    assert context.era == era
+    assert context.era == ("legacy" if era == "legacy" else "modern")
     assert context.server_name == "questions-server"
     if era == "legacy":
         assert context.request_id is not None and context.input_key is None
@@ -126,11 +117,10 @@ async def test_the_models_answer_reaches_the_tool(server: Any, era: str) -> None
         assert context.input_key is not None and context.input_key.endswith("ask_model")
 
 
-@pytest.mark.parametrize("era", ERAS)
 async def test_sampling_with_tools_when_declared(server: Any, era: str) -> None:
     model = Model()
     async with Client(
-        server, mode=ERAS[era], sampling_callback=model, sampling_capabilities={"tools": {}}
+        server, mode=era, sampling_callback=model, sampling_capabilities={"tools": {}}
     ) as client:
         result = await client.call_tool("haiku_with_tools", {"topic": "rain"})
     assert text_of(result) == "model=fake-model-1 blocks=text,tool_use stop=toolUse"
@@ -138,17 +128,15 @@ async def test_sampling_with_tools_when_declared(server: Any, era: str) -> None:
     assert params.tools is not None and [t.name for t in params.tools] == ["lookup"]
 
 
-@pytest.mark.parametrize("era", ERAS)
 async def test_the_roots_reach_the_tool(server: Any, era: str) -> None:
     roots = Roots(Root(uri="file:///home/ana/project", name="project"), Root(uri="file:///tmp/scratch"))
-    async with Client(server, mode=ERAS[era], list_roots_callback=roots) as client:
+    async with Client(server, mode=era, list_roots_callback=roots) as client:
         result = await client.call_tool("my_roots", {})
     assert text_of(result) == "roots: file:///home/ana/project (project), file:///tmp/scratch (None)"
     [context] = roots.asked
-    assert context.era == era
+    assert context.era == ("legacy" if era == "legacy" else "modern")
 
 
-@pytest.mark.parametrize("era", ERAS)
 async def test_a_round_mixing_elicitation_and_sampling_is_answered_in_one_retry(
     questions_http_url: str, era: str
 ) -> None:
@@ -162,7 +150,7 @@ async def test_a_round_mixing_elicitation_and_sampling_is_answered_in_one_retry(
     recording = Recording()
     async with Client(
         questions_http_url,
-        mode=ERAS[era],
+        mode=era,
         sampling_callback=model,
         elicitation_callback=confirm,
         auth=recording,
@@ -192,7 +180,6 @@ async def test_a_round_mixing_elicitation_and_sampling_is_answered_in_one_retry(
 # ----------------------------------------------------------------------------- capabilities declared
 
 
-@pytest.mark.parametrize("era", ERAS)
 async def test_each_callback_is_its_capability_declaration(questions_http_url: str, era: str) -> None:
     def declared(recording: Recording) -> dict[str, Any]:
         if era == "legacy":
@@ -201,11 +188,11 @@ async def test_each_callback_is_its_capability_declaration(questions_http_url: s
         return meta["io.modelcontextprotocol/clientCapabilities"]
 
     bare, full = Recording(), Recording()
-    async with Client(questions_http_url, mode=ERAS[era], auth=bare) as client:
+    async with Client(questions_http_url, mode=era, auth=bare) as client:
         await client.call_tool("roots_changes", {})
     async with Client(
         questions_http_url,
-        mode=ERAS[era],
+        mode=era,
         auth=full,
         sampling_callback=Model(),
         sampling_capabilities={"tools": {}},
@@ -246,7 +233,6 @@ async def test_a_refusal_reaches_a_legacy_server_as_its_error(server: Any) -> No
     assert text_of(result) == "sampling refused: -32001 The user did not allow sampling"
 
 
-@pytest.mark.parametrize("era", ERAS)
 async def test_a_refusal_fails_the_call_with_that_same_error(server: Any, era: str) -> None:
     """2026-07-28: nothing can be sent back, the call raises it. Legacy: the server heard it, its tool
     failed, and the call raises the refusal rather than the server's echo of it."""
@@ -257,7 +243,7 @@ async def test_a_refusal_fails_the_call_with_that_same_error(server: Any, era: s
     ) -> CreateMessageResult:
         raise refusal
 
-    async with Client(server, mode=ERAS[era], sampling_callback=refuse) as client:
+    async with Client(server, mode=era, sampling_callback=refuse) as client:
         with pytest.raises(MCPError) as caught:
             await client.call_tool("haiku", {"topic": "rain"})
     assert caught.value is refusal
@@ -313,7 +299,6 @@ async def test_an_undeclared_kind_in_a_mixed_round_stops_it_before_anyone_is_ask
         assert text_of(await both.call_tool("raw_mixed_mrtr", {})) == "answered: e, s"
 
 
-@pytest.mark.parametrize("era", ERAS)
 async def test_a_failing_sampling_callback_is_a_local_error_and_the_server_hears_only_that(
     server: Any, era: str
 ) -> None:
@@ -322,7 +307,7 @@ async def test_a_failing_sampling_callback_is_a_local_error_and_the_server_hears
     ) -> CreateMessageResult:
         raise RuntimeError("the model is on fire")
 
-    async with Client(server, mode=ERAS[era], sampling_callback=broken) as client:
+    async with Client(server, mode=era, sampling_callback=broken) as client:
         with pytest.raises(CallbackError) as caught:
             await client.call_tool("haiku", {"topic": "rain"})
         assert caught.value.kind == "sampling"
@@ -333,10 +318,9 @@ async def test_a_failing_sampling_callback_is_a_local_error_and_the_server_hears
             assert text_of(told) == "sampling refused: -32603 The client's sampling handler failed"
 
 
-@pytest.mark.parametrize("era", ERAS)
 async def test_a_root_that_is_not_a_file_uri_is_never_sent(server: Any, era: str) -> None:
     roots = Roots(Root(uri="https://example.com/repo"))
-    async with Client(server, mode=ERAS[era], list_roots_callback=roots) as client:
+    async with Client(server, mode=era, list_roots_callback=roots) as client:
         with pytest.raises(CallbackError, match="file://"):
             await client.call_tool("my_roots", {})
 

@@ -139,3 +139,19 @@ async def test_when_neither_transport_works_the_error_says_what_was_tried(featur
             pass
     message = str(caught.value)
     assert "tried streamable HTTP: HTTP 404" in message and "HTTP+SSE" in message
+
+
+async def test_a_server_mounting_both_transports() -> None:
+    """The event stream's URL leads to HTTP+SSE, the streamable endpoint stays streamable HTTP."""
+    argv = lambda port: [  # noqa: E731
+        PEER_PYTHON, str(FEATURES_SERVER), "http", "--host", LOOPBACK, "--port", str(port), "--both",
+    ]  # fmt: skip
+    with run_http_server(argv) as url:
+        with anyio.fail_after(TEST_TIMEOUT):
+            async with Client(url.replace("/mcp", "/sse")) as over_sse:
+                assert over_sse.transport_kind == "sse"
+                assert (
+                    text_of(await over_sse.call_tool("count", {"steps": 1, "interval": 0})) == "counted to 1"
+                )
+            async with Client(url, mode="legacy") as streamable:
+                assert streamable.transport_kind == "http"

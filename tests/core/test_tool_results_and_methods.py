@@ -12,17 +12,16 @@ import pytest
 
 from mcp_client import Client, InvalidToolResultError, ProtocolError
 from mcp_client.types import PromptReference, ResourceTemplateReference
-from tests.core.features import ERAS, features_server, text_of
+from tests.core.features import features_server, text_of
 
 pytestmark = pytest.mark.anyio
 
 
-@pytest.mark.parametrize(("mode", "transport"), ERAS)
 async def test_a_result_that_breaks_its_schema_raises(
-    mode: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
+    era: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
 ) -> None:
     server = features_server(transport, features_http_url, features_stdio_command)
-    async with Client(server, mode=mode) as client:
+    async with Client(server, mode=era) as client:
         # The app never listed the tools: the client fetches the schemas itself, once.
         with pytest.raises(InvalidToolResultError) as caught:
             await client.call_tool("bad_weather", {"city": "Oslo"})
@@ -53,12 +52,11 @@ async def test_schemas_from_an_explicit_listing_are_used(features_http_url: str)
             await client.call_tool("bad_weather", {"city": "Oslo"})
 
 
-@pytest.mark.parametrize(("mode", "transport"), ERAS)
 async def test_resource_templates_and_completion(
-    mode: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
+    era: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
 ) -> None:
     server = features_server(transport, features_http_url, features_stdio_command)
-    async with Client(server, mode=mode) as client:
+    async with Client(server, mode=era) as client:
         templates = (await client.list_resource_templates()).resource_templates
         assert [(t.uri_template, t.name) for t in templates] == [("notes://{topic}", "note")]
 
@@ -81,12 +79,11 @@ async def test_resource_templates_and_completion(
         assert with_context.completion.values == ["thai (diet=vegan)"]
 
 
-@pytest.mark.parametrize(("mode", "transport"), ERAS)
 async def test_ping_and_meta(
-    mode: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
+    era: str, transport: str, features_http_url: str, features_stdio_command: tuple[str, list[str]]
 ) -> None:
     server = features_server(transport, features_http_url, features_stdio_command)
-    async with Client(server, mode=mode) as client:
+    async with Client(server, mode=era) as client:
         await client.send_ping()
         meta = json.loads(text_of(await client.call_tool("show_meta", meta={"trace": "abc-1"})))
     assert meta["trace"] == "abc-1"

@@ -1,4 +1,4 @@
-"""Properties of the answer the client sends back, beyond tests/test_schema_properties.py.
+"""Properties of the answer the client sends back, beyond tests/schema/test_schema_properties.py.
 
 That file checks the schema model on its own (``parse_form_schema``, ``validate_content``); here the
 checks go one step further out, to what ``Router.answer`` (through ``ElicitationHandler``) puts on
@@ -23,7 +23,7 @@ from mcp_client._errors import ElicitationError, InvalidElicitationSchemaError, 
 from mcp_client._router import Router
 from mcp_client.schema import parse_form_schema
 from mcp_client.types import ElicitRequestURLParams, ElicitResult
-from tests.test_schema_properties import conform_schema, json_values, schemaish
+from tests.schema.test_schema_properties import conform_schema, json_values, schemaish
 from ui_adapters.terminal._typed_text import parse_typed
 
 PROPS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

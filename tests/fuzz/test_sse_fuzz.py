@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from mcp_client._errors import MCPClientError, ProtocolError
-from mcp_client._transports import http as _http
+from mcp_client._transports import http_body
 from mcp_client._transports.http import StreamableHTTPTransport
 
 FUZZ = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -35,7 +35,7 @@ def _no_resume_delay() -> Iterator[None]:
     """A stream that drops after an event id is resumed after ``retry`` ms (1 s by default): make the
     default 0 so a few hundred examples stay fast. The resume logic itself runs unchanged."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_http, "_DEFAULT_RETRY_MS", 0)
+        patch.setattr(http_body, "DEFAULT_RETRY_MS", 0)
         yield
 
 

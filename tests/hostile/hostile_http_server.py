@@ -626,6 +626,42 @@ async def _ask(server: Server, sse: Sse, question: dict[str, Any]) -> dict[str, 
         server.pending.pop(request_id, None)
 
 
+def sampling_question(offer: str) -> dict[str, Any]:
+    """A ``sampling/createMessage`` offering the model a tool (``offer="tools"``), a tool choice
+    (``"toolChoice"``) or both (``"both"``), sent whatever the client declared: this server never checks."""
+    params: dict[str, Any] = {
+        "messages": [{"role": "user", "content": {"type": "text", "text": "Look it up."}}],
+        "maxTokens": 10,
+    }
+    if offer in ("tools", "both"):
+        params["tools"] = [{"name": "lookup", "inputSchema": {"type": "object"}}]
+    if offer in ("toolChoice", "both"):
+        params["toolChoice"] = {"mode": "auto"}
+    return {"method": "sampling/createMessage", "params": params}
+
+
+@tool("sample_with_tools")
+async def _sample_with_tools(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """Ask the client's model with tools offered (``arguments.offer``); answer with what came back, as
+    JSON. Modern: an ``inputRequests`` round; legacy: a request pushed on the call's SSE stream."""
+    question = sampling_question(str(args_of(message).get("offer", "tools")))
+    if request.modern:
+        responses = message.get("params", {}).get("inputResponses")
+        if responses is None:
+            value = {"resultType": "input_required", "inputRequests": {"sample": question}}
+            await send_body(writer, 200, result(message, value))
+        else:
+            await send_body(writer, 200, text_result(message, json.dumps(responses.get("sample"))))
+        return
+    sse = await Sse(writer).start()
+    answer = await _ask(server, sse, question)
+    heard = {key: answer[key] for key in ("result", "error") if key in answer}
+    await sse.event(text_result(message, json.dumps(heard)))
+    await sse.end()
+
+
 @tool("flood_elicitations")
 async def _flood(server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any) -> None:
     """Legacy: push ``n`` questions at once, wait for every answer, report how they were answered."""
@@ -829,7 +865,8 @@ async def _ask_then_cancel(
     server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
 ) -> None:
     """Legacy: push a question, cancel it ``delay`` seconds later with notifications/cancelled, give
-    the client a second to (wrongly) answer it anyway, then answer the call saying whether it did."""
+    the client ``watch`` seconds (default 1) to (wrongly) answer it anyway, then answer the call saying
+    whether it did."""
     request_id = f"srv-{next(server.ids)}"
     future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
     server.pending[request_id] = future
@@ -839,7 +876,7 @@ async def _ask_then_cancel(
     cancel = {"requestId": request_id, "reason": "the tool changed its mind"}
     await sse.event({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": cancel})
     with contextlib.suppress(asyncio.TimeoutError):
-        await asyncio.wait_for(asyncio.shield(future), 1.0)
+        await asyncio.wait_for(asyncio.shield(future), float(args_of(message).get("watch", 1.0)))
     server.pending.pop(request_id, None)
     await sse.event(text_result(message, f"answered the cancelled question: {future.done()}"))
     await sse.end()

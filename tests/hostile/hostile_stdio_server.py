@@ -79,6 +79,9 @@ def main() -> None:
         if method == "ping":
             send({"jsonrpc": "2.0", "id": request_id, "result": {}})
             continue
+        if method in ("resources/subscribe", "resources/unsubscribe"):
+            send({"jsonrpc": "2.0", "id": request_id, "result": {}})
+            continue
         if method != "tools/call":
             send(
                 {"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "Method not found"}}
@@ -115,6 +118,21 @@ def main() -> None:
                 for index in range(int(args.get("n", 1)))
             )
             write(b"".join(logs) + json.dumps(text_result(request_id, "answer")).encode() + b"\n")
+        elif name == "notice_flood":  # `same` identical list changes, `distinct` resource updates, the answer
+            changed = b'{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n'
+            same = changed * int(args.get("same", 0))
+            updates = (
+                json.dumps(
+                    {
+                        "jsonrpc": "2.0",
+                        "method": "notifications/resources/updated",
+                        "params": {"uri": f"{args.get('uri', 'notes://all')}/{index}"},
+                    }
+                ).encode()
+                + b"\n"
+                for index in range(int(args.get("distinct", 0)))
+            )
+            write(same + b"".join(updates) + json.dumps(text_result(request_id, "flooded")).encode() + b"\n")
         elif name == "slow_echo":  # the answer after `delay` seconds (a caller may have given up by then)
             time.sleep(float(args.get("delay", 0.5)))
             send(text_result(request_id, str(args.get("text", ""))))

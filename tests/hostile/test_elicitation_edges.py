@@ -23,7 +23,7 @@ from tests.hostile.conftest import HostileServer
 pytestmark = pytest.mark.anyio
 
 BOUND = 15
-MODES = ["legacy", "2026-07-28"]
+PATIENT = 30.0  # the client's timeout where no call is meant to time out (a loaded machine is slow)
 
 
 def _text(result: object) -> str:
@@ -42,9 +42,8 @@ async def test_a_request_state_that_looks_like_json_goes_back_byte_for_byte(
     assert states == [None, '{"step": 1}']
 
 
-@pytest.mark.parametrize("mode", MODES)
 async def test_after_the_callback_returns_a_silent_server_still_times_out(
-    hostile: HostileServer, tag: str, mode: str
+    hostile: HostileServer, tag: str, era: str
 ) -> None:
     """The callback takes longer than ``timeout`` (which does not count); then the server never answers.
     The call must fail with a timeout, not wait for ever."""
@@ -57,10 +56,10 @@ async def test_after_the_callback_returns_a_silent_server_still_times_out(
 
     async with (
         no_leaks(),
-        Client(hostile.url(tag), mode=mode, elicitation_callback=slow, timeout=1) as client,
+        Client(hostile.url(tag), mode=era, elicitation_callback=slow, timeout=PATIENT) as client,
     ):
         with anyio.fail_after(BOUND), pytest.raises(MCPTimeoutError, match="no answer within 1s"):
-            await client.call_tool("ask_then_silent", {})
+            await client.call_tool("ask_then_silent", {}, read_timeout_seconds=1)
     assert answered == ["Quick?"]
 
 
@@ -68,32 +67,32 @@ async def test_after_the_callback_returns_a_silent_server_still_times_out(
 async def test_a_question_the_server_cancels_cancels_the_callback(
     hostile: HostileServer, tag: str, delay: float
 ) -> None:
-    """The callback would answer after 0.6 s; the server cancels the question ``delay`` s after asking,
-    and then watches for an answer for a second: none may come, and the callback must be cancelled."""
+    """The callback would answer after 3 s; the server cancels the question ``delay`` s after asking,
+    and then watches for an answer for 5 s: none may come, and the callback must be cancelled. (The
+    margins are wide so that a loaded machine, slow to deliver the cancellation, still passes.)"""
     outcome: list[str] = []
 
     async def answers_soon(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
         try:
-            await anyio.sleep(0.6)
+            await anyio.sleep(3)
         except anyio.get_cancelled_exc_class():
             outcome.append("cancelled")
             raise
         outcome.append("answered")
         return ElicitResult(action="accept", content={"ok": True})
 
-    client = Client(hostile.url(tag), mode="legacy", elicitation_callback=answers_soon, timeout=5)
+    client = Client(hostile.url(tag), mode="legacy", elicitation_callback=answers_soon, timeout=PATIENT)
     async with no_leaks(), client:
         with anyio.fail_after(BOUND):
-            result = await client.call_tool("ask_then_cancel", {"delay": delay})
+            result = await client.call_tool("ask_then_cancel", {"delay": delay, "watch": 5})
         assert _text(result) == "answered the cancelled question: False"
         assert "answered" not in outcome
         if delay:
             assert outcome == ["cancelled"]  # it had started: it was cancelled, not left running
 
 
-@pytest.mark.parametrize("mode", MODES)
 async def test_a_question_open_on_one_call_does_not_stop_the_clock_of_another(
-    hostile: HostileServer, tag: str, mode: str
+    hostile: HostileServer, tag: str, era: str
 ) -> None:
     """Call A's question stays on screen; call B, to a server that never answers, still times out."""
     release = anyio.Event()
@@ -102,12 +101,13 @@ async def test_a_question_open_on_one_call_does_not_stop_the_clock_of_another(
         await release.wait()
         return ElicitResult(action="decline")
 
-    async with Client(hostile.url(tag), mode=mode, elicitation_callback=holds, timeout=1) as client:
+    async with Client(hostile.url(tag), mode=era, elicitation_callback=holds, timeout=PATIENT) as client:
         async with anyio.create_task_group() as group:
             group.start_soon(client.call_tool, "ask_then_silent", {})
             try:
-                with anyio.fail_after(4), pytest.raises(MCPTimeoutError):
-                    await client.call_tool("silent", {})
+                # B's 1 s clock runs out; a clock stopped by A's question would hang until BOUND.
+                with anyio.fail_after(BOUND), pytest.raises(MCPTimeoutError):
+                    await client.call_tool("silent", {}, read_timeout_seconds=1)
             finally:
                 group.cancel_scope.cancel()
                 release.set()
@@ -133,6 +133,6 @@ async def test_the_callback_of_a_cancelled_legacy_call_ends_with_it(hostile: Hos
                 group.start_soon(client.call_tool, "ask_then_silent", {})
                 await started.wait()
                 group.cancel_scope.cancel()
-        with anyio.move_on_after(2):
+        with anyio.move_on_after(BOUND):  # the callback would otherwise sleep BOUND * 2
             await ended.wait()
         assert ended.is_set()

@@ -18,10 +18,10 @@ from tests.hostile.conftest import HostileServer
 
 pytestmark = pytest.mark.anyio
 
-TIMEOUT = 1.5
+TIMEOUT = 1.5  # only for the calls that are meant to time out (read_timeout_seconds=TIMEOUT)
+PATIENT = 30.0  # every other call: on a loaded machine a slow answer must not become a timeout
 MAX_BYTES = 1024 * 1024
-BOUND = 15  # generous: only a hang fails it
-MODES = ["legacy", "2026-07-28"]
+BOUND = 60  # generous: only a hang fails it
 
 # (tool, arguments, exception, a fragment of its message)
 CASES: list[tuple[str, dict[str, object], type[MCPClientError], str]] = [
@@ -53,7 +53,12 @@ CASES: list[tuple[str, dict[str, object], type[MCPClientError], str]] = [
 
 
 def _client(hostile: HostileServer, tag: str, mode: str) -> Client:
-    return Client(hostile.url(tag), mode=mode, timeout=TIMEOUT, max_message_bytes=MAX_BYTES)
+    return Client(hostile.url(tag), mode=mode, timeout=PATIENT, max_message_bytes=MAX_BYTES)
+
+
+def _timeout_for(error: type[MCPClientError]) -> float | None:
+    """The short timeout for a case that is meant to time out; the client's patient one otherwise."""
+    return TIMEOUT if error is MCPTimeoutError else None
 
 
 async def _echo(client: Client, text: str) -> str:
@@ -61,35 +66,33 @@ async def _echo(client: Client, text: str) -> str:
     return result.content[0].text  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize(("tool", "arguments", "error", "fragment"), CASES, ids=[c[0] for c in CASES])
 async def test_bad_reply_fails_only_its_own_call(
     hostile: HostileServer,
     tag: str,
-    mode: str,
+    era: str,
     tool: str,
     arguments: dict[str, object],
     error: type[MCPClientError],
     fragment: str,
 ) -> None:
     async with no_leaks():
-        async with _client(hostile, tag, mode) as client:
+        async with _client(hostile, tag, era) as client:
             assert await _echo(client, "before") == "before"
             with anyio.fail_after(BOUND), pytest.raises(error) as caught:
-                await client.call_tool(tool, arguments)
+                await client.call_tool(tool, arguments, read_timeout_seconds=_timeout_for(error))
             assert fragment in str(caught.value)
             assert hostile.base in str(caught.value) or isinstance(caught.value, MCPError | MCPTimeoutError)
             assert await _echo(client, "after") == "after"
 
 
 @pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
-@pytest.mark.parametrize("mode", MODES)
 async def test_noise_on_the_stream_loses_nothing(
-    hostile: HostileServer, tag: str, mode: str, anyio_backend: str
+    hostile: HostileServer, tag: str, era: str, anyio_backend: str
 ) -> None:
     """Comments, priming events, unknown notifications, a response for an unknown id, then ours, then a
     duplicate of ours: the call gets the first answer, and nothing else surfaces."""
-    async with no_leaks(), _client(hostile, tag, mode) as client:
+    async with no_leaks(), _client(hostile, tag, era) as client:
         with anyio.fail_after(BOUND):
             result = await client.call_tool("sse_noise_then_answer", {})
         assert result.content[0].text == "first"  # type: ignore[union-attr]
@@ -114,19 +117,21 @@ async def test_a_timed_out_request_hangs_up_on_the_server(
     """The client does not leave the abandoned connection open: the server sees it close."""
     async with _client(hostile, tag, "2026-07-28") as client:
         with anyio.fail_after(BOUND), pytest.raises(MCPTimeoutError):
-            await client.call_tool(tool, {})
+            await client.call_tool(tool, {}, read_timeout_seconds=TIMEOUT)
     closed = lambda: any(e.get("event") == "client-closed" for e in hostile.entries(tag))  # noqa: E731
     assert await wait_until(closed, BOUND)
 
 
-@pytest.mark.parametrize("mode", MODES)
 async def test_concurrent_calls_survive_their_neighbours_failing(
-    hostile: HostileServer, tag: str, mode: str
+    hostile: HostileServer, tag: str, era: str
 ) -> None:
-    """Good calls run alongside hostile ones on the same client: each gets its own outcome."""
+    """Good calls run alongside hostile ones on the same client: each gets its own outcome.
+
+    Thirty calls at once on a busy two-core machine: none of them is meant to time out, so they all
+    have the patient timeout (a short one turned ProtocolErrors into MCPTimeoutErrors under load)."""
     bad = [name for name, _, error, _ in CASES if error is not MCPTimeoutError and "huge" not in name]
     outcomes: dict[str, object] = {}
-    async with no_leaks(), _client(hostile, tag, mode) as client:
+    async with no_leaks(), _client(hostile, tag, era) as client:
 
         async def run(key: str, tool: str, arguments: dict[str, object]) -> None:
             try:
@@ -134,7 +139,7 @@ async def test_concurrent_calls_survive_their_neighbours_failing(
             except MCPClientError as exc:
                 outcomes[key] = type(exc)
 
-        with anyio.fail_after(BOUND * 2):
+        with anyio.fail_after(BOUND):
             async with anyio.create_task_group() as group:
                 for index in range(10):
                     group.start_soon(run, f"good-{index}", "echo", {"text": f"good-{index}"})
@@ -148,11 +153,10 @@ async def test_concurrent_calls_survive_their_neighbours_failing(
                 assert isinstance(outcome, type) and issubclass(outcome, error), (name, outcome)
 
 
-@pytest.mark.parametrize("mode", MODES)
 async def test_garbage_after_the_answer_cannot_take_it_away(
-    hostile: HostileServer, tag: str, mode: str
+    hostile: HostileServer, tag: str, era: str
 ) -> None:
-    async with no_leaks(), _client(hostile, tag, mode) as client:
+    async with no_leaks(), _client(hostile, tag, era) as client:
         with anyio.fail_after(BOUND):
             result = await client.call_tool("answer_then_garbage", {})
         assert result.content[0].text == "the answer"  # type: ignore[union-attr]

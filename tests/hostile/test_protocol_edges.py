@@ -27,11 +27,13 @@ BOUND = 15
 async def test_auto_over_stdio_falls_back_when_a_legacy_server_ignores_discover(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(_stdio, "_STARTUP_GRACE_SECONDS", 0.5)  # a subprocess's cold-start grace (10 s)
+    # A cold-start grace of 2 s (10 s by default) and a timeout of 3 s: short enough for a quick test,
+    # long enough for the subprocess to start and answer initialize on a loaded machine.
+    monkeypatch.setattr(_stdio, "_STARTUP_GRACE_SECONDS", 2.0)
     server = StdioServerParameters(sys.executable, [str(STDIO_SCRIPT), "stdio", "--silent-discover"])
     async with no_leaks():
         with anyio.fail_after(BOUND):
-            async with Client(server, mode="auto", timeout=0.5) as client:
+            async with Client(server, mode="auto", timeout=3.0) as client:
                 assert client.era == "legacy"
                 assert client.protocol_version == "2025-11-25"
                 result = await client.call_tool("echo", {"text": "legacy after all"})

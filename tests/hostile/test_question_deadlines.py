@@ -21,8 +21,9 @@ from tests.hostile.conftest import HostileServer, hostile_stdio
 
 pytestmark = pytest.mark.anyio
 
-BOUND = 20  # seconds: far above every timeout below; reaching it means a clock stayed stopped
-TIMEOUT = 1.5
+BOUND = 20  # seconds: far above the 1.5 s timeouts below; reaching it means a clock stayed stopped
+TIMEOUT = 1.5  # the calls meant to time out (read_timeout_seconds=TIMEOUT)
+PATIENT = 30.0  # the client's own timeout: connecting and the other calls on a loaded machine
 
 
 class Person:
@@ -55,13 +56,13 @@ async def _b_times_out_while_a_is_asked(
 
     async def call_b(client: Client) -> None:
         try:
-            await client.call_tool("slow", {"seconds": 60})
+            await client.call_tool("slow", {"seconds": 60}, read_timeout_seconds=TIMEOUT)
         except MCPTimeoutError as exc:
             b_outcome.append(exc)
         finally:
             b_done.set()
 
-    async with Client(server, mode=mode, elicitation_callback=person, timeout=TIMEOUT) as client:
+    async with Client(server, mode=mode, elicitation_callback=person, timeout=PATIENT) as client:
         with anyio.fail_after(BOUND):
             async with anyio.create_task_group() as group:
                 if b_first:
@@ -110,14 +111,14 @@ async def _cancel_a_while_asked(client: Client, person: Person, a_tool: str, a_a
         await person.ended.wait()  # the question's callback ended with its call
     assert person.cancelled
     with anyio.fail_after(BOUND), pytest.raises(MCPTimeoutError):
-        await client.call_tool("silent", {})  # and no clock stayed paused
+        await client.call_tool("silent", {}, read_timeout_seconds=TIMEOUT)  # and no clock stayed paused
 
 
 @pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 async def test_cancelled_legacy_http_call_ends_its_question(hostile: HostileServer, tag: str) -> None:
     person = Person()
     async with Client(
-        hostile.url(tag), mode="legacy", elicitation_callback=person, timeout=TIMEOUT
+        hostile.url(tag), mode="legacy", elicitation_callback=person, timeout=PATIENT
     ) as client:
         await _cancel_a_while_asked(client, person, "url_elicit", {"url": "https://pay.example.com/x"})
 
@@ -125,5 +126,5 @@ async def test_cancelled_legacy_http_call_ends_its_question(hostile: HostileServ
 async def test_cancelled_legacy_stdio_call_ends_its_question() -> None:
     person = Person()
     server: StdioServerParameters = hostile_stdio()
-    async with Client(server, mode="legacy", elicitation_callback=person, timeout=TIMEOUT) as client:
+    async with Client(server, mode="legacy", elicitation_callback=person, timeout=PATIENT) as client:
         await _cancel_a_while_asked(client, person, "ask_forever", {})

@@ -17,7 +17,6 @@ pytestmark = pytest.mark.anyio
 
 LIMIT = 100_003
 BOUND = 20
-MODES = ["legacy", "2026-07-28"]
 
 
 @pytest.fixture
@@ -29,12 +28,11 @@ def _text_length(result: object) -> int:
     return len(result.content[0].text)  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("tool", ["sized_json", "sized_sse"])
 async def test_an_http_message_of_exactly_the_limit_is_accepted_and_one_byte_more_refused(
-    hostile: HostileServer, tag: str, mode: str, tool: str
+    hostile: HostileServer, tag: str, era: str, tool: str
 ) -> None:
-    async with no_leaks(), Client(hostile.url(tag), mode=mode, timeout=5, max_message_bytes=LIMIT) as client:
+    async with no_leaks(), Client(hostile.url(tag), mode=era, timeout=5, max_message_bytes=LIMIT) as client:
         with anyio.fail_after(BOUND):
             exact = await client.call_tool(tool, {"size": LIMIT})
             assert _text_length(exact) > LIMIT - 200
@@ -44,9 +42,8 @@ async def test_an_http_message_of_exactly_the_limit_is_accepted_and_one_byte_mor
 
 
 @pytest.mark.parametrize("anyio_backend", ["asyncio", "trio", "asyncio-transport-stdout"], indirect=True)
-@pytest.mark.parametrize("mode", MODES)
-async def test_a_stdio_line_of_exactly_the_limit_is_accepted_and_one_byte_more_refused(mode: str) -> None:
-    async with no_leaks(), Client(hostile_stdio(), mode=mode, timeout=5, max_message_bytes=LIMIT) as client:
+async def test_a_stdio_line_of_exactly_the_limit_is_accepted_and_one_byte_more_refused(era: str) -> None:
+    async with no_leaks(), Client(hostile_stdio(), mode=era, timeout=5, max_message_bytes=LIMIT) as client:
         with anyio.fail_after(BOUND):
             exact = await client.call_tool("sized_line", {"size": LIMIT})
             assert _text_length(exact) > LIMIT - 200

@@ -25,7 +25,6 @@ from tests.hostile.conftest import STDIO_BACKENDS, hostile_stdio, stdio_backend
 pytestmark = pytest.mark.anyio
 
 BOUND = 20
-MODES = ["legacy", "2026-07-28"]
 
 
 @pytest.fixture(params=STDIO_BACKENDS)
@@ -37,10 +36,9 @@ async def _echo(client: Client, text: str) -> str:
     return (await client.call_tool("echo", {"text": text})).content[0].text  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("count", [1, 300])
 async def test_notifications_written_before_an_answer_are_handled_before_its_caller_resumes(
-    mode: str, count: int
+    era: str, count: int
 ) -> None:
     """300 messages are more than the transport queues before it stops reading: it must resume."""
     seen: list[object] = []
@@ -50,7 +48,7 @@ async def test_notifications_written_before_an_answer_are_handled_before_its_cal
             await anyio.sleep(0.1)  # the answer may be read by now: it must wait for us
         seen.append(params.data)
 
-    client = Client(hostile_stdio(), mode=mode, timeout=5, logging_callback=slow_log)
+    client = Client(hostile_stdio(), mode=era, timeout=5, logging_callback=slow_log)
     async with no_leaks(), client:
         with anyio.fail_after(BOUND):
             result = await client.call_tool("logs_then_answer", {"n": count})
@@ -59,12 +57,11 @@ async def test_notifications_written_before_an_answer_are_handled_before_its_cal
             assert await _echo(client, "after") == "after"
 
 
-@pytest.mark.parametrize("mode", MODES)
 async def test_an_answer_after_its_caller_gave_up_is_dropped_quietly(
-    mode: str, caplog: pytest.LogCaptureFixture
+    era: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.DEBUG, logger="mcp_client.stdio")
-    async with no_leaks(), Client(hostile_stdio(), mode=mode, timeout=5) as client:
+    async with no_leaks(), Client(hostile_stdio(), mode=era, timeout=5) as client:
         with anyio.fail_after(BOUND):
             with anyio.move_on_after(0.1) as scope:
                 await client.call_tool("slow_echo", {"text": "too late", "delay": 0.5})

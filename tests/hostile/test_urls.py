@@ -102,7 +102,6 @@ def _fetched(hostile: HostileServer) -> list[str]:
 
 
 @pytest.mark.anyio
-@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 @pytest.mark.parametrize(
     ("shape", "answer", "action"),
     [
@@ -114,7 +113,7 @@ def _fetched(hostile: HostileServer) -> list[str]:
     ids=["plain", "userinfo", "javascript", "newline"],
 )
 async def test_links_to_the_server_itself_are_never_fetched(
-    hostile: HostileServer, tag: str, mode: str, shape: str, answer: str, action: str
+    hostile: HostileServer, tag: str, era: str, shape: str, answer: str, action: str
 ) -> None:
     netloc = urlsplit(hostile.base).netloc
     secret = f"/secret/{tag}"
@@ -126,7 +125,7 @@ async def test_links_to_the_server_itself_are_never_fetched(
     }[shape]
     person = Person(answer)
     async with no_leaks():
-        outcome = await _ask_through_client(hostile, tag, mode, url, person)
+        outcome = await _ask_through_client(hostile, tag, era, url, person)
     assert outcome == f"action={action}"
     assert person.opened == ([url] if action == "accept" else [])
     assert not any(path.startswith("/secret") for path in _fetched(hostile))

@@ -30,6 +30,8 @@ PEERS = REPO / ".cache" / "peers"
 
 FASTMCP_PYTHON = PEERS / "fastmcp-venv" / "bin" / "python"
 FASTMCP_SERVER = HERE / "fastmcp_server.py"
+FASTMCP_TASKS_PYTHON = PEERS / "fastmcp-tasks-venv" / "bin" / "python"
+FASTMCP_TASKS_SERVER = HERE / "fastmcp_tasks_server.py"
 
 EVERYTHING_ENTRY = PEERS / "everything/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
 FILESYSTEM_ENTRY = PEERS / "filesystem/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js"

@@ -26,14 +26,11 @@ from mcp_client.types import (
 pytestmark = pytest.mark.anyio
 
 TEST_TIMEOUT = 60.0
-TRANSPORTS = ["http", "stdio"]
 
 
-@pytest.fixture(params=TRANSPORTS)
-def server(
-    request: pytest.FixtureRequest, everything_url: str, everything_stdio_command: tuple[str, list[str]]
-) -> Any:
-    if request.param == "http":
+@pytest.fixture
+def server(transport: str, everything_url: str, everything_stdio_command: tuple[str, list[str]]) -> Any:
+    if transport == "http":
         return everything_url
     command, args = everything_stdio_command
     return StdioServerParameters(command, args)

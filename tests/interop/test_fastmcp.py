@@ -108,12 +108,11 @@ async def test_form_answer_reaches_the_tool(fastmcp_url: str, mode: str) -> None
     check_profile_question(recorder, era)
 
 
-@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
 @pytest.mark.parametrize("action", ["decline", "cancel"])
-async def test_refusal_reaches_the_tool(fastmcp_url: str, mode: str, action: str) -> None:
+async def test_refusal_reaches_the_tool(fastmcp_url: str, era: str, action: str) -> None:
     recorder = Recorder(ElicitResult(action=action))
     with anyio.fail_after(TEST_TIMEOUT):
-        async with Client(fastmcp_url, mode=mode, elicitation_callback=recorder) as client:
+        async with Client(fastmcp_url, mode=era, elicitation_callback=recorder) as client:
             result = await client.call_tool("ask_profile", {"greeting": "Hi"})
     echo = echoed(result)
     assert (echo["action"], echo["content"]) == (action, None)

@@ -32,15 +32,16 @@ def text_of(result: object) -> str:
 async def test_everything_progress_keeps_a_long_operation_alive(
     transport: str, everything_url: str, everything_stdio_command: tuple[str, list[str]]
 ) -> None:
-    """Four steps 0.5 s apart with a 1.2 s timeout: only the restarts on progress let it finish."""
+    """Four steps 1 s apart with a 2.5 s timeout: only the restarts on progress let it finish (the
+    margins leave a loaded machine 1.5 s of lateness per step)."""
     server = everything_url if transport == "http" else StdioServerParameters(*everything_stdio_command)
     seen: list[tuple[float, float | None]] = []
     with anyio.fail_after(TEST_TIMEOUT):
         async with Client(server, mode="legacy", timeout=30) as client:
             result = await client.call_tool(
                 "trigger-long-running-operation",
-                {"duration": 2, "steps": 4},
-                read_timeout_seconds=1.2,
+                {"duration": 4, "steps": 4},
+                read_timeout_seconds=2.5,
                 progress_callback=lambda p, t, m: seen.append((p, t)),
             )
     assert "Long running operation completed" in text_of(result)
@@ -89,14 +90,11 @@ async def test_everything_templates_and_completion(everything_url: str) -> None:
 # ------------------------------------------------------------------------------------------------ fastmcp
 
 
-@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
-async def test_fastmcp_progress_and_logs(fastmcp_url: str, mode: str) -> None:
+async def test_fastmcp_progress_and_logs(fastmcp_url: str, era: str) -> None:
     seen: list[tuple[float, float | None, str | None]] = []
     logs: list[LoggingMessageNotificationParams] = []
     with anyio.fail_after(TEST_TIMEOUT):
-        async with Client(
-            fastmcp_url, mode=mode, logging_callback=logs.append, log_level="warning"
-        ) as client:
+        async with Client(fastmcp_url, mode=era, logging_callback=logs.append, log_level="warning") as client:
             result = await client.call_tool(
                 "count",
                 {"steps": 3, "interval": 0.01},
@@ -111,8 +109,7 @@ async def test_fastmcp_progress_and_logs(fastmcp_url: str, mode: str) -> None:
     assert [m.level for m in logs] == ["warning", "error"]
 
 
-@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
-async def test_fastmcp_structured_output_is_checked_and_kept(fastmcp_url: str, mode: str) -> None:
-    async with Client(fastmcp_url, mode=mode) as client:
+async def test_fastmcp_structured_output_is_checked_and_kept(fastmcp_url: str, era: str) -> None:
+    async with Client(fastmcp_url, mode=era) as client:
         result = await client.call_tool("forecast", {"city": "Bergen"})
     assert result.structured_content == {"city": "Bergen", "temperature": 12.5}

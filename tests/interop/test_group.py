@@ -31,13 +31,41 @@ def text_of(result: Any) -> str:
     return "\n".join(block.text for block in result.content if isinstance(block, TextContent))
 
 
+MEMORY_ENTRY = _peers.PEERS / "memory/node_modules/@modelcontextprotocol/server-memory/dist/index.js"
+
+
+def in_process_server() -> Any:
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("local-notes")
+
+    @server.tool()
+    def note(text: str) -> str:
+        return f"noted: {text}"
+
+    return server
+
+
 @pytest.fixture
 def config(
-    everything_stdio_command: tuple[str, list[str]], everything_url: str, fastmcp_url: str
+    everything_stdio_command: tuple[str, list[str]],
+    everything_url: str,
+    everything_sse_url: str,
+    fastmcp_url: str,
+    tmp_path: Path,
 ) -> dict[str, Any]:
     node, args = everything_stdio_command
+    memory = str(_peers.require_installed(MEMORY_ENTRY, "@modelcontextprotocol/server-memory"))
+    graph_file = str(tmp_path / "graph.json")
     return {
         "mcpServers": {
+            "memory": {
+                "command": node,
+                "args": [memory],
+                "env": {"MEMORY_FILE_PATH": graph_file},
+            },
+            "everything_sse": {"type": "sse", "url": everything_sse_url, "include_tools": ["echo"]},
+            "local": {"server": in_process_server()},
             "everything": {"command": node, "args": args, "include_tools": ["echo", "trigger-*", "get-sum"]},
             "everything_http": {
                 "type": "http",
@@ -56,7 +84,11 @@ def config(
 async def test_every_server_connects_and_broken_ones_are_reported(config: dict[str, Any]) -> None:
     with anyio.fail_after(TEST_TIMEOUT):
         async with ClientGroup(config) as group:
-            assert sorted(group.clients) == ["bistro", "everything", "everything_http", "fastmcp"]
+            assert sorted(group.clients) == [
+                "bistro", "everything", "everything_http", "everything_sse", "fastmcp", "local", "memory",
+            ]  # fmt: skip
+            assert group["everything_sse"].transport_kind == "sse"
+            assert group["local"].transport_kind == "in-process"
             assert sorted(group.failures) == ["broken", "private"]
             assert "/no/such/mcp-server" in str(group.failures["broken"])
             assert "ClientGroup(oauth=" in str(group.failures["private"])
@@ -78,6 +110,11 @@ async def test_every_server_connects_and_broken_ones_are_reported(config: dict[s
             assert text_of(said) == "routed"
             booked = await group.call_tool("bistro_book_table", {"date": "2026-01-02", "party_size": 2})
             assert "Booked for 2026-01-02" in text_of(booked)
+            graph = await group.call_tool("memory_read_graph", {})
+            assert '"entities"' in text_of(graph)
+            over_sse = await group.call_tool("everything_sse_echo", {"message": "over sse"})
+            assert "over sse" in text_of(over_sse)
+            assert text_of(await group.call_tool("local_note", {"text": "hi"})) == "noted: hi"
             with pytest.raises(KeyError, match="no tool named 'nope'"):
                 await group.call_tool("nope", {})
 
@@ -152,14 +189,18 @@ async def test_servers_added_removed_and_retried_at_run_time(
 def test_the_docs_app_answers_two_servers_questions_in_one_terminal_ui(
     tmp_path: Path, fastmcp_stdio_command: tuple[str, list[str]]
 ) -> None:
-    """docs/servers.md's app, run as written, with answers typed on a piped stdin."""
+    """The app of docs/servers.md and README.md, run as written, with answers typed on a piped stdin."""
     import re
     import subprocess
 
-    page = (_peers.REPO / "docs" / "servers.md").read_text(encoding="utf-8")
-    match = re.search(r"```python\n(.*?)```", page, re.S)
-    assert match is not None
-    (tmp_path / "app.py").write_text(match.group(1), encoding="utf-8")
+    apps = []
+    for page in ("docs/servers.md", "README.md"):
+        text = (_peers.REPO / page).read_text(encoding="utf-8")
+        match = re.search(r"tested-by=tests/interop/test_group.py -->\n```python\n(.*?)```", text, re.S)
+        assert match is not None, page
+        apps.append(match.group(1))
+    assert apps[0] == apps[1]  # the README shows the same app as its page
+    (tmp_path / "app.py").write_text(apps[0], encoding="utf-8")
     python, args = fastmcp_stdio_command
     servers = {
         "bistro": {"command": sys.executable, "args": [str(BISTRO)], "mode": "legacy"},

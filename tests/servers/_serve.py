@@ -43,6 +43,9 @@ def transport_parser(
     http.add_argument(
         "--sse", action="store_true", help="serve the older HTTP+SSE transport at /sse (protocol 2024-11-05)"
     )
+    http.add_argument(
+        "--both", action="store_true", help="serve streamable HTTP at /mcp and HTTP+SSE at /sse, as one app"
+    )
     http.add_argument("--certfile", help="serve HTTPS with this certificate chain (PEM)")
     http.add_argument("--keyfile", help="the certificate's private key (PEM)")
     return parser, stdio_parser, http
@@ -69,7 +72,9 @@ def serve(
         if server is None:
             raise TypeError("serve() needs a server or an http_app")
         mcp_server = server
-        if getattr(args, "sse", False):
+        if getattr(args, "both", False):
+            http_app = lambda _origin: _both(mcp_server, args.host)  # noqa: E731
+        elif getattr(args, "sse", False):
             http_app = lambda _origin: mcp_server.sse_app(host=args.host)  # noqa: E731
         else:
             http_app = lambda _origin: mcp_server.streamable_http_app(host=args.host)  # noqa: E731
@@ -106,3 +111,12 @@ async def _serve_http(
             while not server.started:  # noqa: ASYNC110 - uvicorn only exposes a flag
                 await anyio.sleep(0.01)
         print(f"{ready_marker} {origin}/mcp", flush=True)
+
+
+def _both(server: MCPServer, host: str) -> Any:
+    """One app serving both transports, as servers in the middle of a migration do."""
+    from starlette.applications import Starlette
+
+    streamable = server.streamable_http_app(host=host)
+    sse = server.sse_app(host=host)
+    return Starlette(routes=[*streamable.routes, *sse.routes], lifespan=streamable.router.lifespan_context)

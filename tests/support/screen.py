@@ -11,7 +11,7 @@ import os
 import re
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -122,22 +122,52 @@ def terminal_env(**extra: str) -> dict[str, str]:
 
 
 @contextmanager
-def screen(args: Sequence[str], *, rows: int = 40, columns: int = 120, **env: str) -> Iterator[Screen]:
-    """``python ARGS`` on a pty of ``rows`` x ``columns``; the process is killed on the way out."""
+def spawn(
+    args: Sequence[str],
+    *,
+    dimensions: tuple[int, int] = (40, 120),
+    env: Mapping[str, str] | None = None,
+    timeout: float = TIMEOUT,
+) -> Iterator[pexpect.spawn[str]]:
+    """``python ARGS`` on a pty of ``dimensions`` (rows, columns), killed on the way out.
+
+    ``env`` is the whole environment (default: ``terminal_env()``); ``timeout`` bounds each
+    ``expect``. Ctrl-C reaches the program as on a user's terminal (``terminal_signals``).
+    """
     child = pexpect.spawn(
         sys.executable,
         list(args),
         cwd=str(ROOT),
-        env=terminal_env(**env),
+        env=dict(env) if env is not None else terminal_env(),
         encoding="utf-8",
-        dimensions=(rows, columns),
-        timeout=TIMEOUT,
+        dimensions=dimensions,
+        timeout=timeout,
         preexec_fn=terminal_signals,
     )
     try:
-        yield Screen(child, rows, columns)
+        yield child
     finally:
         child.close(force=True)
+
+
+@contextmanager
+def spawn_cli(
+    args: Sequence[str],
+    *,
+    dimensions: tuple[int, int] = (40, 120),
+    env: Mapping[str, str] | None = None,
+    timeout: float = TIMEOUT,
+) -> Iterator[pexpect.spawn[str]]:
+    """``mcp-client ARGS`` (as ``python -m ui_adapters.cli``) on a pty, as ``spawn`` runs it."""
+    with spawn(["-m", "ui_adapters.cli", *args], dimensions=dimensions, env=env, timeout=timeout) as child:
+        yield child
+
+
+@contextmanager
+def screen(args: Sequence[str], *, rows: int = 40, columns: int = 120, **env: str) -> Iterator[Screen]:
+    """``python ARGS`` on a pty of ``rows`` x ``columns``, replayed on a pyte screen."""
+    with spawn(args, dimensions=(rows, columns), env=terminal_env(**env)) as child:
+        yield Screen(child, rows, columns)
 
 
 @contextmanager

@@ -7,7 +7,7 @@ import json
 import re
 from collections.abc import Generator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import anyio
@@ -120,8 +120,39 @@ def render_screen(stream: str) -> str:
 
 
 @dataclass
+class PipeTerminal:
+    """A fake terminal for the prompts that draw with rich alone (link consent, login, sampling review).
+
+    Keys go in through ``keys`` (a prompt_toolkit pipe); what ``console()`` prints collects in
+    ``screen``; ``open_browser`` records the links it is asked to open and says whether it could
+    (``browser_works``). The ``terminal`` fixture (tests/ui_adapters/conftest.py) gives a fresh one.
+    """
+
+    keys: PipeInput
+    screen: io.StringIO = field(default_factory=io.StringIO)
+    opened: list[str] = field(default_factory=list[str])
+    browser_works: bool = True
+
+    def console(self, width: int = 120) -> Console:
+        """A rich console without colour that prints onto ``screen``."""
+        return Console(file=self.screen, width=width, color_system=None)
+
+    def open_browser(self, url: str) -> bool:
+        self.opened.append(url)
+        return self.browser_works
+
+    def send(self, text: str) -> None:
+        self.keys.send_text(text)
+
+    @property
+    def text(self) -> str:
+        return self.screen.getvalue()
+
+
+@dataclass
 class Terminal:
-    """A fake terminal: keys go in through ``keys``, what rich and prompt_toolkit draw is captured."""
+    """A fake terminal for the form adapter: keys go in through ``keys``, what rich and prompt_toolkit
+    draw is captured (prompt_toolkit's part on a vt100 screen)."""
 
     keys: PipeInput
     adapter: TerminalFormAdapter

@@ -10,6 +10,8 @@ asks two questions at once in one 2026-07-28 round.
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import anyio
@@ -21,7 +23,6 @@ from ui_adapters import PendingQuestion, QuestionBroker, QuestionNotPendingError
 
 pytestmark = pytest.mark.anyio
 
-ERAS = ["legacy", "2026-07-28"]
 BOUND = 30  # seconds for a whole conversation with the server
 
 
@@ -46,7 +47,18 @@ async def next_question(broker: QuestionBroker) -> PendingQuestion:
     raise AssertionError("the broker was closed")
 
 
-@pytest.mark.parametrize("mode", ERAS)
+@asynccontextmanager
+async def asking(
+    broker: QuestionBroker, client: Client, name: str, arguments: dict[str, Any]
+) -> AsyncIterator[tuple[Call, PendingQuestion]]:
+    """The tool call running in a task group of its own, and its first question: the block answers it,
+    and leaving the block waits for the call to end."""
+    call = Call(client, name, arguments)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(call.run)
+        yield call, await next_question(broker)
+
+
 @pytest.mark.parametrize(
     ("act", "expected"),
     [
@@ -57,15 +69,12 @@ async def next_question(broker: QuestionBroker) -> PendingQuestion:
     ],
 )
 async def test_answer_decline_cancel_reach_the_tool(
-    guide_http_url: str, mode: str, act: str, expected: str
+    guide_http_url: str, era: str, act: str, expected: str
 ) -> None:
     broker = QuestionBroker()
     with anyio.fail_after(BOUND):
-        async with Client(guide_http_url, mode=mode, elicitation_callback=broker) as client:
-            call = Call(client, "delete_folder", {"path": "/srv/photos"})
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                question = await next_question(broker)
+        async with Client(guide_http_url, mode=era, elicitation_callback=broker) as client:
+            async with asking(broker, client, "delete_folder", {"path": "/srv/photos"}) as (call, question):
                 assert broker.pending() == [question]
                 if act == "accept":
                     await broker.answer(question.id, {"confirm": True})
@@ -90,15 +99,11 @@ async def test_answer_decline_cancel_reach_the_tool(
     )
 
 
-@pytest.mark.parametrize("mode", ERAS)
-async def test_the_question_describes_itself(guide_http_url: str, mode: str) -> None:
+async def test_the_question_describes_itself(guide_http_url: str, era: str) -> None:
     broker = QuestionBroker(timeout=600)
     with anyio.fail_after(BOUND):
-        async with Client(guide_http_url, mode=mode, elicitation_callback=broker) as client:
-            call = Call(client, "delete_folder", {"path": "/srv/photos"})
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                question = await next_question(broker)
+        async with Client(guide_http_url, mode=era, elicitation_callback=broker) as client:
+            async with asking(broker, client, "delete_folder", {"path": "/srv/photos"}) as (call, question):
                 description = json.loads(json.dumps(question.to_json()))  # plain JSON, as a browser gets it
                 await broker.answer(question.id, {"confirm": True})
     assert len(question.id) >= 16
@@ -108,7 +113,7 @@ async def test_the_question_describes_itself(guide_http_url: str, mode: str) -> 
     assert question.message == "Really delete /srv/photos? This cannot be undone."
     assert question.mode == "form" and question.url is None
     assert question.form is not None and [f.name for f in question.form.fields] == ["confirm"]
-    assert question.context.era == ("legacy" if mode == "legacy" else "modern")
+    assert question.context.era == ("legacy" if era == "legacy" else "modern")
     assert question.expires_at is not None and question.expires_at > question.created_at
     assert description == {
         "id": question.id,
@@ -122,6 +127,7 @@ async def test_the_question_describes_itself(guide_http_url: str, mode: str) -> 
         "question_index": 1,
         "question_count": 1,
         "call_id": None,
+        "task_id": None,
         "url": None,
         "form": {
             "confirmation": False,
@@ -148,11 +154,10 @@ async def test_the_question_describes_itself(guide_http_url: str, mode: str) -> 
     assert call.text == "deleted /srv/photos"
 
 
-@pytest.mark.parametrize("mode", ERAS)
 async def test_a_question_nobody_answers_is_cancelled_after_the_timeout(
-    guide_http_url: str, mode: str
+    guide_http_url: str, era: str
 ) -> None:
-    broker = QuestionBroker(timeout=0.5)
+    broker = QuestionBroker(timeout=2)  # long enough for the watcher to see it on a loaded machine
     seen: list[PendingQuestion] = []
 
     async def watch() -> None:
@@ -160,7 +165,7 @@ async def test_a_question_nobody_answers_is_cancelled_after_the_timeout(
             seen.append(question)
 
     with anyio.fail_after(BOUND):
-        async with Client(guide_http_url, mode=mode, elicitation_callback=broker) as client:
+        async with Client(guide_http_url, mode=era, elicitation_callback=broker) as client:
             async with anyio.create_task_group() as tg:
                 tg.start_soon(watch)
                 result = await client.call_tool("delete_folder", {"path": "/srv/photos"})
@@ -174,17 +179,13 @@ async def test_a_question_nobody_answers_is_cancelled_after_the_timeout(
         await broker.answer(question.id, {"confirm": True})
 
 
-@pytest.mark.parametrize("mode", ERAS)
 async def test_an_invalid_answer_is_refused_and_the_question_stays_open(
-    guide_http_url: str, mode: str
+    guide_http_url: str, era: str
 ) -> None:
     broker = QuestionBroker()
     with anyio.fail_after(BOUND):
-        async with Client(guide_http_url, mode=mode, elicitation_callback=broker) as client:
-            call = Call(client, "delete_folder", {"path": "/srv/photos"})
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                question = await next_question(broker)
+        async with Client(guide_http_url, mode=era, elicitation_callback=broker) as client:
+            async with asking(broker, client, "delete_folder", {"path": "/srv/photos"}) as (call, question):
                 with pytest.raises(InvalidElicitationContentError, match="'confirm'") as wrong_type:
                     await broker.answer(question.id, {"confirm": "yes please"})
                 assert wrong_type.value.rule == "type"
@@ -205,10 +206,10 @@ async def test_defaults_are_filled_in_before_the_answer_is_sent(guide_http_url: 
     broker = QuestionBroker()
     with anyio.fail_after(BOUND):
         async with Client(guide_http_url, mode="legacy", elicitation_callback=broker) as client:
-            call = Call(client, "book_table", {"date": "2025-12-25", "party_size": 2})
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                question = await next_question(broker)
+            async with asking(broker, client, "book_table", {"date": "2025-12-25", "party_size": 2}) as (
+                call,
+                question,
+            ):
                 assert question.form is not None
                 assert question.form.field("date").default == "2025-12-26"
                 await broker.answer(question.id, {"accept_alternative": True})
@@ -218,8 +219,7 @@ async def test_defaults_are_filled_in_before_the_answer_is_sent(guide_http_url: 
     assert call.text == "[SUCCESS] Booked for 2025-12-26"
 
 
-@pytest.mark.parametrize("mode", ERAS)
-async def test_many_concurrent_questions_reach_the_calls_that_asked(guide_http_url: str, mode: str) -> None:
+async def test_many_concurrent_questions_reach_the_calls_that_asked(guide_http_url: str, era: str) -> None:
     """Twelve calls wait at once; each answer must go back into the call whose question it answers."""
     broker = QuestionBroker()
     paths = [f"/srv/folder-{n}" for n in range(12)]
@@ -238,7 +238,7 @@ async def test_many_concurrent_questions_reach_the_calls_that_asked(guide_http_u
             answered.append(path)
 
     with anyio.fail_after(BOUND):
-        async with Client(guide_http_url, mode=mode, elicitation_callback=broker) as client:
+        async with Client(guide_http_url, mode=era, elicitation_callback=broker) as client:
             calls = [Call(client, "delete_folder", {"path": path}) for path in paths]
             async with anyio.create_task_group() as app:
                 app.start_soon(answer_each)
@@ -281,10 +281,7 @@ async def test_a_url_question_in_the_legacy_era(guide_http_url: str) -> None:
     broker = QuestionBroker()
     with anyio.fail_after(BOUND):
         async with Client(guide_http_url, mode="legacy", elicitation_callback=broker) as client:
-            call = Call(client, "pay_deposit", {"booking_id": "b42"})
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                question = await next_question(broker)
+            async with asking(broker, client, "pay_deposit", {"booking_id": "b42"}) as (call, question):
                 description = question.to_json()
                 with pytest.raises(InvalidElicitationContentError, match="URL question"):
                     await broker.answer(question.id, {"paid": True})
@@ -324,12 +321,11 @@ async def test_a_cancelled_call_withdraws_its_question(guide_http_url: str) -> N
     assert call.text == "deleted /srv/other"
 
 
-@pytest.mark.parametrize("mode", ERAS)
-async def test_closing_the_client_withdraws_its_questions(guide_http_url: str, mode: str) -> None:
+async def test_closing_the_client_withdraws_its_questions(guide_http_url: str, era: str) -> None:
     broker = QuestionBroker()
     with anyio.fail_after(BOUND):
         async with anyio.create_task_group() as tg:
-            async with Client(guide_http_url, mode=mode, elicitation_callback=broker) as client:
+            async with Client(guide_http_url, mode=era, elicitation_callback=broker) as client:
                 tg.start_soon(Call(client, "delete_folder", {"path": "/srv/photos"}).run)
                 question = await next_question(broker)
                 tg.cancel_scope.cancel()

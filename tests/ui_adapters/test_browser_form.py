@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -24,7 +26,6 @@ from ui_adapters import BrowserFormAdapter
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
-ERAS = ["legacy", "2026-07-28"]
 BOUND = 90  # seconds for a whole test: a browser on a busy 2-core machine is slow
 
 EVERY_KIND: dict[str, Any] = {
@@ -104,6 +105,18 @@ class Call:
         assert self.text is not None
         action, _, content = self.text.partition(" ")
         return action, json.loads(content)
+
+
+@asynccontextmanager
+async def asking(
+    browser: Browser, client: Client, message: str, schema: dict[str, Any]
+) -> AsyncIterator[tuple[Call, str]]:
+    """The tool call running in a task group of its own, and the form's URL once the browser opened it:
+    the block fills the form in, and leaving the block waits for the call to end."""
+    call = Call(client, message, schema)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(call.run)
+        yield call, await browser.wait_opened()
 
 
 # ------------------------------------------------------------------------------ steps in the browser
@@ -189,17 +202,13 @@ def screenshot(driver: Any, path: Path) -> None:
 # ------------------------------------------------------------------------------------------ tests
 
 
-@pytest.mark.parametrize("mode", ERAS)
 async def test_every_field_kind_filled_in_and_sent(
-    forms_http_url: str, browser: Browser, mode: str, tmp_path: Path
+    forms_http_url: str, browser: Browser, era: str, tmp_path: Path
 ) -> None:
     adapter = BrowserFormAdapter(open_browser=browser.open, timeout=BOUND)
     with anyio.fail_after(BOUND):
-        async with Client(forms_http_url, mode=mode, elicitation_callback=adapter) as client:
-            call = Call(client, MESSAGE, EVERY_KIND)
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                url = await browser.wait_opened()
+        async with Client(forms_http_url, mode=era, elicitation_callback=adapter) as client:
+            async with asking(browser, client, MESSAGE, EVERY_KIND) as (call, url):
                 await browser.run(fill_every_kind, browser.driver)
                 shot = Path(os.environ.get("MCP_CLIENT_SCREENSHOTS", tmp_path)) / "browser-form.png"
                 await browser.run(screenshot, browser.driver, shot)
@@ -247,10 +256,7 @@ async def test_defaults_are_shown_and_sent(forms_http_url: str, browser: Browser
 
     with anyio.fail_after(BOUND):
         async with Client(forms_http_url, mode="legacy", elicitation_callback=adapter) as client:
-            call = Call(client, MESSAGE, EVERY_KIND)
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                await browser.wait_opened()
+            async with asking(browser, client, MESSAGE, EVERY_KIND) as (call, _):
                 shown = await browser.run(prefilled, browser.driver)
                 await browser.run(fill_required_only, browser.driver)
                 await browser.run(click, browser.driver, "accept")
@@ -281,15 +287,11 @@ async def test_defaults_are_shown_and_sent(forms_http_url: str, browser: Browser
     }
 
 
-@pytest.mark.parametrize("mode", ERAS)
-async def test_decline_with_required_fields_empty(forms_http_url: str, browser: Browser, mode: str) -> None:
+async def test_decline_with_required_fields_empty(forms_http_url: str, browser: Browser, era: str) -> None:
     adapter = BrowserFormAdapter(open_browser=browser.open, timeout=BOUND)
     with anyio.fail_after(BOUND):
-        async with Client(forms_http_url, mode=mode, elicitation_callback=adapter) as client:
-            call = Call(client, MESSAGE, EVERY_KIND)
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                await browser.wait_opened()
+        async with Client(forms_http_url, mode=era, elicitation_callback=adapter) as client:
+            async with asking(browser, client, MESSAGE, EVERY_KIND) as (call, _):
                 await browser.run(click, browser.driver, "decline")
                 action, content = await call.received()
                 page_says = await browser.run(closed_text, browser.driver)
@@ -301,17 +303,13 @@ async def test_the_cancel_button(forms_http_url: str, browser: Browser) -> None:
     adapter = BrowserFormAdapter(open_browser=browser.open, timeout=BOUND)
     with anyio.fail_after(BOUND):
         async with Client(forms_http_url, mode="2026-07-28", elicitation_callback=adapter) as client:
-            call = Call(client, MESSAGE, EVERY_KIND)
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                await browser.wait_opened()
+            async with asking(browser, client, MESSAGE, EVERY_KIND) as (call, _):
                 await browser.run(click, browser.driver, "cancel")
                 action, content = await call.received()
     assert (action, content) == ("cancel", None)
 
 
-@pytest.mark.parametrize("mode", ERAS)
-async def test_closing_the_tab_cancels(forms_http_url: str, browser: Browser, mode: str) -> None:
+async def test_closing_the_tab_cancels(forms_http_url: str, browser: Browser, era: str) -> None:
     browser.reset(new_tab=True)
     adapter = BrowserFormAdapter(open_browser=browser.open, timeout=BOUND, closed_tab_grace=0.5)
 
@@ -320,11 +318,8 @@ async def test_closing_the_tab_cancels(forms_http_url: str, browser: Browser, mo
         driver.switch_to.window(driver.window_handles[0])
 
     with anyio.fail_after(BOUND):
-        async with Client(forms_http_url, mode=mode, elicitation_callback=adapter) as client:
-            call = Call(client, MESSAGE, EVERY_KIND)
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                await browser.wait_opened()
+        async with Client(forms_http_url, mode=era, elicitation_callback=adapter) as client:
+            async with asking(browser, client, MESSAGE, EVERY_KIND) as (call, _):
                 await browser.run(fill_required_only, browser.driver)  # half-way through, then gone
                 await browser.run(close_tab, browser.driver)
                 action, content = await call.received()
@@ -335,10 +330,9 @@ async def test_a_reload_is_not_a_closed_tab(forms_http_url: str, browser: Browse
     adapter = BrowserFormAdapter(open_browser=browser.open, timeout=BOUND, closed_tab_grace=2.0)
     with anyio.fail_after(BOUND):
         async with Client(forms_http_url, mode="legacy", elicitation_callback=adapter) as client:
-            call = Call(client, MESSAGE, {"type": "object", "properties": {"ok": {"type": "boolean"}}})
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                await browser.wait_opened()
+            async with asking(
+                browser, client, MESSAGE, {"type": "object", "properties": {"ok": {"type": "boolean"}}}
+            ) as (call, _):
                 await browser.run(lambda: browser.driver.refresh())
                 await anyio.sleep(2.5)  # longer than the grace: a closed tab would have been cancelled
                 assert not call.done.is_set()
@@ -349,13 +343,10 @@ async def test_a_reload_is_not_a_closed_tab(forms_http_url: str, browser: Browse
 
 
 async def test_the_timeout_cancels_and_the_page_says_so(forms_http_url: str, browser: Browser) -> None:
-    adapter = BrowserFormAdapter(open_browser=browser.open, timeout=2)
+    adapter = BrowserFormAdapter(open_browser=browser.open, timeout=5)  # time for Chromium to open it
     with anyio.fail_after(BOUND):
         async with Client(forms_http_url, mode="legacy", elicitation_callback=adapter) as client:
-            call = Call(client, MESSAGE, EVERY_KIND)
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                await browser.wait_opened()
+            async with asking(browser, client, MESSAGE, EVERY_KIND) as (call, _):
                 action, content = await call.received()
                 page_says = await browser.run(closed_text, browser.driver)
     assert (action, content) == ("cancel", None)
@@ -365,9 +356,8 @@ async def test_the_timeout_cancels_and_the_page_says_so(forms_http_url: str, bro
     )
 
 
-@pytest.mark.parametrize("mode", ERAS)
 async def test_an_invalid_value_is_refused_by_the_page_and_by_us(
-    forms_http_url: str, browser: Browser, mode: str
+    forms_http_url: str, browser: Browser, era: str
 ) -> None:
     adapter = BrowserFormAdapter(open_browser=browser.open, timeout=BOUND)
 
@@ -392,11 +382,8 @@ async def test_an_invalid_value_is_refused_by_the_page_and_by_us(
         click(driver, "accept")
 
     with anyio.fail_after(BOUND):
-        async with Client(forms_http_url, mode=mode, elicitation_callback=adapter) as client:
-            call = Call(client, MESSAGE, EVERY_KIND)
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                url = await browser.wait_opened()
+        async with Client(forms_http_url, mode=era, elicitation_callback=adapter) as client:
+            async with asking(browser, client, MESSAGE, EVERY_KIND) as (call, url):
                 in_page = await browser.run(too_many_guests, browser.driver)
                 assert in_page["url"] == url  # the browser did not submit
                 assert in_page["error"]  # the browser's own message, next to the field
@@ -452,8 +439,7 @@ HOSTILE_SCHEMA: dict[str, Any] = {
 }
 
 
-@pytest.mark.parametrize("mode", ERAS)
-async def test_hostile_server_text_is_shown_as_text(forms_http_url: str, browser: Browser, mode: str) -> None:
+async def test_hostile_server_text_is_shown_as_text(forms_http_url: str, browser: Browser, era: str) -> None:
     adapter = BrowserFormAdapter(open_browser=browser.open, timeout=BOUND)
 
     def look(driver: Any) -> dict[str, Any]:
@@ -471,11 +457,8 @@ async def test_hostile_server_text_is_shown_as_text(forms_http_url: str, browser
         }
 
     with anyio.fail_after(BOUND):
-        async with Client(forms_http_url, mode=mode, elicitation_callback=adapter) as client:
-            call = Call(client, HOSTILE_MESSAGE, HOSTILE_SCHEMA)
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(call.run)
-                await browser.wait_opened()
+        async with Client(forms_http_url, mode=era, elicitation_callback=adapter) as client:
+            async with asking(browser, client, HOSTILE_MESSAGE, HOSTILE_SCHEMA) as (call, _):
                 seen = await browser.run(look, browser.driver)
                 await browser.run(click, browser.driver, "accept")
                 action, content = await call.received()

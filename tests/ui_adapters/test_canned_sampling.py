@@ -13,7 +13,6 @@ from ui_adapters import CannedSampling, UnansweredSamplingError
 from ui_adapters.pytest_plugin import CannedSamplingFactory
 
 pytestmark = pytest.mark.anyio
-ERAS = ["legacy", "2026-07-28"]
 
 
 def params(prompt: str) -> CreateMessageRequestParams:
@@ -25,7 +24,6 @@ def params(prompt: str) -> CreateMessageRequestParams:
 CONTEXT = ClientRequestContext(server="s", server_info=None, protocol_version="2025-11-25", era="legacy")
 
 
-@pytest.mark.parametrize("era", ERAS)
 async def test_the_fixture_answers_and_records(
     questions_http_url: str, canned_sampling: CannedSamplingFactory, era: str
 ) -> None:

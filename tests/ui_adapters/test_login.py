@@ -7,20 +7,16 @@ person clicked "Allow". Every wait is bounded.
 
 from __future__ import annotations
 
-import io
 import socket
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from urllib.parse import urlencode
 
 import anyio
 import httpx
 import pytest
-from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
-from rich.console import Console
 
 from mcp_client import OAuthError
+from tests.ui_adapters._terminal_helpers import PipeTerminal
 from ui_adapters.login import BrowserLogin
 from ui_adapters.login._listener import listen_for_redirect
 
@@ -41,29 +37,13 @@ def _login_url(redirect_uri: str, host: str = "as.example.com") -> str:
     return f"https://{host}/authorize?{query}"
 
 
-@dataclass
-class Terminal:
-    keys: PipeInput
-    screen: io.StringIO
-    opened: list[str] = field(default_factory=list)
-
-    def login(self, **options: object) -> BrowserLogin:
-        return BrowserLogin(
-            console=Console(file=self.screen, width=200, color_system=None),
-            input=self.keys,
-            output=DummyOutput(),
-            **options,  # type: ignore[arg-type]
-        )
-
-    @property
-    def text(self) -> str:
-        return self.screen.getvalue()
-
-
-@pytest.fixture
-def terminal() -> Iterator[Terminal]:
-    with create_pipe_input() as keys:
-        yield Terminal(keys=keys, screen=io.StringIO())
+def _login(terminal: PipeTerminal, **options: object) -> BrowserLogin:
+    return BrowserLogin(
+        console=terminal.console(width=200),
+        input=terminal.keys,
+        output=DummyOutput(),
+        **options,  # type: ignore[arg-type]
+    )
 
 
 def _browser_that_comes_back(redirect_uri: str, opened: list[str], *, state: str = STATE) -> object:
@@ -80,10 +60,10 @@ def _browser_that_comes_back(redirect_uri: str, opened: list[str], *, state: str
 
 
 @pytest.mark.anyio
-async def test_consent_then_the_browser_comes_back_to_the_listener(terminal: Terminal) -> None:
+async def test_consent_then_the_browser_comes_back_to_the_listener(terminal: PipeTerminal) -> None:
     redirect_uri = f"http://127.0.0.1:{_free_port()}/callback"
-    login = terminal.login(
-        server="Files", open_browser=_browser_that_comes_back(redirect_uri, terminal.opened)
+    login = _login(
+        terminal, server="Files", open_browser=_browser_that_comes_back(redirect_uri, terminal.opened)
     )
     terminal.keys.send_text("y\n")
     with anyio.fail_after(BOUND):
@@ -95,9 +75,9 @@ async def test_consent_then_the_browser_comes_back_to_the_listener(terminal: Ter
 
 
 @pytest.mark.anyio
-async def test_no_consent_opens_nothing_and_a_pasted_address_is_checked(terminal: Terminal) -> None:
+async def test_no_consent_opens_nothing_and_a_pasted_address_is_checked(terminal: PipeTerminal) -> None:
     redirect_uri = f"http://127.0.0.1:{_free_port()}/callback"
-    login = terminal.login(open_browser=_browser_that_comes_back(redirect_uri, terminal.opened))
+    login = _login(terminal, open_browser=_browser_that_comes_back(redirect_uri, terminal.opened))
     good = f"{redirect_uri}?code=c0de&state={STATE}"
     terminal.keys.send_text(f"n\n\nhttps://example.com/\n{redirect_uri}?code=c0de&state=other\n{good}\n")
     with anyio.fail_after(BOUND):
@@ -107,37 +87,39 @@ async def test_no_consent_opens_nothing_and_a_pasted_address_is_checked(terminal
 
 
 @pytest.mark.anyio
-async def test_headless_machine_is_told_to_paste(terminal: Terminal, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_headless_machine_is_told_to_paste(
+    terminal: PipeTerminal, monkeypatch: pytest.MonkeyPatch
+) -> None:
     for name in ("DISPLAY", "WAYLAND_DISPLAY", "BROWSER"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr("sys.platform", "linux")
     redirect_uri = "https://app.example.com/oauth/callback"  # not loopback: nothing can listen
     terminal.keys.send_text(f"{redirect_uri}?code=c&state={STATE}\n")
     with anyio.fail_after(BOUND):
-        await terminal.login()(_login_url(redirect_uri))
+        await _login(terminal)(_login_url(redirect_uri))
     assert "No browser can be opened on this machine" in terminal.text
     assert "Open the login page" not in terminal.text  # no pointless question
 
 
 @pytest.mark.anyio
-async def test_ctrl_c_end_of_input_and_the_timeout_end_the_login(terminal: Terminal) -> None:
+async def test_ctrl_c_end_of_input_and_the_timeout_end_the_login(terminal: PipeTerminal) -> None:
     redirect_uri = f"http://127.0.0.1:{_free_port()}/callback"
     terminal.keys.send_text("\x03")
     with anyio.fail_after(BOUND), pytest.raises(OAuthError, match="cancelled"):
-        await terminal.login(print_only=True)(_login_url(redirect_uri))
+        await _login(terminal, print_only=True)(_login_url(redirect_uri))
     with anyio.fail_after(BOUND), pytest.raises(OAuthError, match=r"no login arrived within 0\.2 seconds"):
-        await terminal.login(print_only=True, timeout=0.2)(_login_url(redirect_uri))
+        await _login(terminal, print_only=True, timeout=0.2)(_login_url(redirect_uri))
 
 
 @pytest.mark.anyio
-async def test_a_deceptive_login_link_is_warned_about_or_refused(terminal: Terminal) -> None:
+async def test_a_deceptive_login_link_is_warned_about_or_refused(terminal: PipeTerminal) -> None:
     redirect_uri = f"http://127.0.0.1:{_free_port()}/callback"
     terminal.keys.send_text(f"{redirect_uri}?code=c&state={STATE}\n")
     with anyio.fail_after(BOUND):
-        await terminal.login(print_only=True)(_login_url(redirect_uri, host="xn--pypl-53dc.com"))
+        await _login(terminal, print_only=True)(_login_url(redirect_uri, host="xn--pypl-53dc.com"))
     assert "⚠" in terminal.text
     with anyio.fail_after(BOUND), pytest.raises(OAuthError, match="refused"):
-        await terminal.login(print_only=True)("javascript:alert(1)")
+        await _login(terminal, print_only=True)("javascript:alert(1)")
     assert "Not opened" in terminal.text
 
 

@@ -6,15 +6,9 @@ would get is the returned CreateMessageResult, or the MCPError a refusal raises.
 
 from __future__ import annotations
 
-import io
-from collections.abc import Iterator
-from dataclasses import dataclass, field
-
 import anyio
 import pytest
-from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
-from rich.console import Console
 
 from mcp_client import ClientRequestContext, MCPError
 from mcp_client.types import (
@@ -23,6 +17,7 @@ from mcp_client.types import (
     Implementation,
     TextContent,
 )
+from tests.ui_adapters._terminal_helpers import PipeTerminal
 from ui_adapters import SamplingReview
 
 pytestmark = pytest.mark.anyio
@@ -31,31 +26,26 @@ BOUND = 10
 HOSTILE = "Write a haiku\x1b]0;pwned\x07 about \x1b[2Jrain\u202e"
 
 
-@dataclass
-class Terminal:
-    keys: PipeInput
-    screen: io.StringIO
-    asked: list[CreateMessageRequestParams] = field(default_factory=list)
+class Model:
+    """The app's model: records what the person let through to it, answers with hostile text."""
 
-    async def llm(self, params: CreateMessageRequestParams) -> CreateMessageResult:
+    def __init__(self) -> None:
+        self.asked: list[CreateMessageRequestParams] = []
+
+    async def __call__(self, params: CreateMessageRequestParams) -> CreateMessageResult:
         self.asked.append(params)
         return CreateMessageResult(
             content=TextContent(text="old pond\x1b[31m, a frog"), model="tiny-1", stop_reason="endTurn"
         )
 
-    def review(self) -> SamplingReview:
-        console = Console(file=self.screen, width=120, color_system=None)
-        return SamplingReview(self.llm, console=console, input=self.keys, output=DummyOutput())
-
-    @property
-    def text(self) -> str:
-        return self.screen.getvalue()
-
 
 @pytest.fixture
-def terminal() -> Iterator[Terminal]:
-    with create_pipe_input() as keys:
-        yield Terminal(keys=keys, screen=io.StringIO())
+def model() -> Model:
+    return Model()
+
+
+def _review(terminal: PipeTerminal, model: Model) -> SamplingReview:
+    return SamplingReview(model, console=terminal.console(), input=terminal.keys, output=DummyOutput())
 
 
 def context() -> ClientRequestContext:
@@ -83,13 +73,15 @@ def request(prompt: str = HOSTILE) -> CreateMessageRequestParams:
     )
 
 
-async def test_approve_shows_the_request_and_the_answer_before_sending(terminal: Terminal) -> None:
+async def test_approve_shows_the_request_and_the_answer_before_sending(
+    terminal: PipeTerminal, model: Model
+) -> None:
     terminal.keys.send_text("a\r")
     terminal.keys.send_text("y\r")
     with anyio.fail_after(BOUND):
-        result = await terminal.review()(context(), request())
+        result = await _review(terminal, model)(context(), request())
     assert result.model == "tiny-1"
-    assert terminal.asked == [request()]
+    assert model.asked == [request()]
     text = terminal.text
     assert "Poet Server wants to ask your model" in text
     assert "System prompt: You are a terse poet." in text
@@ -102,14 +94,14 @@ async def test_approve_shows_the_request_and_the_answer_before_sending(terminal:
     assert "\x1b" not in text and "\u202e" not in text  # server and model text never reach the terminal raw
 
 
-async def test_edit_the_prompt_before_the_model_sees_it(terminal: Terminal) -> None:
+async def test_edit_the_prompt_before_the_model_sees_it(terminal: PipeTerminal, model: Model) -> None:
     terminal.keys.send_text("e\r")
     terminal.keys.send_text("\x15a limerick about snow\r")  # Ctrl-U clears the prefilled prompt
     terminal.keys.send_text("a\r")
     terminal.keys.send_text("y\r")
     with anyio.fail_after(BOUND):
-        await terminal.review()(context(), request("Write a haiku about rain."))
-    [sent] = terminal.asked
+        await _review(terminal, model)(context(), request("Write a haiku about rain."))
+    [sent] = model.asked
     assert sent.messages[-1].content_as_list[0].text == "a limerick about snow"  # type: ignore[union-attr]
     assert sent.messages[0].content_as_list[0].text == "Hello."  # type: ignore[union-attr]
     assert sent.system_prompt == "You are a terse\x1b[8m poet."  # only the prompt changed
@@ -119,20 +111,24 @@ async def test_edit_the_prompt_before_the_model_sees_it(terminal: Terminal) -> N
 @pytest.mark.parametrize(
     "keys", ["r\r", "x\rq\rz\r", "\x03"], ids=["refuse", "three-wrong-answers", "ctrl-c"]
 )
-async def test_refusing_before_the_model_sends_nothing_to_it(terminal: Terminal, keys: str) -> None:
+async def test_refusing_before_the_model_sends_nothing_to_it(
+    terminal: PipeTerminal, model: Model, keys: str
+) -> None:
     terminal.keys.send_text(keys)
     with anyio.fail_after(BOUND), pytest.raises(MCPError) as caught:
-        await terminal.review()(context(), request())
+        await _review(terminal, model)(context(), request())
     assert (caught.value.code, caught.value.message) == (-1, "User rejected sampling request")
-    assert terminal.asked == []
+    assert model.asked == []
     assert "Refused: nothing was sent to the model." in terminal.text
 
 
 @pytest.mark.parametrize("keys", ["n\r", "\r"], ids=["no", "enter-means-no"])
-async def test_the_answer_goes_back_only_if_the_person_says_so(terminal: Terminal, keys: str) -> None:
+async def test_the_answer_goes_back_only_if_the_person_says_so(
+    terminal: PipeTerminal, model: Model, keys: str
+) -> None:
     terminal.keys.send_text("a\r")
     terminal.keys.send_text(keys)
     with anyio.fail_after(BOUND), pytest.raises(MCPError, match="User rejected sampling request"):
-        await terminal.review()(context(), request())
-    assert len(terminal.asked) == 1
+        await _review(terminal, model)(context(), request())
+    assert len(model.asked) == 1
     assert "Refused: the answer was not sent." in terminal.text

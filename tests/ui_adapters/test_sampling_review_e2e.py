@@ -7,47 +7,27 @@ would, and read the tool's answer (or the refusal) back, in both eras.
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Generator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pexpect
 import pytest
 
-from tests.support.screen import terminal_signals
+from tests.support.screen import spawn
 
 SCRIPT = Path(__file__).with_name("e2e_sampling_script.py")
-ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 30  # seconds per expectation; a bound, never reached when things work
-MODES = ["legacy", "2026-07-28"]
 
 pytestmark = pytest.mark.slow
 
 
-@contextmanager
-def spawn(mode: str) -> Generator[pexpect.spawn[str]]:
-    env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", PYTHONUNBUFFERED="1")
-    child = pexpect.spawn(
-        sys.executable,
-        [str(SCRIPT), "--mode", mode],
-        cwd=str(ROOT),
-        env=env,
-        encoding="utf-8",
-        dimensions=(40, 120),
-        timeout=TIMEOUT,
-        preexec_fn=terminal_signals,
-    )
-    try:
-        yield child
-    finally:
-        child.close(force=True)
+def run_script(era: str) -> AbstractContextManager[pexpect.spawn[str]]:
+    """``e2e_sampling_script.py --mode ERA`` on a 40 x 120 pty."""
+    return spawn([str(SCRIPT), "--mode", era], dimensions=(40, 120), timeout=TIMEOUT)
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_edit_the_prompt_approve_and_send(mode: str) -> None:
-    with spawn(mode) as child:
+def test_edit_the_prompt_approve_and_send(era: str) -> None:
+    with run_script(era) as child:
         child.expect("questions-server wants to ask your model")
         # (labels are bold: escape codes sit between a label and its value on a real terminal)
         child.expect("System prompt: .*You are a terse poet.")
@@ -67,9 +47,8 @@ def test_edit_the_prompt_approve_and_send(mode: str) -> None:
         child.expect(pexpect.EOF)
 
 
-@pytest.mark.parametrize("mode", MODES)
-def test_refuse(mode: str) -> None:
-    with spawn(mode) as child:
+def test_refuse(era: str) -> None:
+    with run_script(era) as child:
         child.expect(r"\[a\]pprove, \[e\]dit the prompt, \[r\]efuse")
         child.send("r\r")
         child.expect("Refused: nothing was sent to the model.")

@@ -8,20 +8,16 @@ prompt is open and checks the tty settings came back exactly as they were.
 
 from __future__ import annotations
 
-import os
 import signal
-import sys
-from collections.abc import Generator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pexpect
 import pytest
 
-from tests.support.screen import terminal_signals
+from tests.support.screen import spawn
 
 SCRIPT = Path(__file__).with_name("e2e_terminal_script.py")
-ROOT = Path(__file__).resolve().parents[2]
 TIMEOUT = 30  # seconds per expectation; a bound, never reached when things work
 
 # A text prompt is on screen: the key hint line, then the "›" input line (pick lists have no "›").
@@ -30,27 +26,13 @@ TEXT_PROMPT = r"Enter confirm[^›]*›"
 pytestmark = pytest.mark.slow
 
 
-@contextmanager
-def spawn(*args: str) -> Generator[pexpect.spawn[str]]:
-    env = dict(os.environ, PROMPT_TOOLKIT_NO_CPR="1", TERM="xterm", PYTHONUNBUFFERED="1")
-    child = pexpect.spawn(
-        sys.executable,
-        [str(SCRIPT), *args],
-        cwd=str(ROOT),
-        env=env,
-        encoding="utf-8",
-        dimensions=(40, 100),
-        timeout=TIMEOUT,
-        preexec_fn=terminal_signals,
-    )
-    try:
-        yield child
-    finally:
-        child.close(force=True)
+def run_script(*args: str) -> AbstractContextManager[pexpect.spawn[str]]:
+    """``e2e_terminal_script.py ARGS`` on a 40 x 100 pty."""
+    return spawn([str(SCRIPT), *args], dimensions=(40, 100), timeout=TIMEOUT)
 
 
 def test_book_table_accepting_the_alternative_date() -> None:
-    with spawn("--mode", "legacy") as child:
+    with run_script("--mode", "legacy") as child:
         child.expect("No tables for 4 on 2025-12-25")
         child.expect("y/n or Up/Down")
         child.send("y\r")  # Accept Alternative: y moves to Yes, Enter confirms
@@ -63,7 +45,7 @@ def test_book_table_accepting_the_alternative_date() -> None:
 
 
 def test_book_table_changing_the_date_at_the_review() -> None:
-    with spawn("--mode", "legacy") as child:
+    with run_script("--mode", "legacy") as child:
         child.expect("y/n or Up/Down")
         child.send("y\r")
         child.expect(TEXT_PROMPT)
@@ -79,7 +61,7 @@ def test_book_table_changing_the_date_at_the_review() -> None:
 
 
 def test_book_table_declined_with_ctrl_n() -> None:
-    with spawn("--mode", "legacy") as child:
+    with run_script("--mode", "legacy") as child:
         child.expect("y/n or Up/Down")
         child.send("\x0e")
         child.expect(r"TOOL RESULT: \[DECLINED\] user declined")
@@ -87,7 +69,7 @@ def test_book_table_declined_with_ctrl_n() -> None:
 
 
 def test_book_table_cancelled_with_esc() -> None:
-    with spawn("--mode", "legacy") as child:
+    with run_script("--mode", "legacy") as child:
         child.expect("y/n or Up/Down")
         child.send("\x1b")
         child.expect(r"TOOL RESULT: \[CANCELLED\] user cancelled")
@@ -96,7 +78,7 @@ def test_book_table_cancelled_with_esc() -> None:
 
 def test_two_questions_of_one_modern_round_are_asked_in_turn() -> None:
     arguments = '{"destination": "Lisbon"}'
-    with spawn("--mode", "2026-07-28", "--tool", "plan_trip", "--arguments", arguments) as child:
+    with run_script("--mode", "2026-07-28", "--tool", "plan_trip", "--arguments", arguments) as child:
         child.expect("CONNECTED: 2026-07-28")
         child.expect("Question 1 of 2")
         child.expect("When do you want to go to Lisbon")
@@ -121,7 +103,7 @@ def test_two_questions_of_one_modern_round_are_asked_in_turn() -> None:
 
 @pytest.mark.parametrize("backend", ["asyncio", "trio"])
 def test_terminal_is_restored_when_the_call_is_cancelled_under_the_prompt(backend: str) -> None:
-    with spawn("--sanity", "--backend", backend) as child:
+    with run_script("--sanity", "--backend", backend) as child:
         child.expect("WAITING FOR SIGUSR1")
         child.expect(TEXT_PROMPT)  # the prompt is drawn: the tty is in raw mode now
         child.kill(signal.SIGUSR1)

@@ -18,6 +18,7 @@ from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
 from mcp_client.types import ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult
+from tests.support.traces import SURVEY_ANSWER
 from tests.ui_adapters._terminal_helpers import (
     CTRL_C,
     CTRL_D,
@@ -63,14 +64,7 @@ async def test_survey_typed_answers_every_kind(anyio_backend: str) -> None:
         result = await ask(term.adapter, survey)
 
     assert result.action == "accept"
-    assert result.content == {
-        "email": "ada@example.com",
-        "age": 36,
-        "rating": 4.5,
-        "subscribe": True,
-        "colour": "green",
-        "toppings": ["cheese", "olives"],
-    }
+    assert result.content == SURVEY_ANSWER
     shown = term.console_text
     assert "Please fill in the survey" in shown
     assert "guide-server" in shown

@@ -14,6 +14,7 @@ import pytest
 from rich.console import Console
 
 from mcp_client.types import ElicitResult
+from tests.support.traces import SURVEY_ANSWER
 from tests.ui_adapters._terminal_helpers import make_context, trace_params
 from ui_adapters.terminal import TerminalFormAdapter
 
@@ -57,14 +58,7 @@ async def test_survey_answered_line_by_line(anyio_backend: str) -> None:
     result, shown = await ask_lines("ada@example.com\n36\n4.5\ny\n2\n1, 3\n\n\n")
     assert result == ElicitResult(
         action="accept",
-        content={
-            "email": "ada@example.com",
-            "age": 36,
-            "rating": 4.5,
-            "subscribe": True,
-            "colour": "green",
-            "toppings": ["cheese", "olives"],
-        },
+        content=SURVEY_ANSWER,
     )
     assert "Please fill in the survey" in shown
     assert "1) cheese" in shown

@@ -7,54 +7,29 @@ the rich console's text, and what the server would get on the returned ElicitRes
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 
 import anyio
 import pytest
-from prompt_toolkit.input import PipeInput, create_pipe_input
 from prompt_toolkit.output import DummyOutput
 from rich.console import Console
 
 from mcp_client import ClientRequestContext
 from mcp_client.types import ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult, Implementation
+from tests.ui_adapters._terminal_helpers import PipeTerminal
 from ui_adapters.url import UrlAdapter
 
 PAY_URL = "https://pay.example.com/deposit?booking=B42"
 BOUND = 10  # seconds; every await below is bounded so a prompt that never ends fails instead of hanging
 
 
-@dataclass
-class Terminal:
-    """A fake terminal: keys typed into ``keys``, everything shown collected in ``screen``."""
-
-    keys: PipeInput
-    screen: io.StringIO
-    opened: list[str] = field(default_factory=list)
-    browser_works: bool = True
-
-    def open_browser(self, url: str) -> bool:
-        self.opened.append(url)
-        return self.browser_works
-
-    def adapter(self, **kwargs: object) -> UrlAdapter:
-        return UrlAdapter(
-            console=Console(file=self.screen, width=120, color_system=None),
-            input=self.keys,
-            output=DummyOutput(),
-            open_browser=self.open_browser,
-            **kwargs,  # type: ignore[arg-type]
-        )
-
-    @property
-    def text(self) -> str:
-        return self.screen.getvalue()
-
-
-@pytest.fixture
-def terminal() -> Iterator[Terminal]:
-    with create_pipe_input() as keys:
-        yield Terminal(keys=keys, screen=io.StringIO())
+def _adapter(terminal: PipeTerminal, **kwargs: object) -> UrlAdapter:
+    return UrlAdapter(
+        console=terminal.console(),
+        input=terminal.keys,
+        output=DummyOutput(),
+        open_browser=terminal.open_browser,
+        **kwargs,  # type: ignore[arg-type]
+    )
 
 
 def context(era: str = "legacy", name: str = "Guide Server") -> ClientRequestContext:
@@ -83,9 +58,12 @@ async def ask(adapter: UrlAdapter, params: ElicitRequestURLParams, era: str = "l
 
 
 @pytest.mark.anyio
-async def test_yes_opens_the_browser_and_accepts(terminal: Terminal) -> None:
+async def test_yes_opens_the_browser_and_accepts(terminal: PipeTerminal) -> None:
     terminal.keys.send_text("y\r")
-    result = await ask(terminal.adapter(), url_question())
+    result = await ask(
+        _adapter(terminal),
+        url_question(),
+    )
     assert result == ElicitResult(action="accept")
     assert terminal.opened == [PAY_URL]
     assert "Guide Server asks you to open a web page" in terminal.text
@@ -96,41 +74,53 @@ async def test_yes_opens_the_browser_and_accepts(terminal: Terminal) -> None:
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("keys", ["\r", "n\r", "no\r", "N\r"])
-async def test_enter_or_no_declines_without_opening(terminal: Terminal, keys: str) -> None:
+async def test_enter_or_no_declines_without_opening(terminal: PipeTerminal, keys: str) -> None:
     terminal.keys.send_text(keys)
-    result = await ask(terminal.adapter(), url_question())
+    result = await ask(
+        _adapter(terminal),
+        url_question(),
+    )
     assert result == ElicitResult(action="decline")
     assert terminal.opened == []
     assert "Not opened." in terminal.text
 
 
 @pytest.mark.anyio
-async def test_an_unclear_answer_is_asked_again(terminal: Terminal) -> None:
+async def test_an_unclear_answer_is_asked_again(terminal: PipeTerminal) -> None:
     terminal.keys.send_text("maybe\ryes\r")
-    result = await ask(terminal.adapter(), url_question())
+    result = await ask(
+        _adapter(terminal),
+        url_question(),
+    )
     assert result.action == "accept"
     assert "Please answer y (open it) or n (do not)." in terminal.text
 
 
 @pytest.mark.anyio
-async def test_ctrl_c_cancels(terminal: Terminal) -> None:
+async def test_ctrl_c_cancels(terminal: PipeTerminal) -> None:
     terminal.keys.send_text("\x03")
-    result = await ask(terminal.adapter(), url_question())
+    result = await ask(
+        _adapter(terminal),
+        url_question(),
+    )
     assert result == ElicitResult(action="cancel")
     assert terminal.opened == []
 
 
 @pytest.mark.anyio
-async def test_end_of_input_cancels(terminal: Terminal) -> None:
+async def test_end_of_input_cancels(terminal: PipeTerminal) -> None:
     terminal.keys.send_text("\x04")  # Ctrl-D on an empty line
-    result = await ask(terminal.adapter(), url_question())
+    result = await ask(
+        _adapter(terminal),
+        url_question(),
+    )
     assert result.action == "cancel"
 
 
 @pytest.mark.anyio
-async def test_print_only_prints_the_link_and_never_opens(terminal: Terminal) -> None:
+async def test_print_only_prints_the_link_and_never_opens(terminal: PipeTerminal) -> None:
     terminal.keys.send_text("y\r")
-    result = await ask(terminal.adapter(print_only=True), url_question())
+    result = await ask(_adapter(terminal, print_only=True), url_question())
     assert result.action == "accept"
     assert terminal.opened == []
     lines = terminal.text.splitlines()
@@ -138,10 +128,13 @@ async def test_print_only_prints_the_link_and_never_opens(terminal: Terminal) ->
 
 
 @pytest.mark.anyio
-async def test_no_browser_falls_back_to_printing(terminal: Terminal) -> None:
+async def test_no_browser_falls_back_to_printing(terminal: PipeTerminal) -> None:
     terminal.browser_works = False
     terminal.keys.send_text("y\r")
-    result = await ask(terminal.adapter(), url_question())
+    result = await ask(
+        _adapter(terminal),
+        url_question(),
+    )
     assert result.action == "accept"
     assert terminal.opened == [PAY_URL]
     assert "No browser could be opened. Open this link yourself:" in terminal.text
@@ -149,7 +142,7 @@ async def test_no_browser_falls_back_to_printing(terminal: Terminal) -> None:
 
 
 @pytest.mark.anyio
-async def test_a_failing_opener_still_keeps_the_consent(terminal: Terminal) -> None:
+async def test_a_failing_opener_still_keeps_the_consent(terminal: PipeTerminal) -> None:
     def broken(url: str) -> bool:
         raise OSError("no xdg-open")
 
@@ -165,10 +158,10 @@ async def test_a_failing_opener_still_keeps_the_consent(terminal: Terminal) -> N
 
 
 @pytest.mark.anyio
-async def test_a_form_question_is_declined(terminal: Terminal) -> None:
+async def test_a_form_question_is_declined(terminal: PipeTerminal) -> None:
     form = ElicitRequestFormParams(message="Name?", requested_schema={"type": "object", "properties": {}})
     with anyio.fail_after(BOUND):
-        result = await terminal.adapter()(context(), form)
+        result = await _adapter(terminal)(context(), form)
     assert result.action == "decline"
 
 
@@ -192,9 +185,12 @@ def test_declares_url_mode_only() -> None:
         "pay.example.com/deposit",
     ],
 )
-async def test_other_schemes_are_refused_without_asking(terminal: Terminal, url: str) -> None:
+async def test_other_schemes_are_refused_without_asking(terminal: PipeTerminal, url: str) -> None:
     # No key is sent: had the adapter prompted, the bound would fail the test.
-    result = await ask(terminal.adapter(), url_question(url))
+    result = await ask(
+        _adapter(terminal),
+        url_question(url),
+    )
     assert result == ElicitResult(action="decline")
     assert terminal.opened == []
     assert "✗ Not opened:" in terminal.text
@@ -216,9 +212,12 @@ async def test_other_schemes_are_refused_without_asking(terminal: Terminal, url:
         ("http://pay.example.com/deposit", "not encrypted (http://, not https://)"),
     ],
 )
-async def test_each_warning_is_shown_before_asking(terminal: Terminal, url: str, expected: str) -> None:
+async def test_each_warning_is_shown_before_asking(terminal: PipeTerminal, url: str, expected: str) -> None:
     terminal.keys.send_text("\r")
-    result = await ask(terminal.adapter(), url_question(url))
+    result = await ask(
+        _adapter(terminal),
+        url_question(url),
+    )
     assert result.action == "decline"
     assert expected in " ".join(terminal.text.split())
     assert "⚠" in terminal.text
@@ -228,9 +227,14 @@ async def test_each_warning_is_shown_before_asking(terminal: Terminal, url: str,
 @pytest.mark.parametrize(
     "url", ["http://127.0.0.1:8765/callback", "http://localhost:3000/done", "http://[::1]:8080/"]
 )
-async def test_http_to_this_machine_is_not_warned_about(terminal: Terminal, url: str) -> None:
+async def test_http_to_this_machine_is_not_warned_about(terminal: PipeTerminal, url: str) -> None:
     terminal.keys.send_text("y\r")
-    assert (await ask(terminal.adapter(), url_question(url))).action == "accept"
+    assert (
+        await ask(
+            _adapter(terminal),
+            url_question(url),
+        )
+    ).action == "accept"
     assert "⚠" not in terminal.text
     assert terminal.opened == [url]
 
@@ -252,8 +256,11 @@ async def test_http_to_this_machine_is_not_warned_about(terminal: Terminal, url:
         "https://pay.example.com/" + "a" * 5000,
     ],
 )
-async def test_deceptive_links_are_refused_and_never_shown_raw(terminal: Terminal, url: str) -> None:
-    result = await ask(terminal.adapter(), url_question(url))
+async def test_deceptive_links_are_refused_and_never_shown_raw(terminal: PipeTerminal, url: str) -> None:
+    result = await ask(
+        _adapter(terminal),
+        url_question(url),
+    )
     assert result.action == "decline"
     assert terminal.opened == []
     text = terminal.text
@@ -266,23 +273,28 @@ async def test_deceptive_links_are_refused_and_never_shown_raw(terminal: Termina
 
 
 @pytest.mark.anyio
-async def test_long_but_reasonable_link_is_shown_in_full(terminal: Terminal) -> None:
+async def test_long_but_reasonable_link_is_shown_in_full(terminal: PipeTerminal) -> None:
     url = "https://pay.example.com/deposit?token=" + "x" * 1500
     terminal.keys.send_text("y\r")
-    assert (await ask(terminal.adapter(), url_question(url))).action == "accept"
+    assert (
+        await ask(
+            _adapter(terminal),
+            url_question(url),
+        )
+    ).action == "accept"
     assert url in terminal.text  # soft-wrapped: one logical line, no inserted breaks
     assert terminal.opened == [url]
 
 
 @pytest.mark.anyio
-async def test_max_url_length_is_configurable(terminal: Terminal) -> None:
-    result = await ask(terminal.adapter(max_url_length=20), url_question())
+async def test_max_url_length_is_configurable(terminal: PipeTerminal) -> None:
+    result = await ask(_adapter(terminal, max_url_length=20), url_question())
     assert result.action == "decline"
     assert "the limit is 20" in terminal.text
 
 
 @pytest.mark.anyio
-async def test_server_text_is_sanitized_and_never_markup(terminal: Terminal) -> None:
+async def test_server_text_is_sanitized_and_never_markup(terminal: PipeTerminal) -> None:
     params = ElicitRequestURLParams(
         message="Pay \x1b[31mnow\x1b[0m [bold red]or else[/] [link=https://evil.example]here[/link]",
         url=PAY_URL,
@@ -290,7 +302,7 @@ async def test_server_text_is_sanitized_and_never_markup(terminal: Terminal) -> 
     )
     terminal.keys.send_text("\r")
     with anyio.fail_after(BOUND):
-        await terminal.adapter()(context(name="Evil\x1b]0;title\x07 Corp"), params)
+        await _adapter(terminal)(context(name="Evil\x1b]0;title\x07 Corp"), params)
     text = terminal.text
     assert "\x1b" not in text
     assert "Pay now [bold red]or else[/] [link=https://evil.example]here[/link]" in text
@@ -301,8 +313,8 @@ async def test_server_text_is_sanitized_and_never_markup(terminal: Terminal) -> 
 
 
 @pytest.mark.anyio
-async def test_legacy_consent_returns_at_once_and_shows_a_waiting_line(terminal: Terminal) -> None:
-    adapter = terminal.adapter()
+async def test_legacy_consent_returns_at_once_and_shows_a_waiting_line(terminal: PipeTerminal) -> None:
+    adapter = _adapter(terminal)
     terminal.keys.send_text("y\r")
     assert (await ask(adapter, url_question())).action == "accept"
     assert "Waiting for pay.example.com… Guide Server will say when the step is done." in terminal.text
@@ -316,8 +328,8 @@ async def test_legacy_consent_returns_at_once_and_shows_a_waiting_line(terminal:
 
 
 @pytest.mark.anyio
-async def test_unknown_and_repeated_completions_are_ignored(terminal: Terminal) -> None:
-    adapter = terminal.adapter()
+async def test_unknown_and_repeated_completions_are_ignored(terminal: PipeTerminal) -> None:
+    adapter = _adapter(terminal)
     await adapter.on_elicitation_complete("never-seen")
     assert terminal.text == ""
     assert not adapter.is_complete("never-seen")
@@ -330,8 +342,8 @@ async def test_unknown_and_repeated_completions_are_ignored(terminal: Terminal) 
 
 
 @pytest.mark.anyio
-async def test_declined_link_is_not_waited_for(terminal: Terminal) -> None:
-    adapter = terminal.adapter()
+async def test_declined_link_is_not_waited_for(terminal: PipeTerminal) -> None:
+    adapter = _adapter(terminal)
     terminal.keys.send_text("\r")
     await ask(adapter, url_question())
     await adapter.on_elicitation_complete("pay-B42")
@@ -340,8 +352,8 @@ async def test_declined_link_is_not_waited_for(terminal: Terminal) -> None:
 
 
 @pytest.mark.anyio
-async def test_wait_for_completion_ends_when_the_notification_arrives(terminal: Terminal) -> None:
-    adapter = terminal.adapter()
+async def test_wait_for_completion_ends_when_the_notification_arrives(terminal: PipeTerminal) -> None:
+    adapter = _adapter(terminal)
     terminal.keys.send_text("y\r")
     await ask(adapter, url_question())
     outcome: list[bool] = []
@@ -358,8 +370,8 @@ async def test_wait_for_completion_ends_when_the_notification_arrives(terminal: 
 
 
 @pytest.mark.anyio
-async def test_enter_stops_waiting(terminal: Terminal) -> None:
-    adapter = terminal.adapter()
+async def test_enter_stops_waiting(terminal: PipeTerminal) -> None:
+    adapter = _adapter(terminal)
     terminal.keys.send_text("y\r")
     await ask(adapter, url_question())
     terminal.keys.send_text("\r")
@@ -369,16 +381,16 @@ async def test_enter_stops_waiting(terminal: Terminal) -> None:
 
 
 @pytest.mark.anyio
-async def test_completion_timeout_stops_waiting(terminal: Terminal) -> None:
-    adapter = terminal.adapter(completion_timeout=0.01)
+async def test_completion_timeout_stops_waiting(terminal: PipeTerminal) -> None:
+    adapter = _adapter(terminal, completion_timeout=0.01)
     with anyio.fail_after(BOUND):
         assert await adapter.wait_for_completion("bank-B42", stop_key=False) is False
 
 
 @pytest.mark.anyio
-async def test_a_completion_for_an_id_being_waited_on_is_heard(terminal: Terminal) -> None:
+async def test_a_completion_for_an_id_being_waited_on_is_heard(terminal: PipeTerminal) -> None:
     # The -32042 flow: the app shows the link itself, then waits; the id is known from the wait.
-    adapter = terminal.adapter()
+    adapter = _adapter(terminal)
     outcome: list[bool] = []
 
     async def wait() -> None:
@@ -393,9 +405,13 @@ async def test_a_completion_for_an_id_being_waited_on_is_heard(terminal: Termina
 
 
 @pytest.mark.anyio
-async def test_modern_era_says_the_server_will_be_asked_again(terminal: Terminal) -> None:
+async def test_modern_era_says_the_server_will_be_asked_again(terminal: PipeTerminal) -> None:
     terminal.keys.send_text("y\r")
-    result = await ask(terminal.adapter(), url_question(elicitation_id=None), era="modern")
+    result = await ask(
+        _adapter(terminal),
+        url_question(elicitation_id=None),
+        era="modern",
+    )
     assert result.action == "accept"
     assert "When you have finished on pay.example.com, Guide Server will be asked again." in terminal.text
     assert "Waiting" not in terminal.text
@@ -403,9 +419,14 @@ async def test_modern_era_says_the_server_will_be_asked_again(terminal: Terminal
 
 @pytest.mark.parametrize("anyio_backend", ["trio"])
 @pytest.mark.anyio
-async def test_consent_works_on_trio(terminal: Terminal) -> None:
+async def test_consent_works_on_trio(terminal: PipeTerminal) -> None:
     terminal.keys.send_text("y\r")
-    assert (await ask(terminal.adapter(), url_question())).action == "accept"
+    assert (
+        await ask(
+            _adapter(terminal),
+            url_question(),
+        )
+    ).action == "accept"
     assert terminal.opened == [PAY_URL]
 
 
@@ -413,7 +434,7 @@ async def test_consent_works_on_trio(terminal: Terminal) -> None:
 
 
 @pytest.mark.anyio
-async def test_the_link_prompt_shows_its_keys(terminal: Terminal) -> None:
+async def test_the_link_prompt_shows_its_keys(terminal: PipeTerminal) -> None:
     screen = io.StringIO()
     from prompt_toolkit.data_structures import Size
     from prompt_toolkit.output.vt100 import Vt100_Output
@@ -434,8 +455,11 @@ async def test_the_link_prompt_shows_its_keys(terminal: Terminal) -> None:
 @pytest.mark.anyio
 @pytest.mark.parametrize(("key", "action"), [("\x1b", "cancel"), ("\x0e", "decline")])
 async def test_esc_cancels_and_ctrl_n_declines_at_the_link_prompt(
-    terminal: Terminal, key: str, action: str
+    terminal: PipeTerminal, key: str, action: str
 ) -> None:
     terminal.keys.send_text(key)
-    assert await ask(terminal.adapter(), url_question()) == ElicitResult(action=action)  # type: ignore[arg-type]
+    assert await ask(
+        _adapter(terminal),
+        url_question(),
+    ) == ElicitResult(action=action)  # type: ignore[arg-type]
     assert terminal.opened == []

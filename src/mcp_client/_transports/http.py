@@ -11,27 +11,19 @@ HTTP failures come back as JSON-RPC error responses (a JSON-RPC body is passed t
 bare 404 without a session is ``-32601``; anything else ``-32603``), because the era negotiation reads
 them as evidence. Network failures raise ``MCPConnectionError`` naming the URL.
 
-In the 2026-07-28 era there is no resumption: a reply stream that ends before the answer raises
-``RequestStreamLost`` and the client re-issues the request with a new id.
+A reply stream that drops before the answer is resumed when the client says it may be
+(``request(..., resumable=True)``, the legacy era); otherwise it raises ``RequestStreamLost`` and the
+client re-issues the request with a new id (2026-07-28).
 
-Redirects: an MCP endpoint does not move, and every request carries the user's headers, the session id
-and whatever ``Authorization`` the ``auth`` adds. So a redirect to another origin (scheme, host or
-port) is never followed, whatever its status; within the same origin only 307 and 308 (which keep the
-method and body) are followed, at most ``_MAX_REDIRECTS`` times; any other redirect fails the request.
-A redirect's own body is never read.
-
-Bounds: every byte of a body counts against ``max_message_bytes`` as it arrives, before and after
-``Content-Encoding`` is undone (``content_encoding``, which never inflates more than a piece at a time):
-a JSON body, an acknowledgement or an error body may be that large; an SSE stream may run for ever but
-no single event may be larger (``sse``).
+The redirect policy is ``http_redirects``'s; bodies and SSE events are read within
+``max_message_bytes`` by ``http_body`` (one SSE event reader for a reply stream and the GET stream).
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator, Mapping
-from types import TracebackType
+from collections.abc import Mapping
 from typing import Any
 
 import anyio
@@ -54,28 +46,27 @@ from mcp_client._transport import (
     ServerRequestSlots,
     Spawn,
 )
-from mcp_client._transports.content_encoding import ACCEPT_ENCODING, BodyDecoder, ContentEncodingError
-from mcp_client._transports.sse import EventTooLarge, ServerSentEvent, SSEDecoder
+from mcp_client._transports.content_encoding import ACCEPT_ENCODING
+from mcp_client._transports.http_body import (
+    EventReader,
+    StreamCursor,
+    is_event_stream,
+    read_limited,
+)
+from mcp_client._transports.http_redirects import Exchange
 
 logger = logging.getLogger("mcp_client.http")
 
 _ACCEPT = "application/json, text/event-stream"
 _SESSION = "mcp-session-id"
 _VERSION = "mcp-protocol-version"
-_DEFAULT_RETRY_MS = 1000
 _MAX_RESUME_ATTEMPTS = 2
 _DRAIN_SECONDS = 0.5
 _GET_STREAM_WAIT_SECONDS = 2.0
 _MAX_CONCURRENT_SENDS = 16
-_MAX_REDIRECTS = 3
-_REDIRECTS = frozenset({301, 302, 303, 307, 308})
-_SAME_METHOD_REDIRECTS = frozenset({307, 308})
-_DEFAULT_PORTS = {"http": 80, "https": 443}
 _KEEPALIVE_CONNECTIONS = 20
 _SESSION_ID = re.compile(r"[\x21-\x7e]+")
 """Visible ASCII only, as the spec requires of ``Mcp-Session-Id`` (anything else cannot be sent back)."""
-_EVENT_ID = re.compile(r"[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?")
-"""An SSE event id that can go back in a ``Last-Event-ID`` header; other ids are not used as cursors."""
 
 
 class _Waiter:
@@ -86,29 +77,6 @@ class _Waiter:
     def __init__(self) -> None:
         self.scope: anyio.CancelScope | None = None
         self.reply: Message | None = None
-
-
-class _EventStream:
-    """The SSE events of one response: Content-Encoding undone and events decoded, both bounded."""
-
-    __slots__ = ("_body", "_events", "_url")
-
-    def __init__(self, response: httpx.Response, url: str, max_bytes: int) -> None:
-        self._url = url
-        self._body = _body_decoder(response, url)
-        self._events = SSEDecoder(max_bytes)
-
-    def feed(self, raw: bytes) -> Iterator[ServerSentEvent]:
-        try:
-            if self._body.identity:
-                yield from self._events.feed(raw)
-                return
-            for piece in self._body.decode(raw):
-                yield from self._events.feed(piece)
-        except EventTooLarge as exc:
-            raise ProtocolError(f"{self._url} sent an SSE event larger than {exc.limit} bytes") from None
-        except ContentEncodingError as exc:
-            raise ProtocolError(f"{self._url}: {exc}") from None
 
 
 class StreamableHTTPTransport:
@@ -265,7 +233,7 @@ class StreamableHTTPTransport:
                         "POST", self._headers(headers), _jsonrpc.encode(message)
                     ) as response:
                         status = response.status_code
-                        body = await self._read_limited(response)
+                        body = await read_limited(response, self.url, self._max_bytes)
                 except httpx.TransportError as exc:
                     raise self._connection_error(exc) from exc
                 except ProtocolError as exc:
@@ -314,52 +282,12 @@ class StreamableHTTPTransport:
             raise MCPConnectionError(f"the HTTP transport to {self.url} is not open")
         return self._client
 
-    def _exchange(self, method: str, headers: Mapping[str, str], content: bytes | None = None) -> _Exchange:
-        """One exchange with the endpoint, under the redirect policy of the module docstring.
+    def _exchange(self, method: str, headers: Mapping[str, str], content: bytes | None = None) -> Exchange:
+        """One exchange with the endpoint, under the redirect policy (``http_redirects``).
 
         ``async with self._exchange(...) as response``: the response's body is streamed and closed on exit.
         """
-        return _Exchange(self, method, headers, content)
-
-    async def _open(self, method: str, headers: Mapping[str, str], content: bytes | None) -> httpx.Response:
-        """Send the request, following allowed redirects; the final response, its body not yet read."""
-        client = self._require_client()
-        url = self.url
-        for _ in range(_MAX_REDIRECTS + 1):
-            # build_request + send(stream=True), not client.stream(): no generator-based context
-            # manager on the hot path (two fewer frames per exchange; see bench/README.md).
-            request = client.build_request(method, url, content=content, headers=headers)
-            response = await client.send(request, stream=True, follow_redirects=False)
-            location = response.headers.get("location") if response.status_code in _REDIRECTS else None
-            if location is None:
-                return response
-            await response.aclose()
-            url = self._redirect_target(method, url, response.status_code, location)
-        raise ProtocolError(
-            f"{self.url} redirected {method} more than {_MAX_REDIRECTS} times; an MCP endpoint does not "
-            "move: connect to its final URL directly"
-        )
-
-    def _redirect_target(self, method: str, current: str, status: int, location: str) -> str:
-        shown = location if len(location) <= 200 else location[:200] + "..."
-        if status not in _SAME_METHOD_REDIRECTS:
-            raise ProtocolError(
-                f"{self.url} answered {method} with an HTTP {status} redirect to {shown!r}; the client "
-                "follows only 307 and 308 redirects within the same origin: connect to the new URL "
-                "directly if the endpoint moved"
-            )
-        try:
-            target = httpx.URL(current).join(location)
-        except (httpx.InvalidURL, ValueError):
-            raise ProtocolError(f"{self.url} redirected {method} to an invalid URL {shown!r}") from None
-        home = _origin(httpx.URL(self.url))
-        if _origin(target) != home:
-            raise ProtocolError(
-                f"{self.url} redirected {method} to another origin ({shown!r}); the client never follows "
-                f"a redirect to another origin, so your headers, session id and credentials stay with "
-                f"{_origin_text(home)}. If the endpoint really moved, connect to the new URL directly."
-            )
-        return str(target)
+        return Exchange(self._require_client(), self.url, method, headers, content)
 
     def _headers(self, era_headers: Mapping[str, str]) -> dict[str, str]:
         headers = {
@@ -390,7 +318,7 @@ class StreamableHTTPTransport:
         return MCPConnectionError(f"the connection to {self.url} failed: {exc or type(exc).__name__}")
 
     async def _error_reply(self, response: httpx.Response, request_id: Any, is_initialize: bool) -> Message:
-        body = await self._read_limited(response)
+        body = await read_limited(response, self.url, self._max_bytes)
         status = response.status_code
         if status == 404 and self._session_id is not None and not is_initialize:
             self._session_id = None
@@ -412,41 +340,8 @@ class StreamableHTTPTransport:
             f"HTTP {status} {response.reason_phrase} from {self.url}{detail}",
         )
 
-    async def _read_limited(self, response: httpx.Response) -> bytes:
-        """The whole body, refused as soon as it passes ``max_message_bytes``, on the wire or decoded."""
-        decoder = _body_decoder(response, self.url)
-        chunks: list[bytes] = []
-        wire = 0
-        size = 0
-        if decoder.identity:  # the common case: count the bytes, no decoding generator per chunk
-            async for raw in response.aiter_raw():
-                wire += len(raw)
-                if wire > self._max_bytes:
-                    raise self._too_large()
-                chunks.append(raw)
-            return chunks[0] if len(chunks) == 1 else b"".join(chunks)
-        try:
-            async for raw in response.aiter_raw():
-                wire += len(raw)
-                if wire > self._max_bytes:
-                    raise self._too_large()
-                for piece in decoder.decode(raw):
-                    size += len(piece)
-                    if size > self._max_bytes:
-                        raise self._too_large()
-                    chunks.append(piece)
-        except ContentEncodingError as exc:
-            raise ProtocolError(f"{self.url}: {exc}") from None
-        return b"".join(chunks)
-
-    def _too_large(self) -> ProtocolError:
-        return ProtocolError(
-            f"{self.url} sent a message larger than {self._max_bytes} bytes; "
-            "raise Client(max_message_bytes=...) if that is expected"
-        )
-
     async def _read_json(self, response: httpx.Response, request_id: Any) -> Message:
-        body = await self._read_limited(response)
+        body = await read_limited(response, self.url, self._max_bytes)
         if not body.strip():
             raise ProtocolError(
                 f"{self.url} answered a request with an empty body (HTTP {response.status_code})"
@@ -482,16 +377,15 @@ class StreamableHTTPTransport:
         Only legacy versions resume; in the 2026-07-28 era a dropped stream is lost and the client
         re-issues the request (``RequestStreamLost``).
         """
-        cursor: list[str | None] = [None]
-        retry_ms = [_DEFAULT_RETRY_MS]
-        reply = await self._consume_events(response, request_id, cursor, retry_ms)
+        cursor = StreamCursor()
+        reply = await self._consume_events(response, request_id, cursor)
         attempts = 0
         while reply is None:
             if not resumable:
                 raise RequestStreamLost(
                     f"{self.url} closed the stream for request {request_id!r} before answering it"
                 )
-            if cursor[0] is None:
+            if cursor.last_id is None:
                 raise MCPConnectionError(
                     f"{self.url} closed the stream for request {request_id!r} before answering it, "
                     "and gave no event id to resume from"
@@ -499,20 +393,20 @@ class StreamableHTTPTransport:
             if attempts >= _MAX_RESUME_ATTEMPTS:
                 raise MCPConnectionError(
                     f"{self.url} never answered request {request_id!r}: its response stream broke off "
-                    f"{attempts + 1} times in a row, and resuming it (from event {cursor[0]!r}) brought "
+                    f"{attempts + 1} times in a row, and resuming it (from event {cursor.last_id!r}) brought "
                     "nothing new; the server may be overloaded or restarting, try again later"
                 )
             attempts += 1
-            await anyio.sleep(retry_ms[0] / 1000)
-            before = cursor[0]
-            reply = await self._resume(request_id, cursor, retry_ms)
-            if cursor[0] != before:
+            await anyio.sleep(cursor.retry_ms / 1000)
+            before = cursor.last_id
+            reply = await self._resume(request_id, cursor)
+            if cursor.last_id != before:
                 attempts = 0  # progress: the stream gave us something new
         return reply
 
-    async def _resume(self, request_id: Any, cursor: list[str | None], retry_ms: list[int]) -> Message | None:
+    async def _resume(self, request_id: Any, cursor: StreamCursor) -> Message | None:
         headers = self._get_headers()
-        headers["last-event-id"] = cursor[0] or ""
+        headers["last-event-id"] = cursor.last_id or ""
         try:
             async with self._exchange("GET", headers) as response:
                 if response.status_code >= 400:
@@ -520,14 +414,14 @@ class StreamableHTTPTransport:
                         self._session_id = None
                         raise SessionExpiredError(f"{self.url} no longer knows our session (HTTP 404)")
                     return None
-                if not _is_event_stream(response):
+                if not is_event_stream(response):
                     return None
-                return await self._consume_events(response, request_id, cursor, retry_ms)
+                return await self._consume_events(response, request_id, cursor)
         except httpx.TransportError:
             return None  # counted as an attempt that yielded nothing
 
     async def _consume_events(
-        self, response: httpx.Response, request_id: Any, cursor: list[str | None], retry_ms: list[int]
+        self, response: httpx.Response, request_id: Any, cursor: StreamCursor
     ) -> Message | None:
         """Dispatch every event of one SSE response; return our reply if it came.
 
@@ -535,19 +429,13 @@ class StreamableHTTPTransport:
         """
         reply: Message | None = None
         handlers: list[anyio.CancelScope] = []
-        events = _EventStream(response, self.url, self._max_bytes)
         try:
             with anyio.CancelScope() as drain:
                 try:
+                    reader = EventReader(response, self.url, self._max_bytes, cursor)
                     async for raw in response.aiter_raw():
-                        for event in events.feed(raw):
-                            if event.retry is not None:
-                                retry_ms[0] = max(0, min(event.retry, 60_000))
-                            if event.id is not None:
-                                _advance(cursor, event.id)
-                            if not event.data:
-                                continue  # a priming event: a cursor only
-                            message = self._decode(event.data)
+                        for data in reader.feed(raw):
+                            message = self._decode(data)
                             if _jsonrpc.is_response(message):
                                 ours = message.get("id") == request_id or (
                                     message.get("id") is None and "error" in message
@@ -643,31 +531,23 @@ class StreamableHTTPTransport:
 
     async def _get_stream_loop(self, ready: anyio.Event) -> None:
         """The standalone GET stream: server messages not tied to a request (legacy only)."""
-        cursor: list[str | None] = [None]
-        retry_ms = _DEFAULT_RETRY_MS
+        cursor = StreamCursor()
         failures = 0
         while failures <= _MAX_RESUME_ATTEMPTS and self._session_id is not None:
             headers = self._get_headers()
-            if cursor[0] is not None:
-                headers["last-event-id"] = cursor[0]
-            got_event = False
+            if cursor.last_id is not None:
+                headers["last-event-id"] = cursor.last_id
+            events_before = cursor.events
             try:
                 async with self._exchange("GET", headers) as response:
                     ready.set()
-                    if response.status_code >= 400 or not _is_event_stream(response):
+                    if response.status_code >= 400 or not is_event_stream(response):
                         return  # 405: the server offers no standalone stream
-                    events = _EventStream(response, self.url, self._max_bytes)
+                    reader = EventReader(response, self.url, self._max_bytes, cursor)
                     async for raw in response.aiter_raw():
-                        for event in events.feed(raw):
-                            got_event = True
-                            if event.retry is not None:
-                                retry_ms = max(0, min(event.retry, 60_000))
-                            if event.id is not None:
-                                _advance(cursor, event.id)
-                            if not event.data:
-                                continue
+                        for data in reader.feed(raw):
                             try:
-                                message = _jsonrpc.decode(event.data)
+                                message = _jsonrpc.decode(data)
                             except ProtocolError as exc:
                                 logger.warning("ignoring a malformed message on the GET stream: %s", exc)
                                 continue
@@ -677,8 +557,8 @@ class StreamableHTTPTransport:
                                 await self._dispatch(message, None, None)
             except (httpx.HTTPError, MCPConnectionError, ProtocolError):
                 pass
-            failures = 0 if got_event else failures + 1
-            await anyio.sleep(retry_ms / 1000)
+            failures = 0 if cursor.events != events_before else failures + 1
+            await anyio.sleep(cursor.retry_ms / 1000)
 
     def _deliver_elsewhere(self, message: Message) -> None:
         """A response on the GET stream: hand it to the request still waiting for it on its own stream."""
@@ -688,75 +568,3 @@ class StreamableHTTPTransport:
             return
         waiter.reply = message
         waiter.scope.cancel()
-
-
-class _Exchange:
-    """``async with``: the response of ``StreamableHTTPTransport._open``, closed on the way out.
-
-    A plain class, not ``@asynccontextmanager``: it is entered once per request, on the hot path.
-    """
-
-    __slots__ = ("_content", "_headers", "_method", "_response", "_transport")
-
-    def __init__(
-        self,
-        transport: StreamableHTTPTransport,
-        method: str,
-        headers: Mapping[str, str],
-        content: bytes | None,
-    ) -> None:
-        self._transport = transport
-        self._method = method
-        self._headers = headers
-        self._content = content
-        self._response: httpx.Response | None = None
-
-    async def __aenter__(self) -> httpx.Response:
-        transport = self._transport
-        response = await transport._open(self._method, self._headers, self._content)
-        self._response = response
-        return response
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
-    ) -> None:
-        if self._response is not None:
-            await self._response.aclose()
-
-
-_IDENTITY = BodyDecoder(None)
-"""The decoder of every uncompressed body (it has no state): most bodies, built once."""
-
-
-def _body_decoder(response: httpx.Response, url: str) -> BodyDecoder:
-    encoding = response.headers.get("content-encoding")
-    if not encoding:
-        return _IDENTITY
-    try:
-        return BodyDecoder(encoding)
-    except ContentEncodingError as exc:
-        raise ProtocolError(f"{url}: {exc}") from None
-
-
-def _is_event_stream(response: httpx.Response) -> bool:
-    return response.headers.get("content-type", "").partition(";")[0].strip().lower() == "text/event-stream"
-
-
-def _advance(cursor: list[str | None], event_id: str) -> None:
-    """Take ``event_id`` as the resume cursor if it can travel in a ``Last-Event-ID`` header."""
-    if not event_id:
-        return
-    if _EVENT_ID.fullmatch(event_id):
-        cursor[0] = event_id
-    else:
-        logger.debug("ignoring an SSE event id that cannot be sent back: %.80r", event_id)
-
-
-def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
-    return url.scheme, url.host, url.port or _DEFAULT_PORTS.get(url.scheme)
-
-
-def _origin_text(origin: tuple[str, str, int | None]) -> str:
-    scheme, host, port = origin
-    host = f"[{host}]" if ":" in host else host
-    return f"{scheme}://{host}:{port}"

@@ -40,7 +40,7 @@ from mcp_client._transport import (
     Spawn,
     Transport,
 )
-from mcp_client._transports.http import _EventStream
+from mcp_client._transports.http_body import EventReader, StreamCursor
 
 __all__ = ["SSETransport"]
 
@@ -225,9 +225,9 @@ class SSETransport(Transport):
                     f"{self.url} answered the event stream's GET with "
                     f"{response.headers.get('content-type') or 'no content type'}, not an event stream"
                 )
-            events = _EventStream(response, self.url, self._max_bytes)
+            events = EventReader(response, self.url, self._max_bytes, StreamCursor())
             async for raw in response.aiter_raw():
-                for event in events.feed(raw):
+                for event in events.events(raw):
                     if event.event == "endpoint":
                         if self._endpoint is None:
                             self._endpoint = self._check_endpoint(event.data)

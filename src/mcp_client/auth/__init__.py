@@ -1,5 +1,7 @@
 """OAuth 2.1 authorization for MCP servers that need a login.
 
+::
+
     from mcp_client import Client
     from mcp_client.auth import OAuth, FileTokenStorage
 

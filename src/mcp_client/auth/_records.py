@@ -18,12 +18,11 @@ __all__ = ["ClientRegistration", "Revocation", "StoredTokens"]
 class StoredTokens:
     """Tokens for one MCP server, with what is needed to refresh them after a restart.
 
-        ``expires_at`` is the absolute expiry (seconds since the epoch), so stored tokens stay meaningful
-        across restarts; ``None`` when the server gave no lifetime. ``issuer`` is the authorization server
-        that issued them and ``client_id`` the client they were issued to (``client_auth_method`` is how that
-    client authenticates token requests); ``token_endpoint`` and
-        ``revocation_endpoint`` come from that server's metadata; ``resource`` is the RFC 8707 resource
-        they were requested for.
+    ``expires_at`` is the absolute expiry (seconds since the epoch), so stored tokens stay meaningful
+    across restarts; ``None`` when the server gave no lifetime. ``issuer`` is the authorization server
+    that issued them and ``client_id`` the client they were issued to (``client_auth_method`` is how that
+    client authenticates token requests); ``token_endpoint`` and ``revocation_endpoint`` come from that
+    server's metadata; ``resource`` is the RFC 8707 resource they were requested for.
     """
 
     access_token: str = field(repr=False)

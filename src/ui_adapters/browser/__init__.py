@@ -1,5 +1,7 @@
 """Form questions answered in the system browser: ``BrowserFormAdapter``.
 
+::
+
     from ui_adapters import BrowserFormAdapter, ElicitationRouter, UrlAdapter
 
     ui = ElicitationRouter(form=BrowserFormAdapter(), url=UrlAdapter())

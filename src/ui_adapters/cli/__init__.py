@@ -1,9 +1,12 @@
 """The ``mcp-client`` command (also ``python -m ui_adapters.cli``): list tools, call one, or run the demo.
 
+::
+
     mcp-client demo
     mcp-client tools SERVER
     mcp-client call SERVER TOOL [KEY=VALUE ...] [--mode legacy|auto|2026-07-28] [--header K:V] [--json]
-                    [--root PATH ...]
+                    [--root PATH ...] [--detach]
+    mcp-client task SERVER TASK_ID [--wait | --cancel]
     mcp-client prompts SERVER | get-prompt SERVER NAME [KEY=VALUE ...] | resources SERVER | read SERVER URI
     mcp-client servers --config FILE          (and --config FILE on every command: SERVER is a name there)
     mcp-client login SERVER [--scope S ...]
@@ -143,7 +146,7 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
                 server_label = f"--config {shlex.quote(args.config)} --server {shlex.quote(target.name)}"
         if isinstance(target, Everyone):
             return anyio.run(lambda: _run_everyone(args.command, target, out, err, as_json=args.json))
-        return anyio.run(lambda: _run_one(args.command, target, words, out, err, as_json=args.json))
+        return anyio.run(lambda: _run_one(args, target, words, out, err))
     except ArgumentsError as error:
         _complain(err, "wrong arguments for " + error.tool.name + ":", *error.problems)
         err.print()
@@ -229,19 +232,27 @@ def _base_connection(args: argparse.Namespace) -> Connection:
 
 
 async def _run_one(
-    command: str, connection: Connection, words: list[str], out: Console, err: Console, *, as_json: bool
+    args: argparse.Namespace, connection: Connection, words: list[str], out: Console, err: Console
 ) -> int:
+    command, as_json = args.command, args.json
     if command == "tools":
         from ui_adapters.cli._commands import run_tools
 
         _no_more(words, "tools")
         return await run_tools(connection, out, err, as_json=as_json)
+    if command == "task":
+        from ui_adapters.cli._task_command import run_task
+
+        _no_more(words, "task")
+        return await run_task(
+            connection, args.task_id, out, err, as_json=as_json, wait=args.wait, cancel=args.cancel
+        )
     if command == "call":
         from ui_adapters.cli._commands import run_call
 
         if not words:
             raise UsageError("name the tool: call SERVER TOOL [KEY=VALUE ...]")
-        return await run_call(connection, words[0], words[1:], out, err, as_json=as_json)
+        return await run_call(connection, words[0], words[1:], out, err, as_json=as_json, detach=args.detach)
     from ui_adapters.cli import _listing
 
     if command == "prompts":

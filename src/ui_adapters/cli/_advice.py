@@ -82,8 +82,9 @@ def advice_for(
         )
     if _needs_tasks_extension(error):
         advice.append(
-            "This tool runs only as a task (the tasks extension of protocol 2026-07-28), which "
-            "mcp-client cannot run yet; the server did not run it."
+            "This tool runs only as a task (the tasks extension, which exists only in protocol "
+            "2026-07-28); the server did not run it"
+            + (": try again with --mode 2026-07-28." if mode == "legacy" else ".")
         )
     if isinstance(error, UrlElicitationRequiredError):
         advice.append("The server needs you to visit a link first: do that, then run the command again.")

@@ -30,6 +30,7 @@ from ui_adapters.cli._exit import EXIT_OK, EXIT_TOOL_ERROR, UsageError
 from ui_adapters.cli._render import print_json, print_result, print_tools
 from ui_adapters.cli._server_questions import RootsAnswer, refuse_sampling
 from ui_adapters.cli._status import ServerLogPrinter, StatusAwareCallback, StatusLine, terminal_ui
+from ui_adapters.cli._task_command import print_detached
 from ui_adapters.cli._tasks import needs_tasks, needs_tasks_message
 
 __all__ = ["Connection", "LoginOptions", "run_call", "run_tools"]
@@ -88,14 +89,17 @@ class Connection:
         complete: ElicitationCompleteCallback | None = None,
         status: StatusLine | None = None,
         roots: RootsAnswer | None = None,
+        mode: str | None = None,
     ) -> AbstractAsyncContextManager[Client]:
         """A connected client (``async with``); with a ``status``, the server's log lines are printed there.
 
         ``roots`` answers the server's ``roots/list`` (default: a fresh answer with this connection's roots).
-        With ``--mode auto`` the era is the CLI's choice (``_era_choice``).
+        With ``--mode auto`` the era is the CLI's choice (``_era_choice``); ``mode`` overrides it.
         """
         answer = roots or RootsAnswer(self.roots)
-        return connected(self.mode, lambda mode: self._client(mode, callback, complete, status, answer))
+        return connected(
+            mode or self.mode, lambda mode: self._client(mode, callback, complete, status, answer)
+        )
 
     def _client(
         self,
@@ -122,6 +126,7 @@ class Connection:
             auth=self._auth(status),
             logging_callback=ServerLogPrinter(status) if status is not None else None,
             log_level=self.log_level if status is not None else None,
+            tasks=True,  # a long tool may run as a task: followed to its end, its status on the line
             transport=self.transport,
             **self.http_options,
             **options,
@@ -163,34 +168,79 @@ async def run_tools(connection: Connection, out: Console, err: Console, *, as_js
 
 
 async def run_call(
-    connection: Connection, tool_name: str, words: Sequence[str], out: Console, err: Console, *, as_json: bool
+    connection: Connection,
+    tool_name: str,
+    words: Sequence[str],
+    out: Console,
+    err: Console,
+    *,
+    as_json: bool,
+    detach: bool = False,
 ) -> int:
     """Call one tool with ``KEY=VALUE`` arguments, answering its questions in the terminal.
 
-    Returns 0, or 1 when the tool reports ``isError``.
+    Returns 0, or 1 when the tool reports ``isError``. A call the server runs as a task is followed to
+    its end (its status messages on the status line); with ``detach``, its id is printed instead
+    (``--json``: the task's ``to_json()``) for ``mcp-client task``.
     """
     ui = terminal_ui(err)
     roots = RootsAnswer(connection.roots)
+    result: CallToolResult | None = None
     with ui.status.show(f"Connecting to {connection.label}…"):
         async with connection.connect(ui, ui.elicitation_complete_callback, ui.status, roots) as client:
             ui.status.update("Listing tools…")
             tool = _find_tool((await client.list_tools()).tools, tool_name, connection.label)
-            if needs_tasks(tool):
-                raise UsageError(needs_tasks_message(tool, connection.label))
             arguments = parse_arguments(tool, words)
-            if connection.roots and client.era == "legacy":
-                # A legacy server asks for roots by itself once connected; let it have them first.
-                ui.status.update("Waiting for the server to ask for the --root folders…")
-                await roots.wait_until_asked()
-            ui.status.update(f"Calling {tool.name}…")
-            # A progress callback makes the server report progress (a bar instead of the spinner), and
-            # each report restarts --timeout: a long tool that keeps reporting is never cut off.
-            result = await _call_after_links(client, connection, ui, tool.name, arguments)
+            # A tool that runs only as a task needs the tasks extension, which exists only in 2026-07-28:
+            # nothing was called yet, so --mode auto reconnects in that era (the tool is called once).
+            task_era = needs_tasks(tool) and client.era == "legacy"
+            if task_era and connection.mode != "auto":
+                raise UsageError(needs_tasks_message(tool, connection.label))
+            call = (connection, ui, roots, tool.name, arguments, out, err, detach, as_json)
+            if not task_era:
+                result = await _call_once(client, *call)
+        if task_era:
+            ui.status.update(f"Connecting to {connection.label} (protocol 2026-07-28, for tasks)…")
+            modern = connection.connect(ui, ui.elicitation_complete_callback, ui.status, roots, "2026-07-28")
+            async with modern as client:
+                result = await _call_once(client, *call)
+    if result is None:
+        return EXIT_OK  # detached: the task's id is printed
     if as_json:
         print_json(out, result.model_dump_wire())
     else:
         print_result(out, err, result)
     return EXIT_TOOL_ERROR if result.is_error else EXIT_OK
+
+
+async def _call_once(
+    client: Client,
+    connection: Connection,
+    ui: StatusAwareCallback,
+    roots: RootsAnswer,
+    name: str,
+    arguments: dict[str, Any],
+    out: Console,
+    err: Console,
+    detach: bool,
+    as_json: bool,
+) -> CallToolResult | None:
+    """Call the tool on a connected client: its result, or ``None`` once a detached task's id is printed."""
+    if connection.roots and client.era == "legacy":
+        # A legacy server asks for roots by itself once connected; let it have them first.
+        ui.status.update("Waiting for the server to ask for the --root folders…")
+        await roots.wait_until_asked()
+    ui.status.update(f"Calling {name}…")
+    if detach:
+        task = await client.call_tool(name, arguments, as_task=True)
+        if task.id is not None:
+            print_detached(out, err, task, connection.label, as_json=as_json)
+            return None
+        return await task.result()  # the server answered at once: nothing to detach from
+    # A progress callback makes the server report progress (a bar instead of the spinner), and each
+    # report restarts --timeout: a long tool that keeps reporting is never cut off. A task's status
+    # messages come the same way.
+    return await _call_after_links(client, connection, ui, name, arguments)
 
 
 async def _call_after_links(

@@ -53,6 +53,8 @@ examples:
   mcp-client call --config mcp.json bistro.book_table date=2025-12-25 party_size=2
   mcp-client prompts examples/servers/bistro.py
   mcp-client read --config mcp.json --server notes file:///notes/today.md
+  mcp-client call --detach http://127.0.0.1:8000/mcp search_logs query=timeout
+  mcp-client task --wait http://127.0.0.1:8000/mcp TASK_ID
   mcp-client login https://mcp.example.com/mcp
   mcp-client logout https://mcp.example.com/mcp
 """
@@ -183,6 +185,28 @@ def build_parser() -> argparse.ArgumentParser:
         help="the server, the tool's name (see `mcp-client tools SERVER`) and its arguments; with --config, "
         "SERVER.TOOL or --server NAME TOOL",
     )
+    call.add_argument(
+        "--detach",
+        action="store_true",
+        help="if the server runs the call as a task, print its id and return (see `mcp-client task`)",
+    )
+
+    task = commands.add_parser(
+        "task",
+        parents=[connection],
+        help="show, follow or cancel a task a call started (see call --detach)",
+        description=(
+            "Show the status of task TASK_ID on SERVER, and its result once it has one. With --wait, "
+            "follow it to its end, answering its questions in the terminal; with --cancel, cancel it."
+        ),
+        epilog=EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    task.add_argument("server", metavar="SERVER", help=_SERVER_HELP)
+    task.add_argument("task_id", metavar="TASK_ID", help="the id `call --detach` printed")
+    task_action = task.add_mutually_exclusive_group()
+    task_action.add_argument("--wait", action="store_true", help="follow the task to its end")
+    task_action.add_argument("--cancel", action="store_true", help="ask the server to cancel the task")
 
     _add_listing_commands(commands, connection)
 

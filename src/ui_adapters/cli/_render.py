@@ -34,7 +34,6 @@ from mcp_client.types import (
     Tool,
 )
 from ui_adapters.cli._params import Parameter, parameters_of
-from ui_adapters.cli._tasks import NEEDS_TASKS, needs_tasks
 from ui_adapters.text import sanitize
 
 __all__ = ["print_json", "print_parameters", "print_result", "print_tools"]
@@ -58,8 +57,6 @@ def print_tools(console: Console, tools: Sequence[Tool]) -> None:
         if tool.title and tool.title != tool.name:
             heading.append(f"  {_safe(tool.title, _MAX_NAME, single_line=True)}", style="bold")
         _emit(console, heading)
-        if needs_tasks(tool):
-            _emit(console, Padding(Text(NEEDS_TASKS, style="yellow"), (0, 0, 0, 2), expand=False))
         if tool.description:
             _emit(
                 console, Padding(Text(_safe(tool.description, _MAX_DESCRIPTION)), (0, 0, 0, 2), expand=False)

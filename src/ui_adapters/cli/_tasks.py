@@ -1,18 +1,15 @@
-"""Tools the CLI cannot call yet: those whose server runs them only as tasks.
+"""Tools whose server runs them only as tasks (``execution.taskSupport: "required"``).
 
-A tool that declares ``execution.taskSupport: "required"`` (the tasks extension,
-``io.modelcontextprotocol/tasks``; ``execution`` in 2025-11-25) is run by its server only for a client
-that asks for a task, and ``mcp_client`` does not do tasks yet: the call would fail with a bare JSON-RPC
-error (-32601 or -32021). ``tools`` marks such a tool and ``call`` says so before sending anything.
+Such a tool needs the tasks extension (``io.modelcontextprotocol/tasks``), which exists only in protocol
+2026-07-28: ``call`` connects in that era for it (``--mode auto``), and follows the task to its end.
+With ``--mode legacy`` it says so before sending anything.
 """
 
 from __future__ import annotations
 
 from mcp_client.types import Tool
 
-__all__ = ["NEEDS_TASKS", "needs_tasks", "needs_tasks_message"]
-
-NEEDS_TASKS = "needs tasks: mcp-client cannot call this tool yet"
+__all__ = ["needs_tasks", "needs_tasks_message"]
 
 
 def needs_tasks(tool: Tool) -> bool:
@@ -22,8 +19,9 @@ def needs_tasks(tool: Tool) -> bool:
 
 
 def needs_tasks_message(tool: Tool, server: str) -> str:
-    """What ``call`` says instead of calling a tool that runs only as a task."""
+    """What ``call --mode legacy`` says instead of calling a tool that runs only as a task."""
     return (
         f"{tool.name} on {server} runs only as a task (its definition says "
-        '"taskSupport": "required"), and mcp-client cannot run tasks yet, so it was not called'
+        '"taskSupport": "required"), and tasks exist only in protocol 2026-07-28; it was not called. '
+        "Use --mode auto or --mode 2026-07-28"
     )

@@ -1,5 +1,7 @@
 """The browser step of an OAuth login, in the terminal: ``authorize=`` for ``mcp_client.auth.OAuth``.
 
+::
+
     from mcp_client.auth import FileTokenStorage, OAuth
     from ui_adapters.login import browser_login
 

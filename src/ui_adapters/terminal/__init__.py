@@ -1,5 +1,7 @@
 """Ask an MCP server's form questions on the terminal: ``TerminalFormAdapter``.
 
+::
+
     from mcp_client import Client
     from ui_adapters.terminal import TerminalFormAdapter
 

@@ -29,6 +29,7 @@ from ui_adapters.text import sanitize
 __all__ = ["NonInteractivePolicy", "TerminalFormAdapter"]
 
 NonInteractivePolicy = Literal["stdin", "decline", "cancel"]
+"""Without a terminal: read answers line by line from ``stdin``, or ``decline`` / ``cancel`` at once."""
 
 
 class TerminalFormAdapter:

@@ -15,6 +15,7 @@ import pytest
 
 from mcp_client._errors import InvalidElicitationContentError, InvalidElicitationSchemaError
 from mcp_client.schema import FieldKind, FormField, FormSchema, Option, parse_form_schema
+from tests.support.traces import SURVEY_ANSWER
 from tests.support.traces import TRACES as _TRACES
 
 TRACES = _TRACES
@@ -119,15 +120,7 @@ def test_survey_schema(stem: str) -> None:
     assert not form.is_confirmation
 
     # The answer the trace's client sent is valid; its null nickname is dropped.
-    answer = {
-        "email": "ada@example.com",
-        "age": 36,
-        "rating": 4.5,
-        "subscribe": True,
-        "colour": "green",
-        "toppings": ["cheese", "olives"],
-        "nickname": None,
-    }
+    answer = {**SURVEY_ANSWER, "nickname": None}
     assert form.validate_content(answer) == {k: v for k, v in answer.items() if v is not None}
 
 

@@ -1,0 +1,88 @@
+"""A ``PendingQuestion`` as the JSON a store keeps, and back: what another worker needs to show and check it.
+
+The record holds the UI's view (``to_json()``), the question as the server sent it (the wire
+``elicitation/create`` request, so the answer is validated with the same form model on any worker), and
+who asked (server, its name, era, place in the round). Never a client, a header or a token; the
+server URL loses any ``user:password@``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any, cast
+
+from mcp_client import ClientRequestContext
+from mcp_client.types import ElicitRequest, ElicitResult, Implementation
+from ui_adapters.pending import PendingQuestion, QuestionStatus
+from ui_adapters.store import redact_server
+
+
+def question_record(question: PendingQuestion, timeout: float | None) -> dict[str, Any]:
+    context = question.context
+    view = question.to_json()
+    view["server"] = redact_server(view["server"])
+    return {
+        "id": question.id,
+        "call_id": question.call_id,
+        "created_at": question.created_at.isoformat(),
+        "timeout": timeout,
+        "view": view,
+        "request": ElicitRequest(params=question.params).model_dump_wire(),
+        "context": {
+            "server": redact_server(context.server),
+            "server_info": context.server_info.model_dump_wire() if context.server_info is not None else None,
+            "protocol_version": context.protocol_version,
+            "era": context.era,
+            "input_key": context.input_key,
+            "question_index": context.question_index,
+            "question_count": context.question_count,
+        },
+    }
+
+
+def question_from_entry(entry: Mapping[str, Any]) -> PendingQuestion:
+    """The question a store entry describes, with its status and answer as stored."""
+    record = entry["record"]
+    stored = record["context"]
+    info = stored.get("server_info")
+    context = ClientRequestContext(
+        server=str(stored["server"]),
+        server_info=Implementation.model_validate(info) if info is not None else None,
+        protocol_version=str(stored["protocol_version"]),
+        era=stored["era"],
+        input_key=stored.get("input_key"),
+        question_index=int(stored.get("question_index", 1)),
+        question_count=int(stored.get("question_count", 1)),
+    )
+    question = PendingQuestion(
+        context,
+        ElicitRequest.model_validate(record["request"]).params,
+        timeout=record.get("timeout"),
+        call_id=record.get("call_id"),
+        question_id=str(record["id"]),
+        created_at=datetime.fromisoformat(record["created_at"]),
+    )
+    apply_entry(question, entry)
+    return question
+
+
+def apply_entry(question: PendingQuestion, entry: Mapping[str, Any] | None) -> None:
+    """Give ``question`` the outcome the store has for it (an expired entry: withdrawn)."""
+    if entry is None:
+        question.withdraw()
+        return
+    status = entry["status"]
+    if status == "pending":
+        return
+    result = entry.get("result")
+    if result is not None:
+        question.settle(ElicitResult.model_validate(result), cast(QuestionStatus, status))
+    elif status == "withdrawn":
+        question.withdraw()
+    else:
+        question.settle(ElicitResult(action="cancel"), cast(QuestionStatus, status))
+
+
+def result_wire(result: ElicitResult | None) -> dict[str, Any] | None:
+    return result.model_dump_wire() if result is not None else None

@@ -1,0 +1,222 @@
+"""Where a ``QuestionBroker`` keeps its questions, paused calls and task handles: the store seam.
+
+One process needs no store: ``QuestionBroker()`` keeps everything in memory, as before. An app with
+several worker processes (or one that restarts) gives the broker a store that every worker shares:
+
+::
+
+    QuestionBroker(store=SqliteStore("questions.db"))           # one machine: a file (store_sqlite)
+    QuestionBroker(store=RedisStore("redis://127.0.0.1:6379"))  # many workers or machines (store_redis)
+
+A store holds plain JSON only, in two kinds of entries:
+
+* **questions**: one entry per ``PendingQuestion`` (what the UI shows, the question as the server sent
+  it, who asked, the answer once given). Its ``status`` moves from ``pending`` to a final one exactly
+  once (``settle_question`` is a compare-and-set), which is what makes an answer posted twice, or to two
+  workers at once, count once. A question whose call waits in a worker's memory (legacy era) names that
+  worker as ``owner``; workers renew a lease (``heartbeat``), and ``sweep`` marks the pending questions
+  of a worker whose lease ran out ``withdrawn``.
+* **records**: ``(kind, id) -> payload``, an opaque JSON object. The broker stores paused calls under
+  ``kind="paused-call"`` (``PausedCall.to_json()``); tasks (2026-07-28 task handles) and any other
+  handle an app must find again after a restart fit the same shape (``kind="task"``). ``take_record``
+  removes and returns an entry atomically, so exactly one worker resumes a call.
+
+Nothing else goes in: no headers, no tokens, no client objects (the server's URL is stored without
+user:password). Entries expire: settled questions after ``keep_for`` seconds, pending ones after
+their timeout (or ``keep_for``), records after ``keep_for``; ``purge()`` deletes everything.
+
+``MemoryStore`` is this seam in one process's memory (for tests, or several brokers in one process).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
+from urllib.parse import urlsplit, urlunsplit
+
+import anyio
+
+__all__ = ["DEFAULT_KEEP_FOR", "DEFAULT_LEASE", "MemoryStore", "QuestionStore", "redact_server"]
+
+DEFAULT_KEEP_FOR = 24 * 3600.0
+"""Seconds a settled question or a record stays in a store before it expires (one day)."""
+DEFAULT_LEASE = 10.0
+"""Seconds a worker's lease lasts without a heartbeat; its legacy questions are withdrawn after it."""
+
+FINAL_STATUSES = frozenset({"answered", "declined", "cancelled", "timed-out", "withdrawn"})
+
+
+@runtime_checkable
+class QuestionStore(Protocol):
+    """What a broker needs from a shared store (all methods are async; entries are JSON objects).
+
+    A question entry is ``{"id", "status", "owner", "call_id", "record", "result"}``: ``record`` what
+    ``question_record`` built, ``result`` the wire ``ElicitResult`` once settled (else ``None``).
+    """
+
+    async def open(self) -> None:
+        """Connect / create tables; called when the broker is entered (``async with broker``)."""
+        ...
+
+    async def close(self) -> None: ...
+
+    async def add_question(self, record: Mapping[str, Any], *, owner: str | None, expires_in: float) -> None:
+        """Store a new pending question (``record["id"]``), kept at most ``expires_in`` seconds."""
+        ...
+
+    async def get_question(self, question_id: str) -> dict[str, Any] | None:
+        """The entry for this id (any status), or ``None`` if it is unknown or expired."""
+        ...
+
+    async def pending_questions(self) -> list[dict[str, Any]]:
+        """Every pending question entry, oldest first."""
+        ...
+
+    async def settle_question(self, question_id: str, status: str, result: Mapping[str, Any] | None) -> bool:
+        """Move a pending question to ``status`` with ``result``; False if it was not pending."""
+        ...
+
+    async def put_record(self, kind: str, record_id: str, payload: Mapping[str, Any]) -> None: ...
+
+    async def get_record(self, kind: str, record_id: str) -> dict[str, Any] | None: ...
+
+    async def list_records(self, kind: str) -> list[dict[str, Any]]: ...
+
+    async def take_record(self, kind: str, record_id: str) -> dict[str, Any] | None:
+        """Remove the record and return it; ``None`` if it is not there (someone else took it)."""
+        ...
+
+    async def heartbeat(self, worker: str, lease: float) -> None:
+        """``worker`` is alive for ``lease`` more seconds."""
+        ...
+
+    async def release(self, worker: str) -> None:
+        """``worker`` stops cleanly: its lease ends now."""
+        ...
+
+    async def sweep(self) -> int:
+        """Withdraw pending questions of workers whose lease ended, drop expired entries; count withdrawn."""
+        ...
+
+    async def wait_for_change(self, within: float) -> None:
+        """Return when another worker may have changed something, or after ``within`` seconds."""
+        ...
+
+    async def purge(self) -> None:
+        """Delete every entry of this store (this app's namespace only)."""
+        ...
+
+
+def redact_server(server: str) -> str:
+    """``server`` without ``user:password@`` (a URL may carry credentials; a store never does)."""
+    if not server.startswith(("http://", "https://")):
+        return server
+    parts = urlsplit(server)
+    if parts.username is None and parts.password is None:
+        return server
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = host + (f":{parts.port}" if parts.port is not None else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+class MemoryStore:
+    """``QuestionStore`` in this process's memory: shared by the brokers of one process, gone on exit."""
+
+    def __init__(self, *, keep_for: float = DEFAULT_KEEP_FOR) -> None:
+        self.keep_for = keep_for
+        self._questions: dict[str, dict[str, Any]] = {}
+        self._expiry: dict[str, float] = {}
+        self._records: dict[tuple[str, str], tuple[dict[str, Any], float]] = {}
+        self._leases: dict[str, float] = {}
+        self._changed = anyio.Event()
+
+    async def open(self) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+    def _touch(self) -> None:
+        self._changed.set()
+        self._changed = anyio.Event()
+
+    async def add_question(self, record: Mapping[str, Any], *, owner: str | None, expires_in: float) -> None:
+        question_id = str(record["id"])
+        self._questions[question_id] = {
+            "id": question_id,
+            "status": "pending",
+            "owner": owner,
+            "call_id": record.get("call_id"),
+            "record": dict(record),
+            "result": None,
+        }
+        self._expiry[question_id] = time.time() + expires_in
+        self._touch()
+
+    async def get_question(self, question_id: str) -> dict[str, Any] | None:
+        entry = self._questions.get(question_id)
+        return dict(entry) if entry is not None else None
+
+    async def pending_questions(self) -> list[dict[str, Any]]:
+        return [dict(entry) for entry in self._questions.values() if entry["status"] == "pending"]
+
+    async def settle_question(self, question_id: str, status: str, result: Mapping[str, Any] | None) -> bool:
+        entry = self._questions.get(question_id)
+        if entry is None or entry["status"] != "pending":
+            return False
+        entry["status"], entry["result"] = status, dict(result) if result is not None else None
+        self._expiry[question_id] = time.time() + self.keep_for
+        self._touch()
+        return True
+
+    async def put_record(self, kind: str, record_id: str, payload: Mapping[str, Any]) -> None:
+        self._records[kind, record_id] = (dict(payload), time.time() + self.keep_for)
+        self._touch()
+
+    async def get_record(self, kind: str, record_id: str) -> dict[str, Any] | None:
+        entry = self._records.get((kind, record_id))
+        return dict(entry[0]) if entry is not None else None
+
+    async def list_records(self, kind: str) -> list[dict[str, Any]]:
+        return [dict(payload) for (k, _), (payload, _) in self._records.items() if k == kind]
+
+    async def take_record(self, kind: str, record_id: str) -> dict[str, Any] | None:
+        entry = self._records.pop((kind, record_id), None)
+        if entry is not None:
+            self._touch()
+        return entry[0] if entry is not None else None
+
+    async def heartbeat(self, worker: str, lease: float) -> None:
+        self._leases[worker] = time.monotonic() + lease
+
+    async def release(self, worker: str) -> None:
+        self._leases.pop(worker, None)
+
+    async def sweep(self) -> int:
+        now, wall = time.monotonic(), time.time()
+        withdrawn = 0
+        for entry in list(self._questions.values()):
+            owner = entry["owner"]
+            if entry["status"] == "pending" and owner is not None and self._leases.get(owner, 0) < now:
+                withdrawn += await self.settle_question(entry["id"], "withdrawn", None)
+        for question_id, expiry in list(self._expiry.items()):
+            if expiry < wall:
+                self._questions.pop(question_id, None)
+                self._expiry.pop(question_id, None)
+        for key, (_, expiry) in list(self._records.items()):
+            if expiry < wall:
+                self._records.pop(key, None)
+        return withdrawn
+
+    async def wait_for_change(self, within: float) -> None:
+        with anyio.move_on_after(within):
+            await self._changed.wait()
+
+    async def purge(self) -> None:
+        self._questions.clear()
+        self._expiry.clear()
+        self._records.clear()
+        self._touch()

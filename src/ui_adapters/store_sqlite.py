@@ -1,0 +1,214 @@
+"""``SqliteStore``: the broker's store in one SQLite file, shared by the processes of one machine.
+
+The standard library's ``sqlite3`` in WAL mode (readers never block the writer), every statement run in
+a worker thread (``anyio.to_thread``) so the event loop never waits on the disk. A pending question is
+moved to its final status by one ``UPDATE ... WHERE status = 'pending'``, so of two answers (two
+processes, or a retry) exactly one wins. Other processes' writes are noticed by polling SQLite's
+``data_version`` (a cheap read, every ``poll`` seconds): that is how an answer written by one process
+reaches the legacy call waiting in another.
+
+The file survives restarts: paused calls and tasks stored before a restart are listed, answered and
+resumed after it. See ``ui_adapters.store`` for what is stored and for how long.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+import threading
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import anyio
+import anyio.to_thread
+
+from ui_adapters.store import DEFAULT_KEEP_FOR
+
+__all__ = ["SqliteStore"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS questions (
+    id TEXT PRIMARY KEY, status TEXT NOT NULL, owner TEXT, call_id TEXT,
+    record TEXT NOT NULL, result TEXT, created REAL NOT NULL, expires REAL NOT NULL);
+CREATE INDEX IF NOT EXISTS questions_pending ON questions (status, created);
+CREATE TABLE IF NOT EXISTS records (
+    kind TEXT NOT NULL, id TEXT NOT NULL, payload TEXT NOT NULL, expires REAL NOT NULL,
+    PRIMARY KEY (kind, id));
+CREATE TABLE IF NOT EXISTS leases (worker TEXT PRIMARY KEY, until REAL NOT NULL);
+"""
+
+
+class SqliteStore:
+    """A ``QuestionStore`` in the SQLite file ``path`` (created if missing; several processes may share it).
+
+    ``keep_for``: seconds settled questions and records are kept (default one day). ``poll``: seconds
+    between checks for other processes' writes (default 0.05).
+    """
+
+    def __init__(self, path: str | Path, *, keep_for: float = DEFAULT_KEEP_FOR, poll: float = 0.05) -> None:
+        self.path = Path(path)
+        self.keep_for = keep_for
+        self.poll = poll
+        self._connection: sqlite3.Connection | None = None
+        self._lock = threading.Lock()
+        self._seen_version: int | None = None
+
+    def __repr__(self) -> str:
+        return f"SqliteStore({str(self.path)!r})"
+
+    # ----------------------------------------------------------------------------- plumbing
+
+    def _connect(self) -> sqlite3.Connection:
+        connection = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=NORMAL")
+        connection.executescript(_SCHEMA)
+        return connection
+
+    async def _run(self, statement: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        def work() -> list[tuple[Any, ...]]:
+            with self._lock:
+                if self._connection is None:
+                    self._connection = self._connect()
+                return self._connection.execute(statement, parameters).fetchall()
+
+        return await anyio.to_thread.run_sync(work)
+
+    async def _change(self, statement: str, parameters: tuple[Any, ...]) -> int:
+        def work() -> int:
+            with self._lock:
+                if self._connection is None:
+                    self._connection = self._connect()
+                return self._connection.execute(statement, parameters).rowcount
+
+        return await anyio.to_thread.run_sync(work)
+
+    async def open(self) -> None:
+        await self._run("SELECT 1")
+
+    async def close(self) -> None:
+        def work() -> None:
+            with self._lock:
+                if self._connection is not None:
+                    self._connection.close()
+                    self._connection = None
+
+        await anyio.to_thread.run_sync(work)
+
+    # ---------------------------------------------------------------------------- questions
+
+    async def add_question(self, record: Mapping[str, Any], *, owner: str | None, expires_in: float) -> None:
+        now = time.time()
+        await self._change(
+            "INSERT INTO questions (id, status, owner, call_id, record, result, created, expires) "
+            "VALUES (?, 'pending', ?, ?, ?, NULL, ?, ?)",
+            (str(record["id"]), owner, record.get("call_id"), json.dumps(record), now, now + expires_in),
+        )
+
+    async def get_question(self, question_id: str) -> dict[str, Any] | None:
+        rows = await self._run(
+            "SELECT id, status, owner, call_id, record, result FROM questions WHERE id = ? AND expires > ?",
+            (question_id, time.time()),
+        )
+        return _question(rows[0]) if rows else None
+
+    async def pending_questions(self) -> list[dict[str, Any]]:
+        rows = await self._run(
+            "SELECT id, status, owner, call_id, record, result FROM questions "
+            "WHERE status = 'pending' AND expires > ? ORDER BY created",
+            (time.time(),),
+        )
+        return [_question(row) for row in rows]
+
+    async def settle_question(self, question_id: str, status: str, result: Mapping[str, Any] | None) -> bool:
+        changed = await self._change(
+            "UPDATE questions SET status = ?, result = ?, expires = ? WHERE id = ? AND status = 'pending'",
+            (
+                status,
+                json.dumps(result) if result is not None else None,
+                time.time() + self.keep_for,
+                question_id,
+            ),
+        )
+        return changed == 1
+
+    # ------------------------------------------------------------------------------ records
+
+    async def put_record(self, kind: str, record_id: str, payload: Mapping[str, Any]) -> None:
+        await self._change(
+            "INSERT OR REPLACE INTO records (kind, id, payload, expires) VALUES (?, ?, ?, ?)",
+            (kind, record_id, json.dumps(payload), time.time() + self.keep_for),
+        )
+
+    async def get_record(self, kind: str, record_id: str) -> dict[str, Any] | None:
+        rows = await self._run(
+            "SELECT payload FROM records WHERE kind = ? AND id = ? AND expires > ?",
+            (kind, record_id, time.time()),
+        )
+        return json.loads(rows[0][0]) if rows else None
+
+    async def list_records(self, kind: str) -> list[dict[str, Any]]:
+        rows = await self._run(
+            "SELECT payload FROM records WHERE kind = ? AND expires > ? ORDER BY rowid", (kind, time.time())
+        )
+        return [json.loads(row[0]) for row in rows]
+
+    async def take_record(self, kind: str, record_id: str) -> dict[str, Any] | None:
+        rows = await self._run(
+            "DELETE FROM records WHERE kind = ? AND id = ? AND expires > ? RETURNING payload",
+            (kind, record_id, time.time()),
+        )
+        return json.loads(rows[0][0]) if rows else None
+
+    # ------------------------------------------------------------------ leases and upkeep
+
+    async def heartbeat(self, worker: str, lease: float) -> None:
+        await self._change(
+            "INSERT OR REPLACE INTO leases (worker, until) VALUES (?, ?)", (worker, time.time() + lease)
+        )
+
+    async def release(self, worker: str) -> None:
+        await self._change("DELETE FROM leases WHERE worker = ?", (worker,))
+
+    async def sweep(self) -> int:
+        now = time.time()
+        withdrawn = await self._change(
+            "UPDATE questions SET status = 'withdrawn', expires = ? WHERE status = 'pending' "
+            "AND owner IS NOT NULL AND owner NOT IN (SELECT worker FROM leases WHERE until > ?)",
+            (now + self.keep_for, now),
+        )
+        await self._change("DELETE FROM questions WHERE expires <= ?", (now,))
+        await self._change("DELETE FROM records WHERE expires <= ?", (now,))
+        await self._change("DELETE FROM leases WHERE until <= ?", (now - 3600,))
+        return withdrawn
+
+    async def wait_for_change(self, within: float) -> None:
+        """Poll ``PRAGMA data_version`` (it changes when another connection commits)."""
+        deadline = time.monotonic() + (within if within < math.inf else 3600)
+        while time.monotonic() < deadline:
+            (version,) = (await self._run("PRAGMA data_version"))[0]
+            if self._seen_version is None:
+                self._seen_version = version
+            elif version != self._seen_version:
+                self._seen_version = version
+                return
+            await anyio.sleep(self.poll)
+
+    async def purge(self) -> None:
+        for table in ("questions", "records", "leases"):
+            await self._change(f"DELETE FROM {table}", ())  # fixed table names
+
+
+def _question(row: tuple[Any, ...]) -> dict[str, Any]:
+    question_id, status, owner, call_id, record, result = row
+    return {
+        "id": question_id,
+        "status": status,
+        "owner": owner,
+        "call_id": call_id,
+        "record": json.loads(record),
+        "result": json.loads(result) if result is not None else None,
+    }

@@ -1,0 +1,271 @@
+"""The store seam (ui_adapters.store) on each store, and two brokers of one process sharing a store.
+
+Every store is checked against the same contract: a question settles once (the second answer loses),
+a record is taken once, a dead worker's questions are withdrawn by a sweep, ``purge`` empties it.
+SQLite is reopened from its file (a restart); Redis is a real ``redis-server`` on loopback. Then the
+broker's own API (``pending``, ``async for``, ``answer``, ``decline``, ``resume``) is used across two
+brokers on one store, against the forms test server, and the store is searched for the token the
+client sent: it must not be there.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from mcp_client import Client
+from mcp_client.types import CallToolResult
+from tests.support.redis_server import run_redis
+from ui_adapters import (
+    MemoryStore,
+    PausedCall,
+    QuestionBroker,
+    QuestionNotPendingError,
+    RedisStore,
+    SqliteStore,
+)
+from ui_adapters.store import QuestionStore
+
+pytestmark = pytest.mark.anyio
+
+BOUND = 30
+SECRET = "Bearer s3cr3t-token-never-stored"
+SCHEMA = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    with run_redis() as url:
+        yield url
+
+
+@pytest.fixture(params=["memory", "sqlite", "redis"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[QuestionStore]:
+    made: QuestionStore
+    if request.param == "memory":
+        made = MemoryStore()
+    elif request.param == "sqlite":
+        made = SqliteStore(tmp_path / "q.db")
+    else:
+        made = RedisStore(request.getfixturevalue("redis_url"), namespace=f"test-{tmp_path.name}")
+    await made.open()
+    try:
+        yield made
+    finally:
+        await made.purge()
+        await made.close()
+
+
+def record(question_id: str, call_id: str | None = None) -> dict[str, Any]:
+    return {"id": question_id, "call_id": call_id, "view": {"message": "?"}}
+
+
+async def test_a_question_settles_once(store: QuestionStore) -> None:
+    await store.add_question(record("q1"), owner="w1", expires_in=60)
+    await store.add_question(record("q2", call_id="c1"), owner=None, expires_in=60)
+    assert [entry["id"] for entry in await store.pending_questions()] == ["q1", "q2"]
+    answer = {"action": "accept", "content": {"n": 1}}
+    assert await store.settle_question("q1", "answered", answer) is True
+    assert await store.settle_question("q1", "declined", {"action": "decline"}) is False
+    entry = await store.get_question("q1")
+    assert entry is not None and (entry["status"], entry["result"]) == ("answered", answer)
+    assert [entry["id"] for entry in await store.pending_questions()] == ["q2"]
+    assert await store.get_question("nope") is None
+
+
+async def test_a_record_is_taken_once(store: QuestionStore) -> None:
+    await store.put_record("task", "t1", {"taskId": "abc", "server": "http://x"})
+    assert await store.list_records("task") == [{"taskId": "abc", "server": "http://x"}]
+    assert await store.get_record("task", "t1") == {"taskId": "abc", "server": "http://x"}
+    taken = await store.take_record("task", "t1")
+    assert taken == {"taskId": "abc", "server": "http://x"}
+    assert await store.take_record("task", "t1") is None
+    assert await store.list_records("task") == []
+
+
+async def test_a_dead_workers_questions_are_withdrawn_by_a_sweep(store: QuestionStore) -> None:
+    await store.heartbeat("alive", 60)
+    await store.heartbeat("dying", 0.2)
+    await store.add_question(record("mine"), owner="alive", expires_in=60)
+    await store.add_question(record("theirs"), owner="dying", expires_in=60)
+    await store.add_question(record("paused", call_id="c"), owner=None, expires_in=60)
+    await anyio.sleep(0.5)
+    assert await store.sweep() == 1
+    entry = await store.get_question("theirs")
+    assert entry is not None and entry["status"] == "withdrawn"
+    assert sorted(entry["id"] for entry in await store.pending_questions()) == ["mine", "paused"]
+
+
+async def test_purge_empties_the_store(store: QuestionStore) -> None:
+    await store.add_question(record("q"), owner=None, expires_in=60)
+    await store.put_record("paused-call", "c", {"id": "c"})
+    await store.purge()
+    assert await store.pending_questions() == []
+    assert await store.get_question("q") is None
+    assert await store.list_records("paused-call") == []
+
+
+async def test_pending_questions_expire(store: QuestionStore) -> None:
+    await store.add_question(record("short"), owner=None, expires_in=0.2)
+    await anyio.sleep(0.5)
+    await store.sweep()
+    assert await store.pending_questions() == []
+    assert await store.get_question("short") is None
+
+
+async def test_a_sqlite_file_outlives_its_store(tmp_path: Path) -> None:
+    first = SqliteStore(tmp_path / "q.db")
+    await first.add_question(record("q"), owner=None, expires_in=60)
+    await first.put_record("paused-call", "c", {"id": "c"})
+    await first.close()
+    again = SqliteStore(tmp_path / "q.db")
+    assert [entry["id"] for entry in await again.pending_questions()] == ["q"]
+    assert await again.take_record("paused-call", "c") == {"id": "c"}
+    await again.close()
+
+
+async def test_redis_keys_stay_in_their_namespace(redis_url: str) -> None:
+    import redis.asyncio as aioredis
+
+    one, other = RedisStore(redis_url, namespace="app-one"), RedisStore(redis_url, namespace="app-two")
+    await one.open()
+    await other.open()
+    try:
+        await one.add_question(record("q"), owner=None, expires_in=60)
+        assert await other.pending_questions() == []
+        raw = aioredis.from_url(redis_url, decode_responses=True)
+        keys = sorted(await raw.keys("*"))
+        await raw.aclose()
+        assert keys and all(key.startswith("app-one:") for key in keys)
+        assert 0 < await _ttl(redis_url, "app-one:q:q") <= 60_000
+        await one.purge()
+        assert await other.get_question("q") is None and await one.get_question("q") is None
+    finally:
+        await one.close()
+        await other.close()
+    with pytest.raises(ValueError, match="namespace"):
+        RedisStore(redis_url, namespace="bad *")
+
+
+async def _ttl(url: str, key: str) -> int:
+    import redis.asyncio as aioredis
+
+    raw = aioredis.from_url(url)
+    try:
+        return int(await raw.pttl(key))
+    finally:
+        await raw.aclose()
+
+
+# ------------------------------------------------------------ two brokers on one store, one process
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def shared(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+    """A factory of stores on the same data (two workers' views)."""
+    if request.param == "sqlite":
+        return lambda: SqliteStore(tmp_path / "shared.db")
+    url = request.getfixturevalue("redis_url")
+    return lambda: RedisStore(url, namespace=f"brokers-{tmp_path.name}")
+
+
+def with_credentials(url: str) -> str:
+    return url.replace("http://", "http://user:pa55word@")
+
+
+async def test_a_legacy_call_waiting_on_one_broker_is_answered_on_another(
+    shared: Any, forms_http_url: str
+) -> None:
+    await legacy_call_across_brokers(shared, forms_http_url)
+
+
+@pytest.mark.parametrize("anyio_backend", ["trio"])
+async def test_sqlite_store_on_trio(forms_http_url: str, tmp_path: Path) -> None:
+    await legacy_call_across_brokers(lambda: SqliteStore(tmp_path / "trio.db"), forms_http_url)
+
+
+async def legacy_call_across_brokers(shared: Any, forms_http_url: str) -> None:
+    asker, answerer = QuestionBroker(store=shared(), lease=5), QuestionBroker(store=shared(), lease=5)
+    outcome: list[CallToolResult] = []
+    with anyio.fail_after(BOUND):
+        async with asker, answerer:
+            async with (
+                Client(
+                    with_credentials(forms_http_url),
+                    mode="legacy",
+                    elicitation_callback=asker,
+                    headers={"Authorization": SECRET},
+                ) as client,
+                anyio.create_task_group() as tg,
+            ):
+
+                async def call(message: str) -> None:
+                    outcome.append(await client.call_tool("ask", {"message": message, "schema": SCHEMA}))
+
+                tg.start_soon(call, "first?")
+                feed = aiter(answerer)  # async for: the asker's questions, seen by the other broker
+                question = await anext(feed)
+                assert question.message == "first?" and question.call_id is None
+                assert [q.id for q in answerer.pending()] == [question.id]
+                await answerer.answer(question.id, {"n": 1})
+                with pytest.raises(QuestionNotPendingError):
+                    await asker.decline(question.id)  # answered elsewhere already
+                tg.start_soon(call, "second?")
+                second = await anext(feed)
+                assert second.message == "second?" and answerer.pending() == [second]
+                await answerer.decline(second.id)
+                await feed.aclose()
+            described = await asker.describe(question.id)
+            assert described is not None and described["status"] == "answered"
+            await _assert_no_credentials(asker)
+    assert sorted(texts(result) for result in outcome) == ['accept {"n": 1}', "decline null"]
+
+
+async def test_a_paused_call_is_resumed_by_the_other_broker(shared: Any, forms_http_url: str) -> None:
+    first, second = QuestionBroker(store=shared()), QuestionBroker(store=shared())
+    with anyio.fail_after(BOUND):
+        async with first, second:
+            async with Client(forms_http_url, mode="2026-07-28") as client:
+                paused = await first.call_tool(client, "ask", {"message": "n?", "schema": SCHEMA})
+            assert isinstance(paused, PausedCall)
+            (stored,) = await second.stored_calls()
+            assert stored.id == paused.id and not stored.ready
+            question = await second._find(next(iter(paused.questions.values())).id)  # pyright: ignore[reportPrivateUsage]
+            await second.answer(question.id, {"n": 5})
+            async with Client(forms_http_url, mode="2026-07-28") as other:
+                result = await second.resume(paused.id, other)
+                with pytest.raises(QuestionNotPendingError, match="resumed already"):
+                    await first.resume(paused.id, other)
+    assert texts(result) == 'accept {"n": 5}'
+
+
+def texts(result: Any) -> str:
+    assert isinstance(result, CallToolResult), result
+    return "\n".join(block.text for block in result.content if block.type == "text")
+
+
+async def _assert_no_credentials(broker: QuestionBroker) -> None:
+    """Everything in the store, as text: the token and the URL's password are not in it."""
+    store = broker.store
+    if isinstance(store, SqliteStore):
+        with sqlite3.connect(store.path) as connection:
+            dump = "\n".join(connection.iterdump())
+    else:
+        import redis.asyncio as aioredis
+
+        assert isinstance(store, RedisStore)
+        raw = aioredis.from_url(store.url, decode_responses=True)
+        try:
+            dump = json.dumps(
+                [await raw.hgetall(key) async for key in raw.scan_iter(match=store.namespace + ":q:*")]
+            )
+        finally:
+            await raw.aclose()
+    assert "question" in dump or "first?" in dump
+    assert "s3cr3t" not in dump and "pa55word" not in dump
