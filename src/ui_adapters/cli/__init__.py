@@ -167,8 +167,9 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
             transport=connection.transport if connection is not None else "auto",
         )
         label = connection.label if connection is not None else "the server"
-        if connection is None and isinstance(getattr(args, "server", None), str) and not getattr(args, "config", None):
-            label = args.server  # login / logout: the URL as given
+        typed = getattr(args, "server", None)
+        if connection is None and isinstance(typed, str) and not getattr(args, "config", None):
+            label = typed  # login / logout: the URL as given
         _complain(err, message_for(error, server=label), *advice)
         return EXIT_CONNECTION
 
