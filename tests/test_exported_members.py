@@ -43,7 +43,9 @@ def test_every_exported_name_exists_and_says_it_is_public() -> None:
 def _error_tree() -> list[tuple[int, str]]:
     """(depth, class name) of each class in the tree of docs/errors.md."""
     text = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
-    block = text.split("```\nMCPClientError", 1)[1].split("```", 1)[0]
+    found = re.search(r"```[a-z]*\nMCPClientError(.*?)```", text, re.S)
+    assert found is not None, "docs/errors.md has no fenced error tree starting at MCPClientError"
+    block = "MCPClientError" + found.group(1)
     rows = [(0, "MCPClientError")]
     for line in block.splitlines()[1:]:
         found = re.match(r"^((?:│   |    )*)[├└]── (\w+)", line)

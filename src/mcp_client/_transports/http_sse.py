@@ -118,14 +118,6 @@ class SSETransport(Transport):
         return True
 
     @property
-    def startup_grace(self) -> float:
-        return 0.0
-
-    @property
-    def may_ignore_unknown_requests(self) -> bool:
-        return False
-
-    @property
     def session_id(self) -> str | None:
         if self._endpoint is None:
             return None

@@ -131,14 +131,6 @@ class InProcessTransport(Transport):
         return True
 
     @property
-    def startup_grace(self) -> float:
-        return 0.0
-
-    @property
-    def may_ignore_unknown_requests(self) -> bool:
-        return False
-
-    @property
     def session_id(self) -> str | None:
         return self._http.session_id
 
