@@ -21,7 +21,8 @@ An entry is a **stdio** server (``command``, ``args``, ``env``, ``cwd``) or a **
 ``timeout`` (seconds per request), ``include_tools`` / ``exclude_tools`` (lists of tool names or
 ``fnmatch`` patterns), ``tool_prefix`` (the prefix a ``ClientGroup`` puts before this server's tool
 names, instead of ``"{name}_"``), ``rename_tools`` (``{tool: new name}``), ``auth: "oauth"`` (log in
-with ``mcp_client.auth.OAuth``) and ``disabled: true`` (skipped).
+with ``mcp_client.auth.OAuth``; or ``auth: {"client_id", "private_key", "dpop", "scopes"}``, the login
+options of ``mcp-client login``, read into ``ServerConfig.auth_options``) and ``disabled: true`` (skipped).
 Unknown keys are kept in ``ServerConfig.extra`` and otherwise ignored, so a file written for another
 client still loads. A config given as a dict (not a file) may also name a server object to run in this
 process, ``{"server": MCPServer(...)}`` (the official SDK's or fastmcp's), as ``Client(server)`` does.
@@ -50,7 +51,7 @@ from typing import Any, Literal
 from mcp_client._errors import MCPClientError
 from mcp_client._versions import MODES
 
-__all__ = ["ConfigError", "MCPConfig", "ServerConfig", "load_config"]
+__all__ = ["ConfigError", "MCPConfig", "OAuthOptions", "ServerConfig", "load_config"]
 
 ServerKind = Literal["stdio", "http", "sse", "in-process"]
 
@@ -87,6 +88,22 @@ class ConfigError(MCPClientError, ValueError):
 
 
 @dataclass(frozen=True, slots=True)
+class OAuthOptions:
+    """How to log in to one server, as ``mcp-client login`` is told with its options.
+
+    Written in a config entry as ``"auth": {"client_id": "...", "private_key": "key.pem", "dpop": true}``
+    (every field optional): ``client_id`` is a client registered beforehand, ``private_key`` the PEM file
+    it authenticates with (private_key_jwt; a relative path is read from the config file's folder),
+    ``dpop`` binds the tokens to a key of this client (RFC 9449), ``scopes`` the scopes to ask for.
+    """
+
+    client_id: str | None = None
+    private_key: str | None = None
+    dpop: bool = False
+    scopes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ServerConfig:
     """One server of a config, checked and with its variables expanded.
 
@@ -111,6 +128,7 @@ class ServerConfig:
     tool_prefix: str | None = None
     rename_tools: Mapping[str, str] = field(default_factory=dict[str, str])
     auth: Literal["oauth"] | None = None
+    auth_options: OAuthOptions | None = None
     extra: Mapping[str, Any] = field(default_factory=dict[str, Any])
 
     @property
@@ -232,6 +250,7 @@ class _Entry:
             "tool_prefix": self._optional_string(raw, "tool_prefix"),
             "rename_tools": self._string_map(raw, "rename_tools") or {},
             "auth": self._auth(raw),
+            "auth_options": self._auth_options(raw),
             "extra": extra,
         }
         if kind == "in-process":
@@ -392,9 +411,48 @@ class _Entry:
         value = raw.get("auth")
         if value is None:
             return None
-        if value != "oauth":
-            raise self.fail("auth", f'the only value read is "oauth"; got {value!r}')
+        if value != "oauth" and not isinstance(value, Mapping):
+            raise self.fail(
+                "auth",
+                '"oauth", or an object such as {"client_id": "...", "private_key": "key.pem", "dpop": true}; '
+                f"got {value!r}",
+            )
         return "oauth"
+
+    def _auth_options(self, raw: Mapping[str, Any]) -> OAuthOptions | None:
+        value = raw.get("auth")
+        if not isinstance(value, Mapping):
+            return None
+        options: Mapping[str, Any] = value  # type: ignore[assignment]
+        unknown = sorted(set(map(str, options)) - {"client_id", "private_key", "dpop", "scopes"})
+        if unknown:
+            raise self.fail(
+                f"auth.{unknown[0]}", "unknown login option; use client_id, private_key, dpop or scopes"
+            )
+        client_id = self._auth_string(options, "client_id")
+        private_key = self._auth_string(options, "private_key")
+        if private_key is not None:
+            key = Path(private_key).expanduser()
+            private_key = str(key if key.is_absolute() else self.folder / key)
+            if client_id is None:
+                raise self.fail(
+                    "auth.private_key", 'needs "client_id" (the client the key was registered for)'
+                )
+        dpop = options.get("dpop", False)
+        if not isinstance(dpop, bool):
+            raise self.fail("auth.dpop", f"expected true or false, got {_json_type(dpop)}")
+        scopes = options.get("scopes", [])
+        if not isinstance(scopes, list) or not all(isinstance(s, str) for s in scopes):  # type: ignore[misc]
+            raise self.fail("auth.scopes", "expected a list of strings")
+        return OAuthOptions(client_id, private_key, dpop, tuple(scopes))  # type: ignore[arg-type]
+
+    def _auth_string(self, options: Mapping[str, Any], key: str) -> str | None:
+        value = options.get(key)
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value.strip():
+            raise self.fail(f"auth.{key}", f"expected a non-empty string, got {_json_type(value)}")
+        return self._expand(value, f"auth.{key}")
 
 
 def _json_type(value: object) -> str:

@@ -155,10 +155,11 @@ def old_sse_url() -> Iterator[str]:
 
 
 def test_an_old_http_sse_endpoint_is_recognised(old_sse_url: str) -> None:
-    done = run_cli("tools", old_sse_url)
+    """Left to choose, the client falls back to HTTP+SSE by itself; only --transport http needs advice."""
+    done = run_cli("tools", "--transport", "http", old_sse_url)
     assert done.returncode == 3
-    assert "deprecated HTTP+SSE transport" in done.stderr
-    assert "often /mcp" in done.stderr
+    assert "This endpoint speaks the older HTTP+SSE transport" in done.stderr
+    assert "leave --transport out (or give --transport sse)" in done.stderr
 
 
 # ------------------------------------------------------------------------------------------ demo & help

@@ -103,7 +103,7 @@ def test_a_missing_variable_is_an_error_not_an_empty_secret() -> None:
         ({"command": "x", "mode": "2030-01-01"}, "mode", "must be one of"),
         ({"command": "x", "timeout": -1}, "timeout", "above 0"),
         ({"command": "x", "include_tools": "echo"}, "include_tools", "list of tool names"),
-        ({"command": "x", "auth": "basic"}, "auth", 'only value read is "oauth"'),
+        ({"command": "x", "auth": "basic"}, "auth", '"oauth", or an object'),
         ({"url": "http://x/mcp", "headers": ["a"]}, "headers", "expected an object of strings"),
     ],
 )
@@ -180,3 +180,45 @@ def test_a_loaded_config_passes_through_and_names_unknown_servers() -> None:
     assert isinstance(config, MCPConfig)
     with pytest.raises(KeyError, match=r"no server named 'b'.*servers: a"):
         config["b"]
+
+
+def test_auth_object_carries_the_login_options_of_the_cli(tmp_path: Path) -> None:
+    """Issue 24: an entry names the client id, its private key (relative to the file) and DPoP."""
+    path = write(
+        tmp_path,
+        {
+            "mcpServers": {
+                "corp": {
+                    "url": "https://corp.example/mcp",
+                    "auth": {"client_id": "${CORP_ID}", "private_key": "keys/corp.pem", "dpop": True},
+                },
+                "plain": {"url": "https://plain.example/mcp", "auth": "oauth"},
+            }
+        },
+    )
+    config = load_config(path, environ={"CORP_ID": "cli-123"})
+    corp = config["corp"]
+    assert corp.auth == "oauth"
+    assert corp.auth_options is not None
+    assert corp.auth_options.client_id == "cli-123"
+    assert corp.auth_options.private_key == str(tmp_path.resolve() / "keys" / "corp.pem")
+    assert corp.auth_options.dpop is True
+    assert config["plain"].auth == "oauth" and config["plain"].auth_options is None
+
+
+@pytest.mark.parametrize(
+    ("auth", "message"),
+    [
+        ({"private_key": "k.pem"}, "field 'auth.private_key': needs \"client_id\""),
+        ({"client_id": "x", "dpop": "yes"}, "field 'auth.dpop': expected true or false"),
+        ({"client_id": "x", "secret": "s"}, "field 'auth.secret': unknown login option"),
+        ({"client_id": 3}, "field 'auth.client_id': expected a non-empty string"),
+        ("basic", "field 'auth': \"oauth\", or an object"),
+    ],
+)
+def test_auth_object_mistakes_name_the_field(tmp_path: Path, auth: Any, message: str) -> None:
+    path = write(tmp_path, {"mcpServers": {"corp": {"url": "https://corp.example/mcp", "auth": auth}}})
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    assert message in str(caught.value)
+    assert "server 'corp'" in str(caught.value)

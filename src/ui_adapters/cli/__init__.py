@@ -7,6 +7,8 @@
     mcp-client call SERVER TOOL [KEY=VALUE ...] [--mode legacy|auto|2026-07-28] [--header K:V] [--json]
                     [--root PATH ...] [--detach]
     mcp-client task SERVER TASK_ID [--wait | --cancel]
+    mcp-client prompts SERVER | get-prompt SERVER NAME [KEY=VALUE ...] | resources SERVER | read SERVER URI
+    mcp-client servers --config FILE          (and --config FILE on every command: SERVER is a name there)
     mcp-client login SERVER [--scope S ...]
     mcp-client logout SERVER
 
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from ui_adapters.cli._commands import Connection
+    from ui_adapters.cli._targets import Everyone
 
 __all__ = ["EXIT_BROKEN_PIPE", "EXIT_CONNECTION", "EXIT_TOOL_ERROR", "EXIT_USAGE", "main"]
 
@@ -104,9 +107,13 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
     from mcp_client import MCPClientError
     from ui_adapters.cli._advice import advice_for, message_for
     from ui_adapters.cli._args import ArgumentsError, usage_line
+    from ui_adapters.cli._commands import Connection
     from ui_adapters.cli._render import print_parameters
+    from ui_adapters.cli._targets import Everyone
     from ui_adapters.text import sanitize
 
+    target: Connection | Everyone | None = None
+    server_label = "SERVER"
     try:
         if args.command == "demo":
             from ui_adapters.cli._demo import run_demo
@@ -116,86 +123,169 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
             from ui_adapters.cli._login import run_login, run_logout
 
             if args.command == "login":
+                from ui_adapters.cli._targets import login_options
+
+                url, login = login_options(args)
                 return anyio.run(
                     lambda: run_login(
-                        args.server,
+                        url,
                         out,
                         err,
-                        scopes=args.scope,
-                        client_id=args.client_id,
-                        private_key=args.private_key,
-                        dpop=args.dpop,
+                        scopes=login.scopes,
+                        client_id=login.client_id,
+                        private_key=login.private_key,
+                        dpop=login.dpop,
                     )
                 )
             return anyio.run(lambda: run_logout(args.server, out, err))
-        connection = _connection(args)
-        if args.command == "tools":
-            from ui_adapters.cli._commands import run_tools
-
-            return anyio.run(lambda: run_tools(connection, out, err, as_json=args.json))
-        if args.command == "task":
-            from ui_adapters.cli._task_command import run_task
-
-            return anyio.run(
-                lambda: run_task(
-                    connection, args.task_id, out, err, as_json=args.json, wait=args.wait, cancel=args.cancel
-                )
-            )
-        from ui_adapters.cli._commands import run_call
-
-        return anyio.run(
-            lambda: run_call(
-                connection, args.tool, args.arguments, out, err, as_json=args.json, detach=args.detach
-            )
-        )
+        target, words = _target(args)
+        server_label = "SERVER"
+        if isinstance(target, Connection):
+            server_label = shlex.quote(_server_word(args))
+            if target.name is not None:  # a server of the file: --config FILE --server NAME
+                server_label = f"--config {shlex.quote(args.config)} --server {shlex.quote(target.name)}"
+        if isinstance(target, Everyone):
+            return anyio.run(lambda: _run_everyone(args.command, target, out, err, as_json=args.json))
+        return anyio.run(lambda: _run_one(args, target, words, out, err))
     except ArgumentsError as error:
         _complain(err, "wrong arguments for " + error.tool.name + ":", *error.problems)
         err.print()
         print_parameters(err, error.tool)
-        usage = usage_line(error.tool, PROGRAM, shlex.quote(args.server))
+        usage = usage_line(error.tool, PROGRAM, server_label)
         err.print(Text("Usage: " + sanitize(usage, single_line=True), style="dim"), soft_wrap=True)
         return EXIT_USAGE
     except UsageError as error:
         _complain(err, str(error))
         return EXIT_USAGE
     except MCPClientError as error:
+        connection = target if isinstance(target, Connection) else None
         advice = advice_for(
             error,
-            server=_server_of(args),
-            mode=getattr(args, "mode", "auto"),
+            server=connection.server if connection is not None else None,
+            mode=connection.mode if connection is not None else getattr(args, "mode", "auto"),
             roots_given=bool(getattr(args, "root", None)),
+            transport=connection.transport if connection is not None else "auto",
         )
-        _complain(err, message_for(error, server=getattr(args, "server", "the server")), *advice)
+        label = connection.label if connection is not None else "the server"
+        typed = getattr(args, "server", None)
+        if connection is None and isinstance(typed, str) and not getattr(args, "config", None):
+            label = typed  # login / logout: the URL as given
+        _complain(err, message_for(error, server=label), *advice)
         return EXIT_CONNECTION
 
 
-def _server_of(args: argparse.Namespace) -> object:
-    from ui_adapters.cli._servers import parse_server
-
-    try:
-        return parse_server(args.server)
-    except UsageError:
-        return None
+_ONE_NAME_AFTER_SERVER = {"call": "TOOL", "get-prompt": "NAME", "read": "URI"}
 
 
-def _connection(args: argparse.Namespace) -> Connection:
+def _target(args: argparse.Namespace) -> tuple[Connection | Everyone, list[str]]:
+    """The server(s) the command talks to (``_targets``), and the words left for the command."""
+    from ui_adapters.cli._targets import Everyone, config_of, only_server, split_target
+
+    words = list(getattr(args, "arguments", None) or ())
+    if getattr(args, "server", None) is not None:
+        words.insert(0, args.server)
+    base = _base_connection(args)
+    if args.command == "servers":
+        config = config_of(args)
+        if config is None:
+            raise UsageError("servers lists the servers of a config file: mcp-client servers --config FILE")
+        name = args.server_option or (words[0] if words else None)
+        return Everyone(only_server(config, name) if name else config, base), []
+    what = _ONE_NAME_AFTER_SERVER.get(args.command, "")
+    target, rest = split_target(args, words, base, what=what, dotted=what in ("TOOL", "NAME"))
+    if isinstance(target, Everyone) and target.base.headers:
+        raise UsageError(
+            "--header goes to one server: name it (SERVER or --server NAME), or put the header in the "
+            'entry\'s "headers" in the file'
+        )
+    if not isinstance(target, Everyone) and target.headers and not isinstance(target.server, str):
+        raise UsageError("--header only applies to http(s):// servers; this SERVER runs over stdio")
+    return target, rest
+
+
+def _server_word(args: argparse.Namespace) -> str:
+    """SERVER as the person typed it (for a usage line they can copy)."""
+    if args.server_option is not None:
+        return args.server_option
+    words = [w for w in (getattr(args, "server", None), *(getattr(args, "arguments", None) or ())) if w]
+    return words[0] if words else "SERVER"
+
+
+def _base_connection(args: argparse.Namespace) -> Connection:
+    """The command line's connection options, before SERVER (or a config entry) fills the server in."""
     from ui_adapters.cli._commands import Connection
     from ui_adapters.cli._server_questions import root_for
-    from ui_adapters.cli._servers import parse_header, parse_server
+    from ui_adapters.cli._servers import parse_header
+    from ui_adapters.cli._targets import tls_options
 
-    server = parse_server(args.server)
     headers = dict(parse_header(h) for h in args.header)
-    if headers and not isinstance(server, str):
-        raise UsageError("--header only applies to http(s):// servers; this SERVER runs over stdio")
     roots = tuple(root_for(path) for path in args.root)
+    verify, proxy = tls_options(args)
     return Connection(
-        server=server,
+        server="",
         mode=args.mode,
         headers=headers,
         timeout=args.timeout,
         log_level=args.log_level,
         roots=roots,
+        transport=args.transport,
+        verify=verify,
+        proxy=proxy,
     )
+
+
+async def _run_one(
+    args: argparse.Namespace, connection: Connection, words: list[str], out: Console, err: Console
+) -> int:
+    command, as_json = args.command, args.json
+    if command == "tools":
+        from ui_adapters.cli._commands import run_tools
+
+        _no_more(words, "tools")
+        return await run_tools(connection, out, err, as_json=as_json)
+    if command == "task":
+        from ui_adapters.cli._task_command import run_task
+
+        _no_more(words, "task")
+        return await run_task(
+            connection, args.task_id, out, err, as_json=as_json, wait=args.wait, cancel=args.cancel
+        )
+    if command == "call":
+        from ui_adapters.cli._commands import run_call
+
+        if not words:
+            raise UsageError("name the tool: call SERVER TOOL [KEY=VALUE ...]")
+        return await run_call(connection, words[0], words[1:], out, err, as_json=as_json, detach=args.detach)
+    from ui_adapters.cli import _listing
+
+    if command == "prompts":
+        _no_more(words, "prompts")
+        return await _listing.run_prompts(connection, out, err, as_json=as_json)
+    if command == "resources":
+        _no_more(words, "resources")
+        return await _listing.run_resources(connection, out, err, as_json=as_json)
+    if command == "get-prompt":
+        return await _listing.run_get_prompt(connection, words, out, err, as_json=as_json)
+    return await _listing.run_read(connection, words, out, err, as_json=as_json)
+
+
+async def _run_everyone(
+    command: str, everyone: Everyone, out: Console, err: Console, *, as_json: bool
+) -> int:
+    from ui_adapters.cli import _everyone
+
+    run = {
+        "servers": _everyone.run_servers,
+        "tools": _everyone.run_all_tools,
+        "prompts": _everyone.run_all_prompts,
+        "resources": _everyone.run_all_resources,
+    }[command]
+    return await run(everyone, out, err, as_json=as_json)
+
+
+def _no_more(words: list[str], command: str) -> None:
+    if words:
+        raise UsageError(f"{command} takes one SERVER; unexpected: {' '.join(words)}")
 
 
 def _complain(err: Console, first: str, *more: str) -> None:

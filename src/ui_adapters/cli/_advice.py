@@ -2,7 +2,7 @@
 
 The library's messages speak to programmers (``Client(timeout=...)``, JSON-RPC codes); a person at the
 command line needs the option to change (``--timeout``, ``--mode``) or the likely mistake (a wrong
-endpoint, a server that speaks only the deprecated HTTP+SSE transport).
+endpoint, an HTTP+SSE server reached with `--transport http`).
 """
 
 from __future__ import annotations
@@ -58,7 +58,9 @@ def message_for(error: MCPClientError, server: str = "the server") -> str:
     return _HTTP_STATUS_AS_JSONRPC.sub(r"\1", message)
 
 
-def advice_for(error: MCPClientError, *, server: object, mode: str, roots_given: bool = False) -> list[str]:
+def advice_for(
+    error: MCPClientError, *, server: object, mode: str, roots_given: bool = False, transport: str = "auto"
+) -> list[str]:
     """Lines of advice for failures with a known cause (empty when there is nothing useful to add)."""
     from ui_adapters.cli._server_questions import ROOTS_HINT
 
@@ -100,10 +102,11 @@ def advice_for(error: MCPClientError, *, server: object, mode: str, roots_given:
             "when the server speaks it) or --mode legacy."
         )
     if isinstance(server, str):
-        if _speaks_old_sse(server):
+        # Left to choose, the client falls back to HTTP+SSE by itself; only --transport http stops it.
+        if transport == "http" and _speaks_old_sse(server):
             advice.append(
-                "This endpoint speaks the deprecated HTTP+SSE transport (protocol 2024-11-05), which "
-                "mcp-client does not support; use the server's streamable HTTP endpoint (often /mcp)."
+                "This endpoint speaks the older HTTP+SSE transport (protocol 2024-11-05): leave "
+                "--transport out (or give --transport sse) to reach it that way."
             )
         elif "HTTP 404 from" in message:
             path = urlsplit(server).path or "/"

@@ -6,10 +6,11 @@ are turned into messages and codes in one place, ``ui_adapters.cli.main``.
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
 
 import httpx
 from rich.console import Console
@@ -32,7 +33,17 @@ from ui_adapters.cli._status import ServerLogPrinter, StatusAwareCallback, Statu
 from ui_adapters.cli._task_command import print_detached
 from ui_adapters.cli._tasks import needs_tasks, needs_tasks_message
 
-__all__ = ["Connection", "run_call", "run_tools"]
+__all__ = ["Connection", "LoginOptions", "run_call", "run_tools"]
+
+
+@dataclass(frozen=True)
+class LoginOptions:
+    """How to log in when the server asks (a config entry's ``"auth"`` object), as ``login``'s options."""
+
+    client_id: str | None = None
+    private_key: str | None = None
+    dpop: bool = False
+    scopes: Sequence[str] = ()
 
 
 @dataclass(frozen=True)
@@ -49,10 +60,28 @@ class Connection:
     timeout: float | None = 30.0
     log_level: LoggingLevel = "info"
     roots: Sequence[Root] = ()
+    transport: Literal["auto", "http", "sse"] = "auto"
+    verify: bool | str = True
+    proxy: str | None = None
+    login: LoginOptions | None = None
+    name: str | None = None
 
     @property
     def label(self) -> str:
+        """The server's name in the --config file, else its URL or command line."""
+        if self.name is not None:
+            return self.name
         return self.server if isinstance(self.server, str) else self.server.command_line
+
+    @property
+    def http_options(self) -> dict[str, Any]:
+        """``Client``'s TLS and proxy options as the command line gave them (the defaults left out)."""
+        options: dict[str, Any] = {}
+        if self.verify is not True:
+            options["verify"] = self.verify
+        if self.proxy is not None:
+            options["proxy"] = self.proxy
+        return options
 
     def connect(
         self,
@@ -80,6 +109,11 @@ class Connection:
         status: StatusLine | None,
         roots: RootsAnswer,
     ) -> Client:
+        options: dict[str, Any] = {}
+        if callback is not None and self.name is not None:
+            # Questions from a server of the --config file say its name there, as in a ClientGroup.
+            options["elicitation_modes"] = getattr(callback, "elicitation_modes", None)
+            callback = _named(callback, self.name)
         return Client(
             self.server,
             mode=mode,
@@ -93,6 +127,9 @@ class Connection:
             logging_callback=ServerLogPrinter(status) if status is not None else None,
             log_level=self.log_level if status is not None else None,
             tasks=True,  # a long tool may run as a task: followed to its end, its status on the line
+            transport=self.transport,
+            **self.http_options,
+            **options,
         )
 
     def _auth(self, status: StatusLine | None) -> httpx.Auth | None:
@@ -101,7 +138,15 @@ class Connection:
             return None
         from ui_adapters.cli._login import cli_oauth
 
-        return cli_oauth(self.server, status)
+        login = self.login or LoginOptions()
+        return cli_oauth(
+            self.server,
+            status,
+            login.scopes or None,
+            client_id=login.client_id,
+            private_key=login.private_key,
+            dpop=login.dpop,
+        )
 
 
 async def run_tools(connection: Connection, out: Console, err: Console, *, as_json: bool) -> int:
@@ -230,6 +275,14 @@ async def _call_after_links(
             raise
         ui.status.update(f"Calling {name} again…")
         return await client.call_tool(name, arguments, progress_callback=ui.status.progress)
+
+
+def _named(callback: ElicitationCallback, name: str) -> ElicitationCallback:
+    async def ask(context: ClientRequestContext, params: Any) -> Any:
+        answer = callback(replace(context, config_name=name), params)
+        return await answer if inspect.isawaitable(answer) else answer
+
+    return ask
 
 
 def _find_tool(tools: Sequence[Tool], name: str, server: str) -> Tool:

@@ -26,6 +26,7 @@ __all__ = [
     "EXIT_USAGE",
     "LOGIN_EXIT_CODES_HELP",
     "LOGOUT_EXIT_CODES_HELP",
+    "SERVERS_EXIT_CODES_HELP",
     "TOOLS_EXIT_CODES_HELP",
     "UsageError",
 ]
@@ -59,6 +60,14 @@ TOOLS_EXIT_CODES_HELP = (
     "       OAuth login refused or cancelled)\n" + _INTERRUPTED + _CUT
 )
 """The exit codes of ``tools``: no tool runs, so no 1."""
+
+SERVERS_EXIT_CODES_HELP = (
+    "exit codes:\n"
+    "  0    every server connected\n"
+    "  2    usage error (no --config, bad option, unknown server name, config file mistake)\n"
+    "  3    at least one server did not connect (each is listed with the reason)\n" + _INTERRUPTED + _CUT
+)
+"""The exit codes of ``servers``."""
 
 LOGIN_EXIT_CODES_HELP = (
     "exit codes:\n"

@@ -14,6 +14,7 @@ from ui_adapters.cli._exit import (
     EXIT_CODES_HELP,
     LOGIN_EXIT_CODES_HELP,
     LOGOUT_EXIT_CODES_HELP,
+    SERVERS_EXIT_CODES_HELP,
     TOOLS_EXIT_CODES_HELP,
 )
 
@@ -21,14 +22,18 @@ __all__ = ["build_parser", "parse_command_line"]
 
 PROGRAM = "mcp-client"
 MODES = ("legacy", "auto", "2026-07-28")
+TRANSPORTS = ("auto", "http", "sse")
+_SERVER_HELP = "URL, Python file or quoted command line; with --config, a server name of the file"
 LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 
 _DESCRIPTION = """\
 Talk to an MCP server from the terminal. Questions the server asks during a call (elicitations)
 are shown as forms in the terminal; links are shown with their real host and opened only if you agree.
 
-SERVER is an http(s):// URL (streamable HTTP), the path of a Python file (run over stdio with this
-Python), or a quoted command line (run over stdio), e.g. "npx -y @modelcontextprotocol/server-everything".
+SERVER is an http(s):// URL (streamable HTTP, or HTTP+SSE), the path of a Python file (run over stdio
+with this Python), or a quoted command line (run over stdio), e.g.
+"npx -y @modelcontextprotocol/server-everything".
+With --config FILE (an mcpServers file, read only when named), SERVER is one of the file's server names.
 
 A server that needs a login (OAuth) gets one when it first asks: the login page opens in your browser
 after you agree (or, with no browser, you paste back the address it ends on), and the tokens are kept
@@ -43,6 +48,11 @@ examples:
   mcp-client call "python my_server.py" search query="mcp client" limit=5 tags='["a", "b"]'
   mcp-client call --json examples/servers/bistro.py book_table date=2025-12-24 party_size=2 | jq .content
   mcp-client call examples/servers/files.py delete_folder path=/tmp/old-drafts < answers.txt
+  mcp-client servers --config mcp.json
+  mcp-client tools --config mcp.json
+  mcp-client call --config mcp.json bistro.book_table date=2025-12-25 party_size=2
+  mcp-client prompts examples/servers/bistro.py
+  mcp-client read --config mcp.json --server notes file:///notes/today.md
   mcp-client call --detach http://127.0.0.1:8000/mcp search_logs query=timeout
   mcp-client task --wait http://127.0.0.1:8000/mcp TASK_ID
   mcp-client login https://mcp.example.com/mcp
@@ -106,6 +116,42 @@ def build_parser() -> argparse.ArgumentParser:
         help="a folder (or file) the server may work in, sent when it asks for roots (repeatable)",
     )
     options.add_argument("--json", action="store_true", help="print the raw result as JSON (for scripts)")
+    options.add_argument(
+        "--config",
+        metavar="FILE",
+        help="an mcpServers file (Claude Desktop, Cursor, VS Code): SERVER is then one of its server names; "
+        "never read unless named here",
+    )
+    options.add_argument(
+        "--server",
+        metavar="NAME",
+        dest="server_option",
+        help="the server (with --config: its name in the file), instead of the SERVER word",
+    )
+    options.add_argument(
+        "--transport",
+        choices=TRANSPORTS,
+        default="auto",
+        help="for URLs: http (streamable HTTP), sse (the older HTTP+SSE) or auto (default: streamable "
+        "HTTP, falling back to HTTP+SSE)",
+    )
+    options.add_argument(
+        "--ca-bundle",
+        metavar="FILE",
+        help="trust the certificate authorities in this PEM file (a private CA); SSL_CERT_FILE is read "
+        "when not given",
+    )
+    options.add_argument(
+        "--insecure",
+        action="store_true",
+        help="do not verify the server's TLS certificate (a throwaway test server only)",
+    )
+    options.add_argument(
+        "--proxy",
+        metavar="URL",
+        help="send HTTP requests through this proxy; HTTPS_PROXY / HTTP_PROXY / NO_PROXY are read when "
+        "not given",
+    )
 
     tools = commands.add_parser(
         "tools",
@@ -115,7 +161,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=TOOLS_EXIT_CODES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    tools.add_argument("server", metavar="SERVER", help="URL, Python file or quoted command line")
+    tools.add_argument(
+        "server", metavar="SERVER", nargs="?", help=_SERVER_HELP + " (left out: every server of the file)"
+    )
 
     call = commands.add_parser(
         "call",
@@ -130,9 +178,13 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXIT_CODES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    call.add_argument("server", metavar="SERVER", help="URL, Python file or quoted command line")
-    call.add_argument("tool", metavar="TOOL", help="the tool's name (see `mcp-client tools SERVER`)")
-    call.add_argument("arguments", nargs="*", metavar="KEY=VALUE", help="the tool's arguments")
+    call.add_argument(
+        "arguments",
+        nargs="*",
+        metavar="SERVER TOOL [KEY=VALUE ...]",
+        help="the server, the tool's name (see `mcp-client tools SERVER`) and its arguments; with --config, "
+        "SERVER.TOOL or --server NAME TOOL",
+    )
     call.add_argument(
         "--detach",
         action="store_true",
@@ -150,11 +202,13 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXIT_CODES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    task.add_argument("server", metavar="SERVER", help="URL, Python file or quoted command line")
+    task.add_argument("server", metavar="SERVER", help=_SERVER_HELP)
     task.add_argument("task_id", metavar="TASK_ID", help="the id `call --detach` printed")
     task_action = task.add_mutually_exclusive_group()
     task_action.add_argument("--wait", action="store_true", help="follow the task to its end")
     task_action.add_argument("--cancel", action="store_true", help="ask the server to cancel the task")
+
+    _add_listing_commands(commands, connection)
 
     login = commands.add_parser(
         "login",
@@ -167,7 +221,15 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=LOGIN_EXIT_CODES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    login.add_argument("server", metavar="SERVER", help="the server's http(s):// URL")
+    login.add_argument(
+        "server", metavar="SERVER", help="the server's http(s):// URL, or with --config its name in the file"
+    )
+    login.add_argument(
+        "--config",
+        metavar="FILE",
+        help='an mcpServers file: SERVER is one of its names, and its "auth" object gives --client-id, '
+        "--private-key, --dpop and --scope (the options given here win)",
+    )
     login.add_argument(
         "--scope",
         action="append",
@@ -214,10 +276,65 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _add_listing_commands(
+    commands: argparse._SubParsersAction[argparse.ArgumentParser], parent: argparse.ArgumentParser
+) -> None:
+    """``servers``, ``prompts``, ``get-prompt``, ``resources`` and ``read``."""
+    servers = commands.add_parser(
+        "servers",
+        parents=[parent],
+        help="with --config: each server of the file, connected or why not, its era, transport and tools",
+        description="Connect to every server of the --config file at once and say how each one went.",
+        epilog=SERVERS_EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    servers.add_argument("server", metavar="SERVER", nargs="?", help="one server of the file only")
+    for name, what in (("prompts", "prompts"), ("resources", "resources and resource templates")):
+        listing = commands.add_parser(
+            name,
+            parents=[parent],
+            help=f"list a server's {what}",
+            description=f"List the server's {what} (with --config and no SERVER: every server's).",
+            epilog=TOOLS_EXIT_CODES_HELP,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        listing.add_argument(
+            "server", metavar="SERVER", nargs="?", help=_SERVER_HELP + " (left out: every server of the file)"
+        )
+    get_prompt = commands.add_parser(
+        "get-prompt",
+        parents=[parent],
+        help="get a prompt's messages, with KEY=VALUE arguments",
+        description="Get prompt NAME filled in with KEY=VALUE arguments and print its messages.",
+        epilog=TOOLS_EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    get_prompt.add_argument(
+        "arguments",
+        nargs="*",
+        metavar="SERVER NAME [KEY=VALUE ...]",
+        help="the server, the prompt's name and its arguments; with --config, SERVER.NAME or --server NAME",
+    )
+    read = commands.add_parser(
+        "read",
+        parents=[parent],
+        help="read a resource by its URI",
+        description="Read the resource at URI and print its contents (text as is, binary as a summary).",
+        epilog=TOOLS_EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    read.add_argument(
+        "arguments",
+        nargs="*",
+        metavar="SERVER URI",
+        help="the server and the resource's URI; with --config, SERVER URI or --server NAME URI",
+    )
+
+
 def parse_command_line(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
     """Parse ``argv``; ``call``'s ``KEY=VALUE`` words may come before, between or after options."""
     args, extra = parser.parse_known_args(argv)
-    if args.command == "call":
+    if args.command in ("call", "get-prompt", "read"):
         unknown = [word for word in extra if word.startswith("-")]
         if unknown:
             parser.error(f"unrecognized arguments: {' '.join(unknown)}")

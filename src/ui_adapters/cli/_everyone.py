@@ -1,0 +1,212 @@
+"""Commands on every server of a ``--config`` file at once: ``servers``, and ``tools`` / ``prompts`` /
+``resources`` given no SERVER.
+
+They run one ``ClientGroup``: every server connects concurrently, a broken one is reported (with why)
+while the others are listed, and a question from any server is answered in the terminal under the
+server's name in the file (``context.server_name``). Tool names are those the group gives
+(``{server}_{tool}``, or the entry's ``tool_prefix`` / ``rename_tools``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncGenerator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+from rich.console import Console
+from rich.text import Text
+
+from mcp_client import ClientGroup, MCPClientError
+from mcp_client.config import ServerConfig
+from ui_adapters.cli._exit import EXIT_CONNECTION, EXIT_OK, UsageError
+from ui_adapters.cli._listing import fetch_prompts, fetch_resources, print_prompts, print_resources
+from ui_adapters.cli._render import print_json, print_tools
+from ui_adapters.cli._server_questions import RootsAnswer, refuse_sampling
+from ui_adapters.cli._status import ServerLogPrinter, StatusAwareCallback, StatusLine, terminal_ui
+from ui_adapters.cli._targets import Everyone
+from ui_adapters.text import sanitize
+
+__all__ = ["run_all_prompts", "run_all_resources", "run_all_tools", "run_servers"]
+
+
+@asynccontextmanager
+async def _group(everyone: Everyone, ui: StatusAwareCallback) -> AsyncGenerator[ClientGroup]:
+    base = everyone.base
+    options: dict[str, Any] = dict(base.http_options)
+    options["log_level"] = base.log_level
+    group = ClientGroup(
+        everyone.config,
+        elicitation_callback=ui,
+        sampling_callback=refuse_sampling,
+        list_roots_callback=RootsAnswer(base.roots).callback,
+        logging_callback=ServerLogPrinter(ui.status),
+        mode=base.mode,
+        timeout=base.timeout,
+        oauth=lambda server: _oauth(server, ui.status),
+        client_options=options,
+    )
+    with ui.status.show(f"Connecting to {len(everyone.config.servers)} servers of {everyone.config.source}…"):
+        async with group:
+            yield group
+
+
+def _oauth(server: ServerConfig, status: StatusLine) -> httpx.Auth:
+    from ui_adapters.cli._login import cli_oauth
+
+    assert server.url is not None
+    login = server.auth_options
+    if login is None:
+        return cli_oauth(server.url, status)
+    return cli_oauth(
+        server.url,
+        status,
+        list(login.scopes) or None,
+        client_id=login.client_id,
+        private_key=login.private_key,
+        dpop=login.dpop,
+    )
+
+
+async def run_servers(everyone: Everyone, out: Console, err: Console, *, as_json: bool) -> int:
+    """Each server: connected (era, transport, tools count) or why not. Exit 3 if any did not connect."""
+    ui = terminal_ui(err)
+    rows: list[dict[str, Any]] = []
+    async with _group(everyone, ui) as group:
+        ui.status.update("Listing tools…")
+        tools = await _tools_or_none(group)
+        for name, entry in everyone.config.servers.items():
+            row: dict[str, Any] = {"name": name, "target": entry.target}
+            error = group.failures.get(name)
+            if error is None and name in group.clients:
+                client = group[name]
+                row.update(
+                    connected=True,
+                    era=client.era,
+                    protocolVersion=client.protocol_version,
+                    transport=client.transport_kind,
+                    tools=sum(1 for tool in tools if tool.server == name) if tools is not None else None,
+                )
+            else:
+                row.update(connected=False, error=str(error) if error is not None else "not connected")
+            rows.append(row)
+    for name in everyone.config.disabled:
+        rows.append({"name": name, "connected": False, "disabled": True})
+    if as_json:
+        print_json(out, rows)
+    else:
+        for row in rows:
+            _print_server(out, row)
+    broken = any(not row["connected"] and not row.get("disabled") for row in rows)
+    return EXIT_CONNECTION if broken else EXIT_OK
+
+
+def _print_server(out: Console, row: dict[str, Any]) -> None:
+    line = Text(sanitize(row["name"], max_length=80, single_line=True), style="bold")
+    if row.get("disabled"):
+        line.append("  disabled in the file", style="dim")
+    elif row["connected"]:
+        tools = "?" if row["tools"] is None else str(row["tools"])
+        line.append(
+            f"  connected  {row['era']} ({row['protocolVersion']})  {row['transport']}  ", style="green"
+        )
+        line.append(f"{tools} tool" + ("" if tools == "1" else "s"))
+    else:
+        line.append("  not connected: ", style="red")
+        line.append(sanitize(row["error"], max_length=500, single_line=True))
+    out.print(line, soft_wrap=True)
+
+
+async def run_all_tools(everyone: Everyone, out: Console, err: Console, *, as_json: bool) -> int:
+    """Every connected server's tools, under the names the group gives them."""
+    ui = terminal_ui(err)
+    async with _group(everyone, ui) as group:
+        ui.status.update("Listing tools…")
+        try:
+            tools = await group.list_tools()
+        except ValueError as error:  # two servers offer the same name
+            raise UsageError(str(error)) from None
+        failures = dict(group.failures)
+    named = [entry.tool.model_copy(update={"name": entry.name}) for entry in tools]
+    if as_json:
+        print_json(
+            out,
+            [
+                {**tool.model_dump_wire(), "server": entry.server}
+                for tool, entry in zip(named, tools, strict=True)
+            ],
+        )
+    else:
+        print_tools(out, named)
+    return _report_failures(err, failures)
+
+
+async def run_all_prompts(everyone: Everyone, out: Console, err: Console, *, as_json: bool) -> int:
+    """Every connected server's prompts, as ``SERVER.NAME`` (what ``get-prompt`` takes)."""
+    ui = terminal_ui(err)
+    found: list[tuple[str, Any]] = []
+    async with _group(everyone, ui) as group:
+        ui.status.update("Listing prompts…")
+        failures = dict(group.failures)
+        for name in list(group.clients):
+            try:
+                found.extend((name, prompt) for prompt in await fetch_prompts(group[name]))
+            except MCPClientError as error:
+                failures[name] = error
+    if as_json:
+        print_json(out, [{**prompt.model_dump_wire(), "server": server} for server, prompt in found])
+    else:
+        print_prompts(out, [p for _, p in found], [f"{server}.{p.name}" for server, p in found])
+    return _report_failures(err, failures)
+
+
+async def run_all_resources(everyone: Everyone, out: Console, err: Console, *, as_json: bool) -> int:
+    """Every connected server's resources and templates, each with its server."""
+    ui = terminal_ui(err)
+    resources: list[tuple[str, Any]] = []
+    templates: list[tuple[str, Any]] = []
+    async with _group(everyone, ui) as group:
+        ui.status.update("Listing resources…")
+        failures = dict(group.failures)
+        for name in list(group.clients):
+            try:
+                listed, templated = await fetch_resources(group[name])
+            except MCPClientError as error:
+                failures[name] = error
+                continue
+            resources.extend((name, r) for r in listed)
+            templates.extend((name, t) for t in templated)
+    if as_json:
+        print_json(
+            out,
+            {
+                "resources": [{**r.model_dump_wire(), "server": s} for s, r in resources],
+                "resourceTemplates": [{**t.model_dump_wire(), "server": s} for s, t in templates],
+            },
+        )
+    else:
+        print_resources(
+            out,
+            [r for _, r in resources],
+            [t for _, t in templates],
+            [s for s, _ in resources],
+            [s for s, _ in templates],
+        )
+    return _report_failures(err, failures)
+
+
+async def _tools_or_none(group: ClientGroup) -> list[Any] | None:
+    try:
+        return await group.list_tools()
+    except ValueError:
+        return None
+
+
+def _report_failures(err: Console, failures: dict[str, BaseException]) -> int:
+    """Say on stderr which servers were left out and why; exit 3 if any, else 0."""
+    for name, error in failures.items():
+        line = Text("mcp-client: ", style="bold red")
+        line.append(f"server {sanitize(name, max_length=80, single_line=True)!r} left out: ")
+        line.append(sanitize(str(error), max_length=500, single_line=True))
+        err.print(line, soft_wrap=True)
+    return EXIT_CONNECTION if failures else EXIT_OK

@@ -1,0 +1,202 @@
+"""``mcp-client --config FILE``: the servers of an mcpServers file, one broken, as a user runs them.
+
+The file holds our bistro example and the typed test server (both real stdio servers) and a command
+that does not exist. Every command is run piped (``run_cli``) and, where a person would watch it, on a
+real terminal (``cli_screen``).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.cli._cli import BISTRO, ROOT, TIMEOUT, TYPED, cli_env, run_cli
+from tests.support.screen import cli_screen
+
+ENTER = "\r"
+
+
+def write_config(folder: Path, servers: dict[str, Any]) -> str:
+    path = folder / "mcp.json"
+    path.write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
+    return str(path)
+
+
+@pytest.fixture
+def config(tmp_path: Path) -> str:
+    return write_config(
+        tmp_path,
+        {
+            "bistro": {"command": sys.executable, "args": [str(BISTRO)]},
+            "typed": {"command": sys.executable, "args": [str(TYPED)], "tool_prefix": "t."},
+            "broken": {"command": "/no/such/mcp-server"},
+            "off": {"command": "/no/such/either", "disabled": True},
+        },
+    )
+
+
+def test_servers_says_how_each_server_went(config: str) -> None:
+    done = run_cli("servers", "--config", config)
+    assert done.returncode == 3, done.stderr  # one server did not connect
+    lines = {line.split()[0]: line for line in done.stdout.splitlines()}
+    assert "connected" in lines["bistro"] and "stdio" in lines["bistro"] and "1 tool" in lines["bistro"]
+    assert "not connected" not in lines["typed"]
+    assert "not connected: could not start the server command '/no/such/mcp-server'" in lines["broken"]
+    assert "disabled in the file" in lines["off"]
+
+
+def test_servers_as_json(config: str) -> None:
+    done = run_cli("servers", "--config", config, "--json")
+    assert done.returncode == 3, done.stderr
+    rows = {row["name"]: row for row in json.loads(done.stdout)}
+    assert rows["bistro"]["connected"] is True
+    assert rows["bistro"]["transport"] == "stdio"
+    assert rows["bistro"]["era"] in ("legacy", "modern")
+    assert rows["bistro"]["tools"] == 1
+    assert rows["broken"]["connected"] is False and "/no/such/mcp-server" in rows["broken"]["error"]
+
+
+def test_servers_of_one_name_only(config: str) -> None:
+    done = run_cli("servers", "--config", config, "typed")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("typed  connected")
+    assert "bistro" not in done.stdout
+
+
+def test_tools_of_every_server_under_the_groups_names(config: str) -> None:
+    done = run_cli("tools", "--config", config)
+    assert done.returncode == 3  # the listing is there, and the broken server is reported
+    assert "\nbistro_book_table\n" in "\n" + done.stdout
+    assert "\nt.describe\n" in done.stdout
+    assert "server 'broken' left out: could not start the server command" in done.stderr
+
+
+def test_tools_of_every_server_as_json_name_the_server(config: str) -> None:
+    done = run_cli("tools", "--config", config, "--json")
+    tools = {tool["name"]: tool["server"] for tool in json.loads(done.stdout)}
+    assert tools["bistro_book_table"] == "bistro"
+    assert tools["t.no_params"] == "typed"
+
+
+def test_tools_of_one_server_of_the_file_keep_their_own_names(config: str) -> None:
+    done = run_cli("tools", "--config", config, "typed")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("describe\n")
+
+
+def test_call_server_dot_tool_answers_the_question_naming_the_server(config: str) -> None:
+    done = run_cli(
+        "call", "--config", config, "bistro.book_table", "date=2025-12-25", "party_size=2",
+        stdin="y\n2025-12-27\n\n",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Booked for 2025-12-27" in done.stdout
+    assert "Server bistro (" in done.stderr  # the question says which server of the file asks
+
+
+def test_call_with_server_option(config: str) -> None:
+    done = run_cli("call", "--config", config, "--server", "typed", "no_params", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["structuredContent"] == {"result": "nothing needed"}
+
+
+def test_wrong_arguments_show_the_usage_as_the_person_wrote_it(config: str) -> None:
+    done = run_cli("call", "--config", config, "bistro.book_table", "date=2025-12-24")
+    assert done.returncode == 2
+    assert "missing required parameter: party_size" in done.stderr
+    usage = f"Usage: mcp-client call --config {config} --server bistro book_table date=STRING party_size="
+    assert usage in done.stderr
+
+
+def test_a_header_for_every_server_is_refused(config: str) -> None:
+    done = run_cli("tools", "--config", config, "--header", "X-A: 1")
+    assert done.returncode == 2
+    assert "--header goes to one server" in done.stderr
+
+
+def test_call_on_the_broken_server_says_why(config: str) -> None:
+    done = run_cli("call", "--config", config, "broken.anything")
+    assert done.returncode == 3
+    assert "/no/such/mcp-server" in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["call", "nowhere.book_table"], "'nowhere.book_table' names no server of"),
+        (["call", "--server", "nowhere", "book_table"], "no server named 'nowhere'"),
+        (["tools", "nowhere"], "no server named 'nowhere'"),
+        (["read", "file:///x"], "name one server of"),
+    ],
+)
+def test_unknown_server_names_list_the_servers(config: str, argv: list[str], message: str) -> None:
+    done = run_cli(*argv[:1], "--config", config, *argv[1:])
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert "bistro, typed, broken" in done.stderr
+
+
+def test_a_config_mistake_names_the_file_server_and_field(tmp_path: Path) -> None:
+    path = write_config(tmp_path, {"notes": {"url": "http://127.0.0.1:9/mcp", "type": "websocket"}})
+    done = run_cli("tools", "--config", path)
+    assert done.returncode == 2
+    assert f"{path}: server 'notes', field 'type': unknown type 'websocket'" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_missing_config_file(tmp_path: Path) -> None:
+    done = run_cli("servers", "--config", str(tmp_path / "absent.json"))
+    assert done.returncode == 2
+    assert "absent.json: no such file" in done.stderr
+
+
+def test_no_config_is_ever_picked_up_from_the_current_folder(tmp_path: Path) -> None:
+    """A cloned repository's .mcp.json must not start its commands: without --config it is not read."""
+    marker = tmp_path / "started"
+    evil = {"command": sys.executable, "args": ["-c", f"open({str(marker)!r}, 'w')"]}
+    for name in (".mcp.json", "mcp.json"):
+        (tmp_path / name).write_text(json.dumps({"mcpServers": {"evil": evil}}), encoding="utf-8")
+    for command in (["tools"], ["servers"], ["prompts"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "ui_adapters.cli", *command],
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+            cwd=tmp_path,
+            env={**cli_env(), "PYTHONPATH": str(ROOT / "src")},
+        )
+        assert done.returncode == 2, done.stderr
+        assert "--config" in done.stderr
+    assert not marker.exists()
+
+
+def test_servers_needs_a_config() -> None:
+    done = run_cli("servers")
+    assert done.returncode == 2
+    assert "mcp-client servers --config FILE" in done.stderr
+
+
+def test_a_question_on_the_terminal_names_the_server_of_the_file(config: str) -> None:
+    argv = ("call", "--config", config, "bistro.book_table", "date=2025-12-25", "party_size=2")
+    with cli_screen(*argv) as term:
+        term.wait_for(r"Server bistro")
+        term.wait_for(r"Enter to choose\)")
+        term.send("y" + ENTER)
+        term.wait_for(r"2025-12-26")
+        term.send(ENTER)  # keep the proposed date
+        term.wait_for("Send these answers")
+        term.send(ENTER)
+        term.wait_for(r"Booked for 2025-12-26")
+        assert term.wait_exit() == 0
+
+
+def test_servers_on_the_terminal(config: str) -> None:
+    with cli_screen("servers", "--config", config) as term:
+        term.wait_for(r"broken\s+not connected")
+        assert term.wait_exit() == 3
+        assert any(line.startswith("bistro  connected") for line in term.lines), term.text
