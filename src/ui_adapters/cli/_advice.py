@@ -23,7 +23,7 @@ from mcp_client import (
 
 __all__ = ["advice_for", "message_for"]
 
-_HTTP_STATUS_AS_JSONRPC = re.compile(r"(HTTP \d{3} from \S+) \(JSON-RPC error -?\d+\)")
+_HTTP_STATUS_AS_JSONRPC = re.compile(r"(HTTP \d{3} from \S+.*?) \(JSON-RPC error -?\d+\)", re.S)
 # The library's advice names its own parameters: Client(timeout=...), read_timeout_seconds.
 _LIBRARY_TIMEOUT = re.compile(r"raise Client\(timeout=\.\.\.\)(?: or the call's read_timeout_seconds)?")
 _NO_LOGIN_METADATA = "publishes no OAuth metadata"
