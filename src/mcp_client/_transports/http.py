@@ -186,8 +186,10 @@ class StreamableHTTPTransport:
         if is_initialize:
             self._session_id = None  # a new session; never reuse an id from an earlier one
             self._stop_get_stream()  # the old session's stream; the new one opens after `initialized`
-        if protocol_version is not None:
-            self._protocol_version = protocol_version  # for the GET streams (resumption, standalone)
+        if protocol_version is not None or message.get("method") == "initialize":
+            # For the GET streams (resumption, standalone). An initialize forgets what a refused
+            # server/discover probe set: the handshake's version comes with its answer.
+            self._protocol_version = protocol_version
         request_headers = self._headers(headers)
         request_id = message["id"]
         try:
