@@ -50,6 +50,7 @@ from mcp_client._transports.content_encoding import ACCEPT_ENCODING
 from mcp_client._transports.http_body import (
     EventReader,
     StreamCursor,
+    connection_error,
     is_event_stream,
     read_limited,
 )
@@ -211,7 +212,7 @@ class StreamableHTTPTransport:
                     "text/event-stream. Is this URL an MCP endpoint?"
                 )
         except httpx.TransportError as exc:
-            raise self._connection_error(exc) from exc
+            raise connection_error(self.url, exc) from exc
 
     async def send(
         self, message: Message, headers: Mapping[str, str], *, protocol_version: str | None = None
@@ -237,7 +238,7 @@ class StreamableHTTPTransport:
                         status = response.status_code
                         body = await read_limited(response, self.url, self._max_bytes)
                 except httpx.TransportError as exc:
-                    raise self._connection_error(exc) from exc
+                    raise connection_error(self.url, exc) from exc
                 except ProtocolError as exc:
                     logger.warning("%s (answering a %s)", exc, what)
                     return
@@ -310,14 +311,6 @@ class StreamableHTTPTransport:
                 f"({session_id[:80]!r}); the spec forbids that, and the client could not send it back"
             )
         return session_id
-
-    def _connection_error(self, exc: httpx.TransportError) -> MCPConnectionError:
-        if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
-            return MCPConnectionError(
-                f"could not connect to {self.url} ({exc or type(exc).__name__}); "
-                "check that the server is running and the URL is right"
-            )
-        return MCPConnectionError(f"the connection to {self.url} failed: {exc or type(exc).__name__}")
 
     async def _error_reply(self, response: httpx.Response, request_id: Any, is_initialize: bool) -> Message:
         body = await read_limited(response, self.url, self._max_bytes)

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 
 import httpx
 
-from mcp_client._errors import ProtocolError
+from mcp_client._errors import MCPConnectionError, ProtocolError
 from mcp_client._transports.content_encoding import BodyDecoder, ContentEncodingError
 from mcp_client._transports.sse import EventTooLarge, ServerSentEvent, SSEDecoder
 
@@ -144,3 +144,13 @@ def body_decoder(response: httpx.Response, url: str) -> BodyDecoder:
 
 def is_event_stream(response: httpx.Response) -> bool:
     return response.headers.get("content-type", "").partition(";")[0].strip().lower() == "text/event-stream"
+
+
+def connection_error(url: str, exc: httpx.HTTPError) -> MCPConnectionError:
+    """What a failed connection to ``url`` is, in words: unreachable (check the server and URL), or lost."""
+    if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
+        return MCPConnectionError(
+            f"could not connect to {url} ({exc or type(exc).__name__}); "
+            "check that the server is running and the URL is right"
+        )
+    return MCPConnectionError(f"the connection to {url} failed: {exc or type(exc).__name__}")

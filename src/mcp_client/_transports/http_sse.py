@@ -40,7 +40,7 @@ from mcp_client._transport import (
     Spawn,
     Transport,
 )
-from mcp_client._transports.http_body import EventReader, StreamCursor
+from mcp_client._transports.http_body import EventReader, StreamCursor, connection_error
 
 __all__ = ["SSETransport"]
 
@@ -146,7 +146,7 @@ class SSETransport(Transport):
                     self._lose(exc)
                     failure.append(exc)
                 except httpx.HTTPError as exc:
-                    error = self._connection_error(exc)
+                    error = connection_error(self.url, exc)
                     self._lose(error)
                     failure.append(error)
                 else:
@@ -294,7 +294,7 @@ class SSETransport(Transport):
                 endpoint, content=_jsonrpc.encode(message), headers={**_POST_HEADERS, **headers}
             )
         except httpx.HTTPError as exc:
-            raise self._connection_error(exc) from None
+            raise connection_error(self.url, exc) from None
         if response.status_code < 400:
             return
         if response.status_code == 404:
@@ -316,14 +316,6 @@ class SSETransport(Transport):
         if self._client is None:
             raise MCPConnectionError(f"{self.url}: the transport is not open")
         return self._client
-
-    def _connection_error(self, exc: httpx.HTTPError) -> MCPConnectionError:
-        if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
-            return MCPConnectionError(
-                f"could not connect to {self.url} ({exc or type(exc).__name__}); "
-                "check that the server is running and the URL is right"
-            )
-        return MCPConnectionError(f"the connection to {self.url} failed: {exc or type(exc).__name__}")
 
 
 async def _short_body(response: httpx.Response) -> str:
