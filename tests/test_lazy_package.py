@@ -7,10 +7,12 @@ machine: the modules a bare import loads, and that the lazy names behave like ea
 
 from __future__ import annotations
 
+import ast
 import pickle
 import subprocess
 import sys
 import traceback
+from pathlib import Path
 
 import pytest
 
@@ -90,3 +92,18 @@ def test_public_errors_pickle_through_the_lazy_names() -> None:
         assert str(again) == str(error)
         assert vars(again) == vars(error)
         assert traceback.format_exception_only(again)[-1].startswith(f"mcp_client.{type(error).__name__}: ")
+
+
+def test_the_lazy_table_and_the_type_checking_imports_name_the_same_modules() -> None:
+    # Type checkers read the TYPE_CHECKING imports, the runtime reads _LAZY: they must never disagree.
+    tree = ast.parse(Path(mcp_client.__file__).read_text(encoding="utf-8"))
+    typed: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING":
+            for statement in node.body:
+                assert isinstance(statement, ast.ImportFrom) and statement.module
+                for alias in statement.names:
+                    typed[alias.name] = statement.module.removeprefix("mcp_client.")
+    lazy: dict[str, str] = vars(mcp_client)["_LAZY"]
+    assert typed == lazy
+    assert set(lazy) | {"__version__", "LEGACY_VERSIONS", "MODERN_VERSIONS"} == set(mcp_client.__all__)
