@@ -31,7 +31,7 @@ from typing import Any, Protocol
 
 import httpx
 
-__all__ = ["DEFAULT_HTTP_OPTIONS", "HttpClientFactory", "HttpOptions"]
+__all__ = ["DEFAULT_HTTP_OPTIONS", "HttpClientFactory", "HttpOptions", "untrusted_certificate_advice"]
 
 CertTypes = str | os.PathLike[str] | tuple[str, str] | tuple[str, str, str]
 
@@ -180,3 +180,18 @@ def _ssl_context(
 
 
 DEFAULT_HTTP_OPTIONS = HttpOptions()
+
+
+def untrusted_certificate_advice(exc: BaseException) -> str | None:
+    """The fix for a server certificate this machine does not trust (a private CA), or ``None``.
+
+    "Check that the server is running" is the wrong advice there: the server answered, its certificate
+    was refused. Shared by the MCP transports and the OAuth requests, which fail the same way.
+    """
+    text = str(exc)
+    if "CERTIFICATE_VERIFY_FAILED" not in text and "certificate verify failed" not in text:
+        return None
+    return (
+        "the server's TLS certificate is not trusted here; if a private CA signed it, pass its bundle "
+        "as verify='ca.pem' (mcp-client: --ca-bundle ca.pem) or set SSL_CERT_FILE"
+    )

@@ -36,19 +36,23 @@ class Seen:
 
 
 @asynccontextmanager
-async def serve(app: Any) -> AsyncIterator[str]:
-    """Run ``app`` until the block ends; yields ``http://127.0.0.1:PORT``."""
+async def serve(app: Any, *, tls: tuple[str, str] | None = None) -> AsyncIterator[str]:
+    """Run ``app`` until the block ends; yields ``http://127.0.0.1:PORT`` (``https://`` with ``tls``,
+    a ``(certfile, keyfile)`` pair, e.g. issued by a throwaway trustme CA)."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="error", lifespan="off"))
+    certfile, keyfile = tls if tls is not None else (None, None)
+    server = uvicorn.Server(
+        uvicorn.Config(app, log_level="error", lifespan="off", ssl_certfile=certfile, ssl_keyfile=keyfile)
+    )
     async with anyio.create_task_group() as tg:
         tg.start_soon(server.serve, [sock])
         with anyio.fail_after(10):
             while not server.started:  # noqa: ASYNC110 - uvicorn only exposes a flag
                 await anyio.sleep(0.01)
         try:
-            yield f"http://127.0.0.1:{port}"
+            yield f"{'https' if tls is not None else 'http'}://127.0.0.1:{port}"
         finally:
             server.should_exit = True

@@ -7,6 +7,7 @@ The server (``_jwt_server``) verifies every client assertion and every DPoP proo
 from __future__ import annotations
 
 import os
+import ssl
 import stat
 import subprocess
 import sys
@@ -16,10 +17,19 @@ from typing import Any
 import httpx
 import jwt
 import pytest
+import trustme
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from mcp_client import OAuthError
-from mcp_client.auth import ClientCredentials, FileTokenStorage, IdJagAssertion, JWTBearer, OAuth
+from mcp_client._http_options import HttpOptions
+from mcp_client.auth import (
+    ClientCredentials,
+    FileTokenStorage,
+    IdJagAssertion,
+    JWTBearer,
+    OAuth,
+    request_id_jag,
+)
 from mcp_client.auth._dpop import DPoPKey, DPoPNonces, present_token
 from mcp_client.auth._jose import pem_of
 from mcp_client.auth._jwt_assertion import ClientAssertion
@@ -222,6 +232,35 @@ async def test_enterprise_managed_authorization_trades_the_id_token_for_an_id_ja
     assert exchange["audience"] == server.base and exchange["resource"] == f"{server.base}/mcp"
     assert exchange["requested_token_type"] == "urn:ietf:params:oauth:token-type:id-jag"
     assert grant["grant_type"] == JWT_BEARER and grant["assertion"] == f"id-jag-for-{server.base}"
+
+
+async def test_the_id_jag_exchange_reaches_an_idp_behind_a_private_ca(tmp_path: Path) -> None:
+    # A company IdP signed by the company's own CA: refused by default, trusted with verify=, and
+    # JWTBearer hands its Client's options (here: the CA bundle) to the IdJagAssertion it holds.
+    ca = trustme.CA()
+    ca_file, cert_file, key_file = tmp_path / "ca.pem", tmp_path / "cert.pem", tmp_path / "key.pem"
+    ca.cert_pem.write_to_path(str(ca_file))
+    issued = ca.issue_cert("127.0.0.1")
+    issued.private_key_pem.write_to_path(str(key_file))
+    for number, pem in enumerate(issued.cert_chain_pems):
+        pem.write_to_path(str(cert_file), append=number > 0)
+    server = JwtServer()
+    async with serve(server.app(), tls=(str(cert_file), str(key_file))) as server.base:
+        exchange = {"audience": server.base, "resource": f"{server.base}/mcp", "client_id": "idp-app"}
+        token_endpoint = f"{server.base}/token"
+        with pytest.raises(OAuthError, match=r"certificate verify failed.*verify='ca\.pem'"):
+            await request_id_jag(token_endpoint, "the-id-token", **exchange)
+        trusted = await request_id_jag(token_endpoint, "the-id-token", verify=str(ca_file), **exchange)
+        assert trusted == f"id-jag-for-{server.base}"
+
+        auth = JWTBearer(
+            IdJagAssertion(f"{server.base}/token", "the-id-token", client_id="idp-app"), client_id="mcp-app"
+        )
+        auth.use_http_options(HttpOptions(verify=str(ca_file)))  # what Client(..., verify=ca) does
+        async with httpx.AsyncClient(auth=auth, verify=ssl.create_default_context(cafile=ca_file)) as http:
+            assert (await http.post(f"{server.base}/mcp", json={})).status_code == 200
+    grants = [form["grant_type"] for form in server.token_requests]
+    assert grants == [TOKEN_EXCHANGE, TOKEN_EXCHANGE, JWT_BEARER]
 
 
 def test_without_the_extra_the_options_name_the_install_and_plain_oauth_still_works() -> None:

@@ -132,8 +132,12 @@ async def call(url: str, **options: Any) -> str:
 
 
 async def test_a_private_ca_is_refused_by_default(https_url: str) -> None:
-    with pytest.raises(MCPConnectionError, match=r"CERTIFICATE_VERIFY_FAILED|certificate verify failed"):
+    refused = r"CERTIFICATE_VERIFY_FAILED|certificate verify failed"
+    with pytest.raises(MCPConnectionError, match=refused) as caught:
         await call(https_url, trust_env=False)
+    # The advice is the fix for a private CA, not "check that the server is running".
+    assert "verify='ca.pem'" in str(caught.value) and "--ca-bundle" in str(caught.value)
+    assert "check that the server is running" not in str(caught.value)
 
 
 @pytest.mark.parametrize("how", ["path", "context"])

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 import httpx
 
 from mcp_client._errors import MCPConnectionError, ProtocolError
+from mcp_client._http_options import untrusted_certificate_advice
 from mcp_client._transports.content_encoding import BodyDecoder, ContentEncodingError
 from mcp_client._transports.sse import EventTooLarge, ServerSentEvent, SSEDecoder
 
@@ -148,6 +149,9 @@ def is_event_stream(response: httpx.Response) -> bool:
 
 def connection_error(url: str, exc: httpx.HTTPError) -> MCPConnectionError:
     """What a failed connection to ``url`` is, in words: unreachable (check the server and URL), or lost."""
+    advice = untrusted_certificate_advice(exc)
+    if advice is not None:
+        return MCPConnectionError(f"could not connect to {url} ({exc}): {advice}")
     if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
         return MCPConnectionError(
             f"could not connect to {url} ({exc or type(exc).__name__}); "

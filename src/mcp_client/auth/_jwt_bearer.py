@@ -68,8 +68,12 @@ class JWTBearer(httpx.Auth):
     _http_options: HttpOptions = DEFAULT_HTTP_OPTIONS
 
     def use_http_options(self, options: HttpOptions) -> None:
-        """Send token requests as the MCP requests go (``Client`` hands over its CA bundle, proxy...)."""
+        """Send token requests as the MCP requests go (``Client`` hands over its CA bundle, proxy...); an
+        assertion source that makes requests of its own (``IdJagAssertion``) gets them too."""
         self._http_options = options
+        forward = getattr(self._assertion, "use_http_options", None)
+        if callable(forward):
+            forward(options)
 
     def __init__(
         self,

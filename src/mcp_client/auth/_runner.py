@@ -17,6 +17,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from mcp_client._errors import OAuthError
+from mcp_client._http_options import untrusted_certificate_advice
 from mcp_client._timeouts import waiting_on_a_person
 from mcp_client.auth import _urls
 from mcp_client.auth._flow import LoadClient, OpenBrowser, Step
@@ -107,9 +108,11 @@ class StepRunner:
             try:
                 response = await self._http.send(outgoing, stream=True, follow_redirects=False)
             except httpx.HTTPError as exc:
+                advice = untrusted_certificate_advice(exc)
                 raise OAuthError(
                     f"could not reach the {request.purpose} at {url}: {type(exc).__name__}"
                     + (f" ({exc})" if str(exc) else "")
+                    + (f": {advice}" if advice else "")
                 ) from None
             try:
                 target = self._same_origin_redirect(request, response, url)
