@@ -142,6 +142,7 @@ class QuestionBroker:
         self._closed = False
         self._task_group: TaskGroup | None = None
         self._followed: dict[str, tuple[ToolTask, anyio.CancelScope]] = {}  # tasks this worker follows
+        self._taking: set[str] = set()  # tasks being claimed here, not followed yet
         self._adopters: dict[str, Client] = {}  # server (redacted) -> client that takes over its tasks
 
     async def __aenter__(self) -> Self:
@@ -456,10 +457,14 @@ class QuestionBroker:
         task_id = task.id
         if task_id is None:
             return task
-        if not await store.claim_record(TASK, task_id, self.worker):  # claimed before it is listed
-            raise QuestionNotPendingError(f"the task {task_id!r} is followed by another live worker")
-        await store.put_record(TASK, task_id, task_record(task, self.worker))
-        self._start_following(task, task_id)
+        self._taking.add(task_id)
+        try:
+            if not await store.claim_record(TASK, task_id, self.worker):  # claimed before it is listed
+                raise QuestionNotPendingError(f"the task {task_id!r} is followed by another live worker")
+            await store.put_record(TASK, task_id, task_record(task, self.worker))
+            self._start_following(task, task_id)
+        finally:
+            self._taking.discard(task_id)
         return task
 
     async def resume_task(self, task_id: str, client: Client) -> ToolTask:
@@ -478,10 +483,6 @@ class QuestionBroker:
             raise QuestionNotPendingError(
                 f"no task has the id {task_id!r} in the store: it ended already (see task_outcome), it "
                 "expired, or the id is wrong"
-            )
-        if not await store.claim_record(TASK, task_id, self.worker):
-            raise QuestionNotPendingError(
-                f"the task {task_id!r} is followed by worker {record.get('worker')!r}, which is alive"
             )
         return await self._take_over(record, client)
 
@@ -536,16 +537,26 @@ class QuestionBroker:
         self._task_group.start_soon(self._follow_task, task, task_id, scope)
 
     async def _take_over(self, record: Mapping[str, Any], client: Client) -> ToolTask:
-        """Follow the task of ``record`` (claimed by this worker) with ``client``."""
+        """Claim the task of ``record`` for this worker and follow it with ``client``."""
         assert self.store is not None
         task_id = str(record["id"])
+        if task_id in self._taking or task_id in self._followed:
+            raise QuestionNotPendingError(f"the task {task_id!r} is being taken over by this worker already")
+        self._taking.add(task_id)
         try:
-            task = await client.task(record["saved"])
-        except TaskLostError as exc:
-            await self._finish(task_id, record.get("tool"), "lost", None, str(exc))
-            raise
-        await self.store.put_record(TASK, task_id, task_record(task, self.worker))
-        self._start_following(task, task_id)
+            if not await self.store.claim_record(TASK, task_id, self.worker):
+                raise QuestionNotPendingError(
+                    f"the task {task_id!r} is followed by worker {record.get('worker')!r}, which is alive"
+                )
+            try:
+                task = await client.task(record["saved"])
+            except TaskLostError as exc:
+                await self._finish(task_id, record.get("tool"), "lost", None, str(exc))
+                raise
+            await self.store.put_record(TASK, task_id, task_record(task, self.worker))
+            self._start_following(task, task_id)
+        finally:
+            self._taking.discard(task_id)
         _log.info("worker %s took over task %s from worker %s", self.worker, task_id, record.get("worker"))
         return task
 
@@ -569,8 +580,8 @@ class QuestionBroker:
                         await self._finish(task_id, task.tool, "lost", None, str(exc))
                     except MCPError as exc:  # the task failed with the server's error
                         await self._finish(task_id, task.tool, "failed", None, str(exc))
-                    except MCPClientError as exc:  # the connection, for a while: try again
-                        _log.warning("following task %s failed (%s); again in %gs", task_id, exc, delay)
+                    except Exception as exc:  # the connection or the store, for a while: try again
+                        _log.warning("following task %s failed (%r); again in %gs", task_id, exc, delay)
                         await anyio.sleep(delay)
                         delay = min(delay * 2, 30.0)
                         continue
@@ -602,13 +613,14 @@ class QuestionBroker:
         for record in await self.store.list_records(TASK):
             task_id = str(record.get("id"))
             client = self._adopters.get(str(record.get("server")))
-            if client is None or task_id in self._followed or record.get("worker") == self.worker:
-                continue
-            if await self.store.claim_record(TASK, task_id, self.worker):
-                try:
-                    await self._take_over(record, client)
-                except MCPClientError as exc:  # held by this worker now: tried again next time
-                    _log.warning("taking over task %s failed: %s", task_id, exc)
+            if client is None or task_id in self._followed or task_id in self._taking:
+                continue  # (a record naming this worker, not followed: this worker restarted, same name)
+            try:
+                await self._take_over(record, client)
+            except QuestionNotPendingError:
+                continue  # its worker is alive
+            except MCPClientError as exc:  # claimed by this worker now: tried again next time
+                _log.warning("taking over task %s failed: %s", task_id, exc)
 
     # ------------------------------------------------------------------------------------ helpers
 

@@ -93,7 +93,7 @@ async def test_of_two_claimants_one_wins_and_keeps_it_while_its_lease_lives(stor
     await store.heartbeat("w1", 60)
     await store.heartbeat("w2", 60)
     await store.put_record("task", "t1", {"id": "t1"})
-    outcomes = {}
+    outcomes: dict[str, bool] = {}
 
     async def claim(worker: str) -> None:
         outcomes[worker] = await store.claim_record("task", "t1", worker)
