@@ -9,53 +9,65 @@
 
 Wire models live in ``mcp_client.types``, the normalized form model in ``mcp_client.schema``, ready
 callbacks (terminal forms, URL consent, canned answers) in the ``ui_adapters`` package.
+
+``import mcp_client`` loads nothing but the version: each public name loads its module the first time it
+is touched (PEP 562 ``__getattr__``), so an app, a CLI's ``--help`` or a test collector that imports the
+package pays for pydantic and the wire models only when it makes a client. Type checkers read the
+``TYPE_CHECKING`` imports below, which name the same objects.
 """
 
-from mcp_client._client import Client
-from mcp_client._context import ClientRequestContext
-from mcp_client._elicitation import ElicitationCallback, ElicitationCompleteCallback
-from mcp_client._errors import (
-    CallbackError,
-    CapabilityNotDeclaredError,
-    ClientStateError,
-    ElicitationCallbackError,
-    ElicitationError,
-    InputRequiredLimitError,
-    InputRequiredRoundsExceededError,
-    InvalidElicitationContentError,
-    InvalidElicitationSchemaError,
-    InvalidToolResultError,
-    LocalRefusalError,
-    MCPClientError,
-    MCPConnectionError,
-    MCPError,
-    MCPTimeoutError,
-    OAuthError,
-    ProtocolError,
-    RequestStreamLost,
-    ServerError,
-    ServerExitedError,
-    SessionExpiredError,
-    SkillVerificationError,
-    SubscriptionLostError,
-    TaskCancelledError,
-    TaskLostError,
-    UnsupportedInEraError,
-    UnsupportedProtocolVersionError,
-    UrlElicitationRequiredError,
-)
-from mcp_client._group import ClientGroup, GroupTool
-from mcp_client._listen import Listening
-from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback, Subscription
-from mcp_client._roots import ListRootsCallback
-from mcp_client._sampling import SamplingCallback
-from mcp_client._skills import Skill, SkillEntry, SkillFile
-from mcp_client._tool_task import ToolTask
-from mcp_client._transport import Message, RequestId, ServerMessageSink, Spawn, Transport
-from mcp_client._transports.http import StreamableHTTPTransport
-from mcp_client._transports.stdio import StdioServerParameters, StdioTransport
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from mcp_client._version import __version__
 from mcp_client._versions import LEGACY_VERSIONS, MODERN_VERSIONS
+
+if TYPE_CHECKING:
+    from mcp_client._client import Client
+    from mcp_client._context import ClientRequestContext
+    from mcp_client._elicitation import ElicitationCallback, ElicitationCompleteCallback
+    from mcp_client._errors import (
+        CallbackError,
+        CapabilityNotDeclaredError,
+        ClientStateError,
+        ElicitationCallbackError,
+        ElicitationError,
+        InputRequiredLimitError,
+        InputRequiredRoundsExceededError,
+        InvalidElicitationContentError,
+        InvalidElicitationSchemaError,
+        InvalidToolResultError,
+        LocalRefusalError,
+        MCPClientError,
+        MCPConnectionError,
+        MCPError,
+        MCPTimeoutError,
+        OAuthError,
+        ProtocolError,
+        RequestStreamLost,
+        ServerError,
+        ServerExitedError,
+        SessionExpiredError,
+        SkillVerificationError,
+        SubscriptionLostError,
+        TaskCancelledError,
+        TaskLostError,
+        UnsupportedInEraError,
+        UnsupportedProtocolVersionError,
+        UrlElicitationRequiredError,
+    )
+    from mcp_client._group import ClientGroup, GroupTool
+    from mcp_client._listen import Listening
+    from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback, Subscription
+    from mcp_client._roots import ListRootsCallback
+    from mcp_client._sampling import SamplingCallback
+    from mcp_client._skills import Skill, SkillEntry, SkillFile
+    from mcp_client._tool_task import ToolTask
+    from mcp_client._transport import Message, RequestId, ServerMessageSink, Spawn, Transport
+    from mcp_client._transports.http import StreamableHTTPTransport
+    from mcp_client._transports.stdio import StdioServerParameters, StdioTransport
 
 __all__ = [
     "LEGACY_VERSIONS",
@@ -116,16 +128,81 @@ __all__ = [
     "__version__",
 ]
 
+# Where each public name lives (its module, relative to this package), loaded on first touch.
+_LAZY: dict[str, str] = {
+    "Client": "_client",
+    "ClientRequestContext": "_context",
+    "ElicitationCallback": "_elicitation",
+    "ElicitationCompleteCallback": "_elicitation",
+    "CallbackError": "_errors",
+    "CapabilityNotDeclaredError": "_errors",
+    "ClientStateError": "_errors",
+    "ElicitationCallbackError": "_errors",
+    "ElicitationError": "_errors",
+    "InputRequiredLimitError": "_errors",
+    "InputRequiredRoundsExceededError": "_errors",
+    "InvalidElicitationContentError": "_errors",
+    "InvalidElicitationSchemaError": "_errors",
+    "InvalidToolResultError": "_errors",
+    "LocalRefusalError": "_errors",
+    "MCPClientError": "_errors",
+    "MCPConnectionError": "_errors",
+    "MCPError": "_errors",
+    "MCPTimeoutError": "_errors",
+    "OAuthError": "_errors",
+    "ProtocolError": "_errors",
+    "RequestStreamLost": "_errors",
+    "ServerError": "_errors",
+    "ServerExitedError": "_errors",
+    "SessionExpiredError": "_errors",
+    "SkillVerificationError": "_errors",
+    "SubscriptionLostError": "_errors",
+    "TaskCancelledError": "_errors",
+    "TaskLostError": "_errors",
+    "UnsupportedInEraError": "_errors",
+    "UnsupportedProtocolVersionError": "_errors",
+    "UrlElicitationRequiredError": "_errors",
+    "ClientGroup": "_group",
+    "GroupTool": "_group",
+    "Listening": "_listen",
+    "LoggingCallback": "_notifications",
+    "MessageHandler": "_notifications",
+    "ProgressCallback": "_notifications",
+    "Subscription": "_notifications",
+    "ListRootsCallback": "_roots",
+    "SamplingCallback": "_sampling",
+    "Skill": "_skills",
+    "SkillEntry": "_skills",
+    "SkillFile": "_skills",
+    "ToolTask": "_tool_task",
+    "Message": "_transport",
+    "RequestId": "_transport",
+    "ServerMessageSink": "_transport",
+    "Spawn": "_transport",
+    "Transport": "_transport",
+    "StreamableHTTPTransport": "_transports.http",
+    "StdioServerParameters": "_transports.stdio",
+    "StdioTransport": "_transports.stdio",
+}
 
-# The public names say they are public (as httpx does): reprs, tracebacks and docs show
-# ``mcp_client.Client``, not the private module it is defined in.
-def _say_public() -> None:
+
+def __getattr__(name: str) -> Any:
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module 'mcp_client' has no attribute {name!r}")
+    module = importlib.import_module(f"mcp_client.{where}")
+    # The public names say they are public (as httpx does): reprs, tracebacks and docs show
+    # ``mcp_client.Client``, not the private module it is defined in. Every public name of the module
+    # is named at once, and cached here so the next touch is a plain attribute read.
     namespace = globals()
-    for name in __all__:
-        member = namespace[name]
-        if isinstance(member, type):
-            member.__module__ = "mcp_client"
+    for public, home in _LAZY.items():
+        if home == where:
+            member = getattr(module, public)
+            if isinstance(member, type):
+                member.__module__ = "mcp_client"
+            namespace[public] = member
+    return namespace[name]
 
 
-_say_public()
-del _say_public
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

