@@ -18,6 +18,11 @@ The app is Starlette (an ASGI framework that comes with the official MCP SDK, so
 already has it) served by uvicorn on 127.0.0.1. The broker side is the few lines in ``lifespan`` and the
 ``/api/questions`` handlers; a 2026-07-28 call is released while its question waits
 (``broker.call_tool``) and resumed by whichever worker receives the answer; the rest is the page.
+Tools can also run as tasks the server keeps (``POST /api/tasks``, a server with the tasks extension):
+the task is kept in the store and followed by one worker; ``GET /api/tasks/{id}`` on any worker shows
+its status and, once it ended, its result; a worker that dies has its tasks taken over by another
+(``broker.adopt_tasks``).
+
 Server text is always put in the page with ``textContent``, never as HTML; the ``Host`` header is
 checked (DNS rebinding) and a Content-Security-Policy allows only this app's own script and style.
 """
@@ -82,8 +87,10 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        async with broker, Client(server, mode=mode, elicitation_callback=broker) as client:
+        async with broker, Client(server, mode=mode, elicitation_callback=broker, tasks=True) as client:
             clients.append(client)
+            if broker.store is not None:
+                broker.adopt_tasks(client)  # a dead worker's tasks are finished by a live one
             try:
                 yield
             finally:
@@ -159,6 +166,37 @@ def create_app(
             found = results.get(call_id)
         return JSONResponse(found) if found is not None else JSONResponse({"status": "paused"}, 404)
 
+    # ------------------------------------------------------------- tools run as tasks (with a store)
+
+    async def start_task(request: Request) -> JSONResponse:
+        body: Any = await request.json()
+        if not isinstance(body, dict) or not isinstance(body.get("tool"), str):
+            return JSONResponse({"error": 'post {"tool": NAME, "arguments": {...}}'}, status_code=400)
+        if broker.store is None:
+            return JSONResponse({"error": "tasks are kept in the store: start the app with --store"}, 400)
+        try:
+            task = await broker.call_tool(clients[0], body["tool"], body.get("arguments") or {}, as_task=True)
+        except MCPClientError as exc:
+            return JSONResponse({"error": str(exc)}, status_code=502)
+        if task.id is None:  # the server answered at once
+            return JSONResponse({"status": "completed", "result": shown(await task.result())})
+        return JSONResponse({"task": task.id, "status": task.status}, status_code=202)
+
+    async def task_status(request: Request) -> JSONResponse:
+        if broker.store is None:
+            return JSONResponse({"error": "unknown"}, 404)
+        found = await broker.describe_task(request.path_params["id"])
+        if found is None:
+            return JSONResponse({"error": "unknown"}, 404)
+        if found.get("result") is not None:
+            found["result"] = shown(CallToolResult.model_validate(found["result"]))
+        return JSONResponse(found)
+
+    async def tasks(_request: Request) -> JSONResponse:
+        if broker.store is None:
+            return JSONResponse([])
+        return JSONResponse([task.to_json() for task in await broker.stored_tasks()])
+
     async def worker(_request: Request) -> JSONResponse:
         return JSONResponse({"pid": os.getpid(), "worker": broker.worker})
 
@@ -207,6 +245,9 @@ def create_app(
             Route("/api/questions/{id}", answer, methods=["POST"]),
             Route("/api/questions/{id}", describe, methods=["GET"]),
             Route("/api/calls/{id}", call_result),
+            Route("/api/tasks", start_task, methods=["POST"]),
+            Route("/api/tasks", tasks, methods=["GET"]),
+            Route("/api/tasks/{id}", task_status),
             Route("/api/worker", worker),
         ],
         middleware=[

@@ -54,6 +54,7 @@ if TYPE_CHECKING:
     from ui_adapters.store import MemoryStore, QuestionStore
     from ui_adapters.store_redis import RedisStore
     from ui_adapters.store_sqlite import SqliteStore
+    from ui_adapters.stored_tasks import StoredTask, TaskOutcome
     from ui_adapters.terminal import TerminalFormAdapter
     from ui_adapters.text import sanitize
     from ui_adapters.url import UrlAdapter
@@ -77,6 +78,8 @@ __all__ = [
     "SamplingReview",
     "SqliteStore",
     "StopAskingPolicy",
+    "StoredTask",
+    "TaskOutcome",
     "TerminalFormAdapter",
     "UnansweredQuestionError",
     "UnansweredSamplingError",
@@ -100,6 +103,8 @@ _WHERE = {
     "MemoryStore": "ui_adapters.store",
     "SqliteStore": "ui_adapters.store_sqlite",
     "RedisStore": "ui_adapters.store_redis",
+    "StoredTask": "ui_adapters.stored_tasks",
+    "TaskOutcome": "ui_adapters.stored_tasks",
     "BrowserLogin": "ui_adapters.login",
     "browser_login": "ui_adapters.login",
     "CannedAnswers": "ui_adapters.canned",

@@ -37,6 +37,7 @@ def question_record(question: PendingQuestion, timeout: float | None) -> dict[st
             "input_key": context.input_key,
             "question_index": context.question_index,
             "question_count": context.question_count,
+            "task_id": context.task_id,
         },
     }
 
@@ -54,6 +55,7 @@ def question_from_entry(entry: Mapping[str, Any]) -> PendingQuestion:
         input_key=stored.get("input_key"),
         question_index=int(stored.get("question_index", 1)),
         question_count=int(stored.get("question_count", 1)),
+        task_id=stored.get("task_id"),
     )
     question = PendingQuestion(
         context,

@@ -19,7 +19,9 @@ A store holds plain JSON only, in two kinds of entries:
 * **records**: ``(kind, id) -> payload``, an opaque JSON object. The broker stores paused calls under
   ``kind="paused-call"`` (``PausedCall.to_json()``); tasks (2026-07-28 task handles) and any other
   handle an app must find again after a restart fit the same shape (``kind="task"``). ``take_record``
-  removes and returns an entry atomically, so exactly one worker resumes a call.
+  removes and returns an entry atomically, so exactly one worker resumes a call. ``claim_record``
+  makes one worker the holder of a record for as long as that worker's lease lives: the broker's
+  tasks are followed by their holder, and taken over (once) by another worker when the holder dies.
 
 Nothing else goes in: no headers, no tokens, no client objects (the server's URL is stored without
 user:password). Entries expire: settled questions after ``keep_for`` seconds, pending ones after
@@ -84,7 +86,20 @@ class QuestionStore(Protocol):
     async def list_records(self, kind: str) -> list[dict[str, Any]]: ...
 
     async def take_record(self, kind: str, record_id: str) -> dict[str, Any] | None:
-        """Remove the record and return it; ``None`` if it is not there (someone else took it)."""
+        """Remove the record and return it; ``None`` if it is not there (someone else took it).
+
+        Its claim (``claim_record``) ends with it.
+        """
+        ...
+
+    async def claim_record(self, kind: str, record_id: str, worker: str) -> bool:
+        """Make ``worker`` the holder of ``(kind, record_id)``, atomically; True if it now is.
+
+        True when nobody holds it, ``worker`` holds it already (a renewal), or its holder's lease has
+        ended (the holder died: one other worker takes over); False while another live worker holds
+        it. Of two workers claiming at once, exactly one gets True. A claim may be made before its
+        record is put (so no other worker can take over in between); it ends with ``take_record``.
+        """
         ...
 
     async def heartbeat(self, worker: str, lease: float) -> None:
@@ -131,6 +146,7 @@ class MemoryStore:
         self._expiry: dict[str, float] = {}
         self._records: dict[tuple[str, str], tuple[dict[str, Any], float]] = {}
         self._leases: dict[str, float] = {}
+        self._claims: dict[tuple[str, str], str] = {}
         self._changed = anyio.Event()
 
     async def open(self) -> None:
@@ -185,9 +201,17 @@ class MemoryStore:
 
     async def take_record(self, kind: str, record_id: str) -> dict[str, Any] | None:
         entry = self._records.pop((kind, record_id), None)
+        self._claims.pop((kind, record_id), None)
         if entry is not None:
             self._touch()
         return entry[0] if entry is not None else None
+
+    async def claim_record(self, kind: str, record_id: str, worker: str) -> bool:
+        holder = self._claims.get((kind, record_id))
+        if holder is not None and holder != worker and self._leases.get(holder, 0) >= time.monotonic():
+            return False
+        self._claims[kind, record_id] = worker
+        return True
 
     async def heartbeat(self, worker: str, lease: float) -> None:
         self._leases[worker] = time.monotonic() + lease
@@ -209,6 +233,9 @@ class MemoryStore:
         for key, (_, expiry) in list(self._records.items()):
             if expiry < wall:
                 self._records.pop(key, None)
+        for key, holder in list(self._claims.items()):  # a claim made before its record, holder gone
+            if key not in self._records and self._leases.get(holder, 0) < now:
+                self._claims.pop(key, None)
         return withdrawn
 
     async def wait_for_change(self, within: float) -> None:
@@ -219,4 +246,5 @@ class MemoryStore:
         self._questions.clear()
         self._expiry.clear()
         self._records.clear()
+        self._claims.clear()
         self._touch()

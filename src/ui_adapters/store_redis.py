@@ -8,12 +8,15 @@ so ``import ui_adapters`` never loads it. Keys are namespaced per app (``namespa
     {ns}:pending         sorted set of pending question ids (by creation time)
     {ns}:r:{kind}:{id}   a record (JSON), expires after keep_for
     {ns}:r:{kind}        set of the ids of that kind (stale ids are dropped when listed)
+    {ns}:c:{kind}:{id}   the worker holding a record (claim_record), expires with the record
     {ns}:worker:{id}     a worker's lease (expires unless renewed)
     {ns}:changes         pub/sub channel: "something changed", so other workers look at once
 
 Settling a question is one Lua script (status ``pending`` -> final, result, expiry, publish), so of
 two answers posted to two workers at once exactly one wins, and the worker whose legacy call waits for
-it hears about it within milliseconds through the channel.
+it hears about it within milliseconds through the channel. Claiming a record is another script (read
+the holder, check its lease, set the holder), so of two workers taking over a dead worker's task
+exactly one does.
 """
 
 from __future__ import annotations
@@ -39,6 +42,13 @@ redis.call('PUBLISH', KEYS[3], ARGV[3])
 return 1
 """
 
+_CLAIM = """
+local holder = redis.call('GET', KEYS[1])
+if holder and holder ~= ARGV[1] and redis.call('EXISTS', ARGV[2] .. holder) == 1 then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+return 1
+"""
+
 
 class RedisStore:
     """A ``QuestionStore`` in Redis at ``url`` (``redis://host:port/db``), under the key prefix ``namespace``.
@@ -60,6 +70,7 @@ class RedisStore:
         self._redis: Any = None
         self._pubsub: Any = None
         self._settle: Any = None
+        self._claim: Any = None
 
     def __repr__(self) -> str:
         return f"RedisStore(namespace={self.namespace!r})"  # the URL may hold a password: not shown
@@ -85,6 +96,7 @@ class RedisStore:
         self._redis = aioredis.from_url(self.url, decode_responses=True)  # pyright: ignore[reportUnknownMemberType]
         await self._redis.ping()
         self._settle = self._redis.register_script(_SETTLE)
+        self._claim = self._redis.register_script(_CLAIM)
         self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
         await self._pubsub.subscribe(self._key("changes"))
 
@@ -184,11 +196,19 @@ class RedisStore:
         async with self._client.pipeline(transaction=True) as pipe:
             pipe.getdel(self._key("r", kind, record_id))
             pipe.srem(self._key("r", kind), record_id)
-            raw, _ = await pipe.execute()
+            pipe.delete(self._key("c", kind, record_id))
+            raw, _, _ = await pipe.execute()
         if raw is None:
             return None
         await self._publish()
         return json.loads(raw)
+
+    async def claim_record(self, kind: str, record_id: str, worker: str) -> bool:
+        claimed = await self._claim(
+            keys=[self._key("c", kind, record_id)],
+            args=[worker, self._key("worker", ""), int(self.keep_for * 1000)],
+        )
+        return claimed == 1
 
     # ------------------------------------------------------------------ leases and upkeep
 

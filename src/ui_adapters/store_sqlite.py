@@ -38,6 +38,8 @@ CREATE TABLE IF NOT EXISTS records (
     kind TEXT NOT NULL, id TEXT NOT NULL, payload TEXT NOT NULL, expires REAL NOT NULL,
     PRIMARY KEY (kind, id));
 CREATE TABLE IF NOT EXISTS leases (worker TEXT PRIMARY KEY, until REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS claims (
+    kind TEXT NOT NULL, id TEXT NOT NULL, worker TEXT NOT NULL, PRIMARY KEY (kind, id));
 """
 
 
@@ -161,7 +163,19 @@ class SqliteStore:
             "DELETE FROM records WHERE kind = ? AND id = ? AND expires > ? RETURNING payload",
             (kind, record_id, time.time()),
         )
+        await self._change("DELETE FROM claims WHERE kind = ? AND id = ?", (kind, record_id))
         return json.loads(rows[0][0]) if rows else None
+
+    async def claim_record(self, kind: str, record_id: str, worker: str) -> bool:
+        """One upsert: inserted, or updated only if the holder is ``worker`` or its lease has ended."""
+        changed = await self._change(
+            "INSERT INTO claims (kind, id, worker) VALUES (?, ?, ?) "
+            "ON CONFLICT (kind, id) DO UPDATE SET worker = excluded.worker "
+            "WHERE claims.worker = excluded.worker "
+            "OR claims.worker NOT IN (SELECT worker FROM leases WHERE until > ?)",
+            (kind, record_id, worker, time.time()),
+        )
+        return changed == 1
 
     # ------------------------------------------------------------------ leases and upkeep
 
@@ -182,6 +196,12 @@ class SqliteStore:
         )
         await self._change("DELETE FROM questions WHERE expires <= ?", (now,))
         await self._change("DELETE FROM records WHERE expires <= ?", (now,))
+        await self._change(  # claims whose record is gone, once their holder is gone too
+            "DELETE FROM claims WHERE NOT EXISTS (SELECT 1 FROM records "
+            "WHERE records.kind = claims.kind AND records.id = claims.id) "
+            "AND worker NOT IN (SELECT worker FROM leases WHERE until > ?)",
+            (now,),
+        )
         await self._change("DELETE FROM leases WHERE until <= ?", (now - 3600,))
         return withdrawn
 
@@ -198,7 +218,7 @@ class SqliteStore:
             await anyio.sleep(self.poll)
 
     async def purge(self) -> None:
-        for table in ("questions", "records", "leases"):
+        for table in ("questions", "records", "leases", "claims"):
             await self._change(f"DELETE FROM {table}", ())  # fixed table names
 
 

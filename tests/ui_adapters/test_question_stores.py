@@ -89,6 +89,47 @@ async def test_a_record_is_taken_once(store: QuestionStore) -> None:
     assert await store.list_records("task") == []
 
 
+async def test_of_two_claimants_one_wins_and_keeps_it_while_its_lease_lives(store: QuestionStore) -> None:
+    await store.heartbeat("w1", 60)
+    await store.heartbeat("w2", 60)
+    await store.put_record("task", "t1", {"id": "t1"})
+    outcomes: dict[str, bool] = {}
+
+    async def claim(worker: str) -> None:
+        outcomes[worker] = await store.claim_record("task", "t1", worker)
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(claim, "w1")
+        tg.start_soon(claim, "w2")
+    assert sorted(outcomes.values()) == [False, True]
+    (winner,) = [worker for worker, won in outcomes.items() if won]
+    loser = "w2" if winner == "w1" else "w1"
+    assert await store.claim_record("task", "t1", winner) is True  # a renewal
+    assert await store.claim_record("task", "t1", loser) is False
+    assert await store.claim_record("task", "t2", loser) is True  # another record: its own claim
+
+
+async def test_a_claim_passes_on_when_its_holders_lease_ends_and_ends_with_the_record(
+    store: QuestionStore,
+) -> None:
+    await store.heartbeat("dying", 0.3)
+    await store.heartbeat("heir", 60)
+    await store.heartbeat("late", 60)
+    assert await store.claim_record("task", "t", "dying") is True  # claimed before it is put
+    await store.put_record("task", "t", {"id": "t"})
+    assert await store.claim_record("task", "t", "heir") is False
+    await anyio.sleep(0.6)  # the lease ends without a heartbeat: the holder is dead
+    assert await store.claim_record("task", "t", "heir") is True
+    assert await store.claim_record("task", "t", "late") is False  # taken over exactly once
+    await store.sweep()
+    assert await store.claim_record("task", "t", "late") is False  # a sweep keeps a live claim
+    await store.release("heir")  # a clean stop: at once
+    assert await store.claim_record("task", "t", "late") is True
+    assert await store.take_record("task", "t") == {"id": "t"}
+    await store.put_record("task", "t", {"id": "t", "again": True})
+    assert await store.claim_record("task", "t", "heir") is True  # the old claim went with the record
+
+
 async def test_a_dead_workers_questions_are_withdrawn_by_a_sweep(store: QuestionStore) -> None:
     await store.heartbeat("alive", 60)
     await store.heartbeat("dying", 0.2)
@@ -105,7 +146,10 @@ async def test_a_dead_workers_questions_are_withdrawn_by_a_sweep(store: Question
 async def test_purge_empties_the_store(store: QuestionStore) -> None:
     await store.add_question(record("q"), owner=None, expires_in=60)
     await store.put_record("paused-call", "c", {"id": "c"})
+    await store.heartbeat("w", 60)
+    assert await store.claim_record("task", "t", "w") is True
     await store.purge()
+    assert await store.claim_record("task", "t", "other") is True
     assert await store.pending_questions() == []
     assert await store.get_question("q") is None
     assert await store.list_records("paused-call") == []
