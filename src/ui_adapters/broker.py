@@ -69,16 +69,7 @@ import anyio
 from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectSendStream
 
-from mcp_client import (
-    Client,
-    ClientRequestContext,
-    ElicitationError,
-    MCPClientError,
-    MCPError,
-    TaskCancelledError,
-    TaskLostError,
-    ToolTask,
-)
+from mcp_client import Client, ClientRequestContext, ToolTask
 from mcp_client.types import (
     CallToolResult,
     ElicitRequestParams,
@@ -88,20 +79,17 @@ from mcp_client.types import (
     ReadResourceResult,
 )
 from ui_adapters._question_record import apply_entry, question_from_entry, question_record, result_wire
+from ui_adapters._task_keeper import TaskKeeper
 from ui_adapters.paused import PausedCall, PausedCallNotReadyError
-from ui_adapters.pending import PendingQuestion
-from ui_adapters.store import DEFAULT_LEASE, QuestionStore, redact_server
-from ui_adapters.stored_tasks import TASK, TASK_RESULT, StoredTask, TaskOutcome, task_record
+from ui_adapters.pending import PendingQuestion, QuestionNotPendingError
+from ui_adapters.store import DEFAULT_LEASE, QuestionStore
+from ui_adapters.stored_tasks import StoredTask, TaskOutcome
 
 __all__ = ["QuestionBroker", "QuestionNotPendingError"]
 
 
 _log = logging.getLogger(__name__)
 _STATUS_OF = {"accept": "answered", "decline": "declined", "cancel": "cancelled"}
-
-
-class QuestionNotPendingError(ElicitationError, LookupError):
-    """No pending question has this id: it never existed, or it was answered, timed out or withdrawn."""
 
 
 class QuestionBroker:
@@ -141,9 +129,7 @@ class QuestionBroker:
         self._paused: dict[str, PausedCall] = {}
         self._closed = False
         self._task_group: TaskGroup | None = None
-        self._followed: dict[str, tuple[ToolTask, anyio.CancelScope]] = {}  # tasks this worker follows
-        self._taking: set[str] = set()  # tasks being claimed here, not followed yet
-        self._adopters: dict[str, Client] = {}  # server (redacted) -> client that takes over its tasks
+        self._tasks = TaskKeeper(store, self.worker) if store is not None else None  # tool tasks
 
     async def __aenter__(self) -> Self:
         if self.store is not None:
@@ -152,6 +138,8 @@ class QuestionBroker:
             await self._refresh()
             self._task_group = anyio.create_task_group()
             await self._task_group.__aenter__()
+            if self._tasks is not None:
+                self._tasks.task_group = self._task_group
             self._task_group.start_soon(self._keep_lease)
             self._task_group.start_soon(self._follow_store)
         return self
@@ -164,6 +152,8 @@ class QuestionBroker:
             self._task_group.cancel_scope.cancel()
             await self._task_group.__aexit__(None, None, None)
             self._task_group = None
+            if self._tasks is not None:
+                self._tasks.task_group = None
         if self.store is not None:
             with anyio.CancelScope(shield=True), anyio.move_on_after(5):
                 await self.store.release(self.worker)
@@ -284,10 +274,12 @@ class QuestionBroker:
         store for another worker, or this one restarted, to take over.
         """
         self._closed = True
-        for _, scope in self._followed.values():
-            scope.cancel()  # its questions are withdrawn, not cancelled: another worker asks them again
+        tasks = self._tasks
+        if tasks is not None:
+            tasks.stop()  # their questions are withdrawn, not cancelled: another worker asks them again
         for question in list(self._pending.values()):
-            if question.call_id is None and question.context.task_id not in self._followed:
+            followed = tasks is not None and tasks.follows(question.context.task_id)
+            if question.call_id is None and not followed:
                 question.settle(ElicitResult(action="cancel"))
         for listener in list(self._listeners):
             listener.close()
@@ -453,19 +445,7 @@ class QuestionBroker:
         ``adopt_tasks`` (or ``resume_task``) takes it over. A task the server answered at once (no id)
         is returned as it is. Needs a store (``MemoryStore()`` for one process) and ``async with``.
         """
-        store = self._require_store("track_task")
-        task_id = task.id
-        if task_id is None:
-            return task
-        self._taking.add(task_id)
-        try:
-            if not await store.claim_record(TASK, task_id, self.worker):  # claimed before it is listed
-                raise QuestionNotPendingError(f"the task {task_id!r} is followed by another live worker")
-            await store.put_record(TASK, task_id, task_record(task, self.worker))
-            self._start_following(task, task_id)
-        finally:
-            self._taking.discard(task_id)
-        return task
+        return await self._tasks_for("track_task").track(task)
 
     async def resume_task(self, task_id: str, client: Client) -> ToolTask:
         """Take over the stored task ``task_id`` with ``client`` (same server, ``tasks=True``).
@@ -474,17 +454,7 @@ class QuestionBroker:
         worker while its holder is alive, get ``QuestionNotPendingError``); a task this worker
         follows already is returned as it is. ``adopt_tasks`` does this by itself for every such task.
         """
-        store = self._require_store("resume_task")
-        followed = self._followed.get(task_id)
-        if followed is not None:
-            return followed[0]
-        record = await store.get_record(TASK, task_id)
-        if record is None:
-            raise QuestionNotPendingError(
-                f"no task has the id {task_id!r} in the store: it ended already (see task_outcome), it "
-                "expired, or the id is wrong"
-            )
-        return await self._take_over(record, client)
+        return await self._tasks_for("resume_task").resume(task_id, client)
 
     def adopt_tasks(self, client: Client) -> None:
         """Take over, with ``client``, the stored tasks of its server whose worker died or stopped.
@@ -492,135 +462,28 @@ class QuestionBroker:
         Checked every third of the lease; each such task is taken by exactly one worker, followed to
         its end, and its outcome stored. Call it once per client, after the client is open.
         """
-        self._require_store("adopt_tasks")
-        self._adopters[redact_server(client.server)] = client
+        self._tasks_for("adopt_tasks").adopt(client)
 
     async def stored_tasks(self) -> list[StoredTask]:
         """Every task in the store that has not ended (any worker's), oldest first."""
-        store = self._require_store("stored_tasks")
-        return [StoredTask.from_record(record) for record in await store.list_records(TASK)]
+        return await self._tasks_for("stored_tasks").stored()
 
     async def task_outcome(self, task_id: str) -> TaskOutcome | None:
         """How the stored task ``task_id`` ended (any worker finished it); ``None`` while it runs."""
-        store = self._require_store("task_outcome")
-        record = await store.get_record(TASK_RESULT, task_id)
-        return TaskOutcome.from_record(record) if record is not None else None
+        return await self._tasks_for("task_outcome").outcome(task_id)
 
     async def describe_task(self, task_id: str) -> dict[str, Any] | None:
         """A stored task as JSON for a page: its outcome if it ended, else its state; ``None`` if unknown."""
-        store = self._require_store("describe_task")
-        for _ in range(2):  # the finishing worker takes the task, then stores the outcome: look twice
-            outcome = await store.get_record(TASK_RESULT, task_id)
-            if outcome is not None:
-                return TaskOutcome.from_record(outcome).to_json()
-            record = await store.get_record(TASK, task_id)
-            if record is not None:
-                return StoredTask.from_record(record).to_json()
-            await anyio.sleep(0.05)
-        return None
+        return await self._tasks_for("describe_task").describe(task_id)
 
-    def _require_store(self, what: str) -> QuestionStore:
-        if self.store is None:
+    def _tasks_for(self, what: str) -> TaskKeeper:
+        if self._tasks is None:
             raise RuntimeError(
                 f"QuestionBroker.{what} keeps tasks in a store: pass store=MemoryStore() (one process), "
                 "SqliteStore(path) or RedisStore(url), and enter the broker (async with broker: ...)"
             )
         self._require_open()
-        return self.store
-
-    def _start_following(self, task: ToolTask, task_id: str) -> None:
-        assert self._task_group is not None
-        scope = anyio.CancelScope()
-        self._followed[task_id] = (task, scope)
-        if self._closed:
-            scope.cancel()
-        self._task_group.start_soon(self._follow_task, task, task_id, scope)
-
-    async def _take_over(self, record: Mapping[str, Any], client: Client) -> ToolTask:
-        """Claim the task of ``record`` for this worker and follow it with ``client``."""
-        assert self.store is not None
-        task_id = str(record["id"])
-        if task_id in self._taking or task_id in self._followed:
-            raise QuestionNotPendingError(f"the task {task_id!r} is being taken over by this worker already")
-        self._taking.add(task_id)
-        try:
-            if not await self.store.claim_record(TASK, task_id, self.worker):
-                raise QuestionNotPendingError(
-                    f"the task {task_id!r} is followed by worker {record.get('worker')!r}, which is alive"
-                )
-            try:
-                task = await client.task(record["saved"])
-            except TaskLostError as exc:
-                await self._finish(task_id, record.get("tool"), "lost", None, str(exc))
-                raise
-            await self.store.put_record(TASK, task_id, task_record(task, self.worker))
-            self._start_following(task, task_id)
-        finally:
-            self._taking.discard(task_id)
-        _log.info("worker %s took over task %s from worker %s", self.worker, task_id, record.get("worker"))
-        return task
-
-    async def _follow_task(self, task: ToolTask, task_id: str, scope: anyio.CancelScope) -> None:
-        """Follow ``task`` to its end, keep its state in the store, then store its outcome once."""
-        assert self.store is not None
-        store = self.store
-        try:
-            with scope:
-                delay = 1.0
-                while True:
-                    try:
-                        async for _ in task:
-                            if not await store.claim_record(TASK, task_id, self.worker):
-                                return  # another worker took it over (this one was thought dead)
-                            await store.put_record(TASK, task_id, task_record(task, self.worker))
-                        result = await task.result()  # the task ended: at once
-                    except TaskCancelledError as exc:
-                        await self._finish(task_id, task.tool, "cancelled", None, str(exc))
-                    except TaskLostError as exc:
-                        await self._finish(task_id, task.tool, "lost", None, str(exc))
-                    except MCPError as exc:  # the task failed with the server's error
-                        await self._finish(task_id, task.tool, "failed", None, str(exc))
-                    except Exception as exc:  # the connection or the store, for a while: try again
-                        _log.warning("following task %s failed (%r); again in %gs", task_id, exc, delay)
-                        await anyio.sleep(delay)
-                        delay = min(delay * 2, 30.0)
-                        continue
-                    else:
-                        await self._finish(task_id, task.tool, "completed", result, None)
-                    return
-        finally:
-            self._followed.pop(task_id, None)
-
-    async def _finish(
-        self, task_id: str, tool: str | None, status: str, result: CallToolResult | None, error: str | None
-    ) -> None:
-        """Store the outcome, if this worker is the one that takes the task off the store."""
-        assert self.store is not None
-        with anyio.CancelScope(shield=True), anyio.move_on_after(10):
-            if await self.store.take_record(TASK, task_id) is None:
-                return  # another worker finished it
-            outcome = TaskOutcome(task_id, tool, status, result, error, self.worker)
-            await self.store.put_record(TASK_RESULT, task_id, outcome.to_json())
-
-    async def _keep_tasks(self) -> None:
-        """Renew the claims on the tasks followed here; take over those of workers that died."""
-        assert self.store is not None
-        for task_id, (_, scope) in list(self._followed.items()):
-            if not await self.store.claim_record(TASK, task_id, self.worker):
-                scope.cancel()  # taken over: this worker was thought dead
-        if not self._adopters or self._closed:
-            return
-        for record in await self.store.list_records(TASK):
-            task_id = str(record.get("id"))
-            client = self._adopters.get(str(record.get("server")))
-            if client is None or task_id in self._followed or task_id in self._taking:
-                continue  # (a record naming this worker, not followed: this worker restarted, same name)
-            try:
-                await self._take_over(record, client)
-            except QuestionNotPendingError:
-                continue  # its worker is alive
-            except MCPClientError as exc:  # claimed by this worker now: tried again next time
-                _log.warning("taking over task %s failed: %s", task_id, exc)
+        return self._tasks
 
     # ------------------------------------------------------------------------------------ helpers
 
@@ -749,7 +612,8 @@ class QuestionBroker:
                 await self.store.heartbeat(self.worker, self.lease)
                 if await self.store.sweep():
                     await self._refresh()
-                await self._keep_tasks()
+                if self._tasks is not None:
+                    await self._tasks.keep()
             except Exception:  # the store is down for a moment: the app keeps running, we retry
                 _log.warning("%r: lease renewal or sweep failed; retrying", self.store, exc_info=True)
 

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import anyio
 
-from mcp_client import ClientRequestContext, InvalidElicitationContentError
+from mcp_client import ClientRequestContext, ElicitationError, InvalidElicitationContentError
 from mcp_client.schema import FormSchema
 from mcp_client.types import (
     ElicitRequestFormParams,
@@ -31,7 +31,7 @@ from ui_adapters._form_json import describe_form
 from ui_adapters._url_safety import inspect_url
 from ui_adapters.text import sanitize
 
-__all__ = ["PendingQuestion", "QuestionStatus"]
+__all__ = ["PendingQuestion", "QuestionNotPendingError", "QuestionStatus"]
 
 QuestionStatus = Literal["pending", "answered", "declined", "cancelled", "timed-out", "withdrawn"]
 """Where a question stands. ``answered`` / ``declined`` / ``cancelled``: the app (or the person) chose;
@@ -39,6 +39,14 @@ QuestionStatus = Literal["pending", "answered", "declined", "cancelled", "timed-
 first (cancelled, or its client closed), so no answer can be sent any more."""
 
 _ID_BYTES = 18  # 24 URL-safe characters
+
+
+class QuestionNotPendingError(ElicitationError, LookupError):
+    """No pending question has this id: it never existed, or it was answered, timed out or withdrawn.
+
+    Also raised for a paused call or a stored task that another worker holds or that ended already.
+    Defined here, beside the question, and exported by ``ui_adapters`` and ``ui_adapters.broker``.
+    """
 
 
 class PendingQuestion:
