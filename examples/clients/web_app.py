@@ -170,12 +170,13 @@ def create_app(
 
     async def start_task(request: Request) -> JSONResponse:
         body: Any = await request.json()
-        if not isinstance(body, dict) or not isinstance(body.get("tool"), str):
+        arguments: Any = (body.get("arguments") or {}) if isinstance(body, dict) else None
+        if not isinstance(arguments, dict) or not isinstance(body.get("tool"), str):
             return JSONResponse({"error": 'post {"tool": NAME, "arguments": {...}}'}, status_code=400)
         if broker.store is None:
             return JSONResponse({"error": "tasks are kept in the store: start the app with --store"}, 400)
         try:
-            task = await broker.call_tool(clients[0], body["tool"], body.get("arguments") or {}, as_task=True)
+            task = await broker.call_tool(clients[0], body["tool"], arguments, as_task=True)
         except MCPClientError as exc:
             return JSONResponse({"error": str(exc)}, status_code=502)
         if task.id is None:  # the server answered at once

@@ -102,6 +102,17 @@ async def test_the_app_only_answers_to_its_own_host_name(bistro_app: str) -> Non
     assert page.headers["content-security-policy"].startswith("default-src 'self'")
 
 
+async def test_a_task_request_it_cannot_take_is_refused_with_what_to_do(bistro_app: str) -> None:
+    async with httpx.AsyncClient(timeout=BOUND) as http:
+        malformed = await http.post(bistro_app + "/api/tasks", json={"tool": "book_table", "arguments": "x"})
+        no_store = await http.post(bistro_app + "/api/tasks", json={"tool": "book_table", "arguments": {}})
+    assert (malformed.status_code, malformed.json()) == (
+        400,
+        {"error": 'post {"tool": NAME, "arguments": {...}}'},
+    )
+    assert no_store.status_code == 400 and "--store" in no_store.json()["error"]
+
+
 @pytest.mark.browser
 async def test_the_page_answers_a_question(bistro_app: str, browser: Browser) -> None:
     def call_book_table(driver: Any) -> None:
