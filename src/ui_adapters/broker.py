@@ -317,7 +317,8 @@ class QuestionBroker:
         by this broker in the background (``track_task``).
         """
         if as_task:
-            return await self.track_task(await client.call_tool(name, arguments, as_task=True))
+            tasks = self._tasks_for("call_tool(..., as_task=True)")  # before the server starts anything
+            return await tasks.track(await client.call_tool(name, arguments, as_task=True))
         result = await client.call_tool(name, arguments, allow_input_required=True)
         if isinstance(result, InputRequiredResult):
             return await self._keep(

@@ -116,6 +116,11 @@ async def test_a_task_started_on_one_broker_is_answered_on_another_and_ends_once
 async def test_tasks_need_a_store() -> None:
     with pytest.raises(RuntimeError, match="MemoryStore"):
         await QuestionBroker().stored_tasks()
+    # Refused before the server is asked to start a task nobody would follow: the client here was never
+    # opened, so reaching it would raise a different error.
+    never_opened = Client("http://127.0.0.1:9/mcp", tasks=True)
+    with pytest.raises(RuntimeError, match=r"call_tool\(\.\.\., as_task=True\) keeps tasks in a store"):
+        await QuestionBroker().call_tool(never_opened, "ask_name", {}, as_task=True)
 
 
 async def _assert_no_credentials(store: QuestionStore | None) -> None:
