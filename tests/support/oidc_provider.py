@@ -269,7 +269,6 @@ def complete_login_pages(
 
 def _complete_login_pages(driver: Any, login: str, timeout: float, provider: str) -> str:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import WebDriverWait
 
     start_origin = "/".join(provider.split("/", 3)[:3])
@@ -301,9 +300,29 @@ def _complete_login_pages(driver: Any, login: str, timeout: float, provider: str
             driver.find_element(By.NAME, "password").send_keys("any password")
         button = driver.find_element(By.CSS_SELECTOR, "button[type=submit]")
         button.click()
-        wait.until(expected_conditions.staleness_of(button))
+        wait.until(lambda _, submitted=button: _is_stale(submitted))
     wait.until(left_provider)
     return str(driver.current_url)
+
+
+def _is_stale(element: Any) -> bool:
+    """The page holding ``element`` was replaced (the form was submitted).
+
+    Selenium's ``staleness_of`` only knows ``StaleElementReferenceException``; while the next page
+    loads, Chromium may instead answer "Node with given id does not belong to the document" (an
+    "unknown error"), which is the same fact and must not end the login.
+    """
+    from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
+
+    try:
+        element.is_enabled()
+    except StaleElementReferenceException:
+        return True
+    except WebDriverException as exc:
+        if "does not belong to the document" in str(exc):
+            return True
+        raise
+    return False
 
 
 def block_loopback_port(driver: Any, port: int) -> None:
