@@ -29,7 +29,6 @@ from ui_adapters.stored_tasks import TASK, TASK_RESULT, StoredTask, TaskOutcome,
 __all__ = ["TaskKeeper"]
 
 _log = logging.getLogger("ui_adapters.broker")
-_ENDED = frozenset({"completed", "failed", "cancelled"})
 
 
 class TaskKeeper:
@@ -173,7 +172,7 @@ class TaskKeeper:
                         async for _ in task:
                             if not await store.claim_record(TASK, task_id, self.worker):
                                 return  # another worker took it over (this one was thought dead)
-                            if task.status in _ENDED:
+                            if task.state is None or task.state.done:
                                 continue  # the outcome record says it (_finish), never a bare status
                             await store.put_record(TASK, task_id, task_record(task, self.worker))
                         result = await task.result()  # the task ended: at once
