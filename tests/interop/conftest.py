@@ -56,16 +56,6 @@ def fastmcp_tasks_stdio_command() -> tuple[str, list[str]]:
 
 
 @pytest.fixture(scope="session")
-def fastmcp_tasks_url() -> Iterator[str]:
-    """The URL of the running fastmcp-tasks peer (tools that run as SEP-2663 tasks)."""
-    python = _peers.require_installed(_peers.FASTMCP_TASKS_PYTHON, "fastmcp-tasks 4.1.4 (its venv)")
-    cmd = [str(python), str(_peers.FASTMCP_TASKS_SERVER), "http"]
-    with _peers.running_peer(cmd, ready_pattern=r"LISTENING (\d+)") as (_, port):
-        _peers.wait_http_ready(port)
-        yield f"http://{_peers.LOOPBACK}:{port}/mcp"
-
-
-@pytest.fixture(scope="session")
 def everything_stdio_command() -> tuple[str, list[str]]:
     entry = _peers.require_installed(_peers.EVERYTHING_ENTRY, "@modelcontextprotocol/server-everything")
     return _peers.require_node(), [str(entry), "stdio"]

@@ -3,6 +3,9 @@
 Load from tests/conftest.py with `pytest_plugins = ["tests.support.fixtures"]`. Each HTTP fixture
 starts one server process per test session and stops it at the end; all bind 127.0.0.1 only.
 
+Also `fastmcp_tasks_url`, the fastmcp-tasks peer over HTTP, shared by the interop tests and the tests
+of tasks kept in the question store.
+
 The `crash` tool kills the server it runs on: use it over stdio (the client spawns its own process)
 or with a private `start_http_server()`, never against these shared session servers.
 """
@@ -100,3 +103,15 @@ def forms_http_url() -> Iterator[str]:
     """tests/servers/forms_server.py: one `ask(message, schema)` tool that asks any form, both eras."""
     with start_http_server(script=FORMS_SERVER) as url:
         yield url
+
+
+@pytest.fixture(scope="session")
+def fastmcp_tasks_url() -> Iterator[str]:
+    """The URL of the running fastmcp-tasks peer (tools that run as SEP-2663 tasks; its own venv)."""
+    from tests.interop import _peers
+
+    python = _peers.require_installed(_peers.FASTMCP_TASKS_PYTHON, "fastmcp-tasks 4.1.4 (its venv)")
+    cmd = [str(python), str(_peers.FASTMCP_TASKS_SERVER), "http"]
+    with _peers.running_peer(cmd, ready_pattern=r"LISTENING (\d+)") as (_, port):
+        _peers.wait_http_ready(port)
+        yield f"http://{_peers.LOOPBACK}:{port}/mcp"

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +21,6 @@ import pytest
 
 from mcp_client import Client
 from mcp_client.types import CallToolResult
-from tests.support.redis_server import run_redis
 from ui_adapters import (
     MemoryStore,
     PausedCall,
@@ -37,12 +36,6 @@ pytestmark = pytest.mark.anyio
 BOUND = 30
 SECRET = "Bearer s3cr3t-token-never-stored"
 SCHEMA = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
-
-
-@pytest.fixture(scope="module")
-def redis_url() -> Iterator[str]:
-    with run_redis() as url:
-        yield url
 
 
 @pytest.fixture(params=["memory", "sqlite", "redis"])

@@ -22,7 +22,6 @@ import anyio
 import httpx
 import pytest
 
-from tests.support.redis_server import run_redis
 from tests.support.servers import run_http_server
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
@@ -32,12 +31,6 @@ MODERN = "2026-07-28"
 LEASE = 2.0  # seconds; the workers renew it every third of that
 BOUND = 120  # seconds for a whole test
 SCHEMA = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
-
-
-@pytest.fixture(scope="module")
-def redis_url() -> Iterator[str]:
-    with run_redis() as url:
-        yield url
 
 
 @contextmanager

@@ -26,8 +26,6 @@ import pytest
 
 from mcp_client import Client, ToolTask
 from mcp_client.types import TextContent
-from tests.interop import _peers
-from tests.support.redis_server import run_redis
 from tests.support.servers import run_http_server
 from ui_adapters import MemoryStore, QuestionBroker, QuestionNotPendingError, RedisStore, SqliteStore
 from ui_adapters.store import QuestionStore
@@ -39,22 +37,6 @@ LEASE = 2.0  # seconds, for the worker processes
 BOUND = 120  # seconds for a whole test
 SECRET = "Bearer s3cr3t-task-token"
 ASK = {"tool": "ask_name", "arguments": {"greeting": "Welcome"}}
-
-
-@pytest.fixture(scope="module")
-def redis_url() -> Iterator[str]:
-    with run_redis() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def tasks_url() -> Iterator[str]:
-    """fastmcp-tasks over streamable HTTP (its venv is installed by scripts/install_peers.py)."""
-    python = _peers.require_installed(_peers.FASTMCP_TASKS_PYTHON, "fastmcp-tasks 4.1.4 (its venv)")
-    cmd = [str(python), str(_peers.FASTMCP_TASKS_SERVER), "http"]
-    with _peers.running_peer(cmd, ready_pattern=r"LISTENING (\d+)") as (_, port):
-        _peers.wait_http_ready(port)
-        yield f"http://{_peers.LOOPBACK}:{port}/mcp"
 
 
 def text_of(result: Any) -> str:
@@ -78,12 +60,12 @@ def shared(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
 
 
 async def test_a_task_started_on_one_broker_is_answered_on_another_and_ends_once(
-    shared: Any, tasks_url: str
+    shared: Any, fastmcp_tasks_url: str
 ) -> None:
     starter, other = QuestionBroker(store=shared(), lease=5), QuestionBroker(store=shared(), lease=5)
     with anyio.fail_after(BOUND):
         async with starter, other:
-            url = tasks_url.replace("http://", "http://user:pa55word@")
+            url = fastmcp_tasks_url.replace("http://", "http://user:pa55word@")
             async with Client(
                 url, tasks=True, elicitation_callback=starter, headers={"Authorization": SECRET}
             ) as client:
@@ -187,9 +169,9 @@ async def whoami(http: httpx.AsyncClient, url: str) -> dict[str, Any]:
 
 @pytest.mark.slow
 async def test_a_killed_workers_task_is_taken_over_answered_and_served_by_another(
-    redis_url: str, tasks_url: str
+    redis_url: str, fastmcp_tasks_url: str
 ) -> None:
-    with worker(tasks_url, redis_url) as doomed, worker(tasks_url, redis_url) as survivor:
+    with worker(fastmcp_tasks_url, redis_url) as doomed, worker(fastmcp_tasks_url, redis_url) as survivor:
         with anyio.fail_after(BOUND):
             async with httpx.AsyncClient(timeout=BOUND) as http:
                 started = await http.post(doomed + "/api/tasks", json=ASK)
@@ -222,19 +204,19 @@ async def test_a_killed_workers_task_is_taken_over_answered_and_served_by_anothe
 
 @pytest.mark.slow
 async def test_sqlite_a_task_outlives_its_worker_process_and_is_finished_by_the_next(
-    tmp_path: Path, tasks_url: str
+    tmp_path: Path, fastmcp_tasks_url: str
 ) -> None:
     store = f"sqlite://{tmp_path / 'tasks.db'}"
     with anyio.fail_after(BOUND):
         async with httpx.AsyncClient(timeout=BOUND) as http:
-            with worker(tasks_url, store) as first:
+            with worker(fastmcp_tasks_url, store) as first:
                 started = await http.post(first + "/api/tasks", json=ASK)
                 assert started.status_code == 202, started.text
                 task_id = started.json()["task"]
                 asked = await task_question(http, first, task_id)
                 stopped_worker = (await whoami(http, first))["worker"]
             # the first process stopped (SIGTERM): the task is still in the file, and so is the server's task
-            with worker(tasks_url, store) as second:
+            with worker(fastmcp_tasks_url, store) as second:
                 listed = (await http.get(second + "/api/tasks")).json()
                 assert [task["id"] for task in listed] == [task_id]
                 again = await task_question(http, second, task_id, not_id=asked["id"])
@@ -247,7 +229,7 @@ async def test_sqlite_a_task_outlives_its_worker_process_and_is_finished_by_the_
                 assert done["status"] == "completed"
                 assert done["worker"] not in ("", stopped_worker)
                 assert done["result"] == {"text": "Welcome, Max!", "is_error": False}
-            with worker(tasks_url, store) as third:  # a restart later: the outcome is still served
+            with worker(fastmcp_tasks_url, store) as third:  # a restart later: the outcome is still served
                 assert (await http.get(f"{third}/api/tasks/{task_id}")).json()["result"][
                     "text"
                 ] == "Welcome, Max!"
