@@ -1,0 +1,25 @@
+"""Questions answered inside a chat conversation: a form becomes messages, quick replies and free text.
+
+::
+
+    from ui_adapters.chat import chat_callback
+
+    async with Client(url, elicitation_callback=chat_callback(send, receive)) as client:
+        ...
+
+* ``ChatForm``: one question as a conversation, independent of any chat platform (``next_message()``,
+  ``reply(text)``, ``done``, ``result()``, ``to_json()`` / ``ChatForm.restore()`` for bots that keep the
+  conversation in a store between messages).
+* ``ChatMessage``: what to post: text, quick replies as ``(label, value)``, a link with its real host.
+* ``chat_callback(send, receive)``: an ``elicitation_callback`` for apps that can await the next message.
+
+Free text is read per field: numbers with separators and units, yes/no words, a choice by its label,
+number or the start of its name, dates in words ("24 Dec", "next friday") through ``dateparser``
+(``pip install 'mcp-client[chat]'``; without it only ISO dates are read).
+"""
+
+from ui_adapters.chat._callback import chat_callback
+from ui_adapters.chat._form import ChatForm
+from ui_adapters.chat._message import ChatMessage
+
+__all__ = ["ChatForm", "ChatMessage", "chat_callback"]
