@@ -18,6 +18,35 @@ from ui_adapters.pending import PendingQuestion, QuestionStatus
 from ui_adapters.store import redact_server
 
 
+def context_record(context: ClientRequestContext) -> dict[str, Any]:
+    """Who asked, as JSON a store keeps: the server URL without ``user:password@``, never a token."""
+    return {
+        "server": redact_server(context.server),
+        "server_info": context.server_info.model_dump_wire() if context.server_info is not None else None,
+        "protocol_version": context.protocol_version,
+        "era": context.era,
+        "input_key": context.input_key,
+        "question_index": context.question_index,
+        "question_count": context.question_count,
+        "task_id": context.task_id,
+    }
+
+
+def context_from_record(stored: Mapping[str, Any]) -> ClientRequestContext:
+    """The ``ClientRequestContext`` that ``context_record`` described."""
+    info = stored.get("server_info")
+    return ClientRequestContext(
+        server=str(stored["server"]),
+        server_info=Implementation.model_validate(info) if info is not None else None,
+        protocol_version=str(stored["protocol_version"]),
+        era=stored["era"],
+        input_key=stored.get("input_key"),
+        question_index=int(stored.get("question_index", 1)),
+        question_count=int(stored.get("question_count", 1)),
+        task_id=stored.get("task_id"),
+    )
+
+
 def question_record(question: PendingQuestion, timeout: float | None) -> dict[str, Any]:
     context = question.context
     view = question.to_json()
@@ -29,16 +58,7 @@ def question_record(question: PendingQuestion, timeout: float | None) -> dict[st
         "timeout": timeout,
         "view": view,
         "request": ElicitRequest(params=question.params).model_dump_wire(),
-        "context": {
-            "server": redact_server(context.server),
-            "server_info": context.server_info.model_dump_wire() if context.server_info is not None else None,
-            "protocol_version": context.protocol_version,
-            "era": context.era,
-            "input_key": context.input_key,
-            "question_index": context.question_index,
-            "question_count": context.question_count,
-            "task_id": context.task_id,
-        },
+        "context": context_record(context),
     }
 
 
@@ -46,17 +66,7 @@ def question_from_entry(entry: Mapping[str, Any]) -> PendingQuestion:
     """The question a store entry describes, with its status and answer as stored."""
     record = entry["record"]
     stored = record["context"]
-    info = stored.get("server_info")
-    context = ClientRequestContext(
-        server=str(stored["server"]),
-        server_info=Implementation.model_validate(info) if info is not None else None,
-        protocol_version=str(stored["protocol_version"]),
-        era=stored["era"],
-        input_key=stored.get("input_key"),
-        question_index=int(stored.get("question_index", 1)),
-        question_count=int(stored.get("question_count", 1)),
-        task_id=stored.get("task_id"),
-    )
+    context = context_from_record(stored)
     question = PendingQuestion(
         context,
         ElicitRequest.model_validate(record["request"]).params,

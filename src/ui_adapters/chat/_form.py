@@ -16,6 +16,7 @@ leading ``/`` it is always the command.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from datetime import datetime
 from typing import Any, cast
 
@@ -28,9 +29,9 @@ from mcp_client.types import (
     ElicitRequestParams,
     ElicitRequestURLParams,
     ElicitResult,
-    Implementation,
 )
 from ui_adapters._form_json import describe_form
+from ui_adapters._question_record import context_from_record, context_record
 from ui_adapters._url_safety import inspect_url, visible_url
 from ui_adapters.chat._message import ChatMessage, ChatStep, field_prompt, review_prompt
 from ui_adapters.chat._reading import read_answer, read_yes_no
@@ -399,31 +400,10 @@ def _word(text: str) -> str:
 def _context_record(context: ClientRequestContext | None) -> dict[str, Any] | None:
     if context is None:
         return None
-    return {
-        "server": redact_server(context.server),
-        "server_info": context.server_info.model_dump_wire() if context.server_info is not None else None,
-        "protocol_version": context.protocol_version,
-        "era": context.era,
-        "input_key": context.input_key,
-        "question_index": context.question_index,
-        "question_count": context.question_count,
-        "task_id": context.task_id,
-        "config_name": context.config_name,
-    }
+    return {**context_record(context), "config_name": context.config_name}
 
 
 def _context_from_record(stored: Mapping[str, Any] | None) -> ClientRequestContext | None:
     if stored is None:
         return None
-    info = stored.get("server_info")
-    return ClientRequestContext(
-        server=str(stored["server"]),
-        server_info=Implementation.model_validate(info) if info is not None else None,
-        protocol_version=str(stored["protocol_version"]),
-        era=stored["era"],
-        input_key=stored.get("input_key"),
-        question_index=int(stored.get("question_index", 1)),
-        question_count=int(stored.get("question_count", 1)),
-        task_id=stored.get("task_id"),
-        config_name=stored.get("config_name"),
-    )
+    return replace(context_from_record(stored), config_name=stored.get("config_name"))
