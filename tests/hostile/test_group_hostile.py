@@ -1,9 +1,10 @@
-"""``ClientGroup`` promises (docs/servers.md), each with its refusal: a tool name two servers share is never
-called, a config entry's own ``timeout`` wins for its server, and a failure to connect says what really
-happened, even with hundreds of servers failing at once.
+"""``ClientGroup``'s promises (docs/servers.md), one test each, with their refusals: a tool name two
+servers share is never called, a config entry's own ``timeout`` wins for its server, a failure to connect
+says what really happened (even with hundreds failing at once), per-server callbacks, the app's naming
+function, adding, removing and retrying servers.
 
 The servers are the official SDK's ``MCPServer``, run in this process (``{"server": ...}`` entries), each
-recording the calls it received; the unreachable ones are loopback ports nothing listens on.
+recording the calls it received; the unreachable ones are loopback ports bound and never listened on.
 """
 
 from __future__ import annotations
@@ -13,14 +14,25 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
+from pydantic import BaseModel
 
-from mcp_client import ClientGroup, MCPConnectionError, MCPTimeoutError
-from mcp_client.types import TextContent
+from mcp_client import (
+    ClientGroup,
+    ClientRequestContext,
+    ClientStateError,
+    MCPConnectionError,
+    MCPTimeoutError,
+)
+from mcp_client.types import ElicitRequestParams, ElicitResult, TextContent
 
 pytestmark = pytest.mark.anyio
 
 BOUND = 60.0
+
+
+class Name(BaseModel):
+    name: str
 
 
 def recording_server(name: str, calls: list[str]) -> Any:
@@ -30,6 +42,12 @@ def recording_server(name: str, calls: list[str]) -> Any:
     def echo(text: str) -> str:
         calls.append(name)
         return f"{name}: {text}"
+
+    @server.tool()
+    async def ask(ctx: Context) -> str:
+        calls.append(name)
+        answer = await ctx.elicit("Your name?", schema=Name)
+        return f"{name} met {answer.data.name}" if answer.action == "accept" else f"{name}: {answer.action}"
 
     @server.tool()
     async def slow() -> str:
@@ -141,3 +159,99 @@ async def test_three_hundred_refused_servers_each_say_refused() -> None:
     finally:
         for held in sockets:
             held.close()
+
+
+def answering(answer: str, asked: list[str]) -> Any:
+    async def callback(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        asked.append(f"{context.server_name} asked {answer}")
+        return ElicitResult(action="accept", content={"name": answer})
+
+    return callback
+
+
+async def test_a_servers_own_callback_wins_and_every_question_names_its_server() -> None:
+    calls: list[str] = []
+    asked: list[str] = []
+    servers = {
+        "alpha": {"server": recording_server("alpha", calls), "mode": "legacy"},
+        "beta": {"server": recording_server("beta", calls), "mode": "legacy"},
+    }
+    with anyio.fail_after(BOUND):
+        async with ClientGroup(
+            {"mcpServers": servers},
+            elicitation_callback=answering("Ada", asked),
+            callbacks={"beta": answering("Grace", asked)},
+        ) as group:
+            assert text_of(await group.call_tool("alpha_ask", {})) == "alpha met Ada"
+            assert text_of(await group.call_tool("beta_ask", {})) == "beta met Grace"
+    assert asked == ["alpha asked Ada", "beta asked Grace"]
+
+
+def test_callbacks_for_a_server_not_in_the_config_are_refused() -> None:
+    with pytest.raises(ValueError, match=r"callbacks name servers that are not in <dict>: nobody"):
+        ClientGroup({"mcpServers": {"a": {"command": "x"}}}, callbacks={"nobody": answering("x", [])})
+
+
+async def test_the_apps_tool_name_function_takes_over_naming() -> None:
+    calls: list[str] = []
+    servers = {"alpha": {"server": recording_server("alpha", calls), "tool_prefix": "ignored_"}}
+    with anyio.fail_after(BOUND):
+        async with ClientGroup(
+            {"mcpServers": servers}, tool_name=lambda server, tool: f"{tool}@{server.name}"
+        ) as group:
+            assert sorted(tool.name for tool in await group.list_tools()) == [
+                "ask@alpha",
+                "echo@alpha",
+                "slow@alpha",
+            ]
+            assert text_of(await group.call_tool("echo@alpha", {"text": "hi"})) == "alpha: hi"
+            with pytest.raises(KeyError, match="no tool named 'alpha_echo'"):
+                await group.call_tool("alpha_echo", {"text": "hi"})
+
+
+async def test_add_remove_and_unknown_names_are_refused_clearly() -> None:
+    calls: list[str] = []
+    with anyio.fail_after(BOUND):
+        async with ClientGroup(
+            {"mcpServers": {"alpha": {"server": recording_server("alpha", calls)}}}
+        ) as group:
+            with pytest.raises(
+                ValueError, match="a server named 'alpha' is already in this group; remove it first"
+            ):
+                await group.add("alpha", {"server": recording_server("again", calls)})
+            with pytest.raises(KeyError, match="no server named 'nobody' in this group"):
+                await group.remove("nobody")
+            with pytest.raises(KeyError, match=r"no server named 'nobody' in this group \(servers: alpha\)"):
+                group["nobody"]
+            await group.add("late", {"server": recording_server("late", calls)})
+            assert text_of(await group.call_tool("late_echo", {"text": "hi"})) == "late: hi"
+            await group.remove("late")
+            assert "late" not in group
+            with pytest.raises(KeyError, match="no tool named 'late_echo'"):
+                await group.call_tool("late_echo", {"text": "hi"})
+
+
+async def test_a_failed_server_is_reported_and_connect_raises_its_error_again() -> None:
+    held = socket.socket()
+    held.bind(("127.0.0.1", 0))
+    url = f"http://127.0.0.1:{held.getsockname()[1]}/mcp"
+    try:
+        calls: list[str] = []
+        servers = {"alpha": {"server": recording_server("alpha", calls)}, "down": {"url": url}}
+        with anyio.fail_after(BOUND):
+            async with ClientGroup({"mcpServers": servers}) as group:
+                assert list(group.failures) == ["down"] and "connection refused" in str(
+                    group.failures["down"]
+                )
+                with pytest.raises(
+                    ClientStateError, match=r"server 'down' is not connected.*group.connect\('down'\)"
+                ):
+                    group["down"]
+                with pytest.raises(MCPConnectionError, match="connection refused"):
+                    await group.connect("down")
+                assert (
+                    text_of(await group.call_tool("alpha_echo", {"text": "still here"}))
+                    == "alpha: still here"
+                )
+    finally:
+        held.close()
