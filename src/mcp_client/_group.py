@@ -353,24 +353,26 @@ class ClientGroup:
         Lists of servers not listed yet are fetched concurrently; ``refresh=True`` fetches them all again.
         A server whose listing fails is left out and its error recorded in ``failures``.
         """
-        members = [m for m in self._members.values() if m.client is not None]
-        async with anyio.create_task_group() as listing:
-            for member in members:
-                if refresh or member.tools is None:
-                    listing.start_soon(self._list_member, member)
+        members = await self._listed(refresh)
         tools: list[GroupTool] = []
         owners: dict[str, str] = {}
         for member in members:
             for tool in member.tools or ():
                 other = owners.get(tool.name)
                 if other is not None:
-                    raise ValueError(
-                        f"two servers offer a tool named {tool.name!r}: {other!r} and {tool.server!r}; give "
-                        'one of them a "tool_prefix" or "rename_tools" entry in the config'
-                    )
+                    raise _not_unique(tool.name, other, tool.server)
                 owners[tool.name] = tool.server
                 tools.append(tool)
         return tools
+
+    async def _listed(self, refresh: bool) -> list[_Member]:
+        """The connected members, each with its tools listed (concurrently, where not listed yet)."""
+        members = [m for m in self._members.values() if m.client is not None]
+        async with anyio.create_task_group() as listing:
+            for member in members:
+                if refresh or member.tools is None:
+                    listing.start_soon(self._list_member, member)
+        return members
 
     async def _list_member(self, member: _Member) -> None:
         assert member.client is not None
@@ -402,15 +404,30 @@ class ClientGroup:
         )  # type: ignore[no-any-return]
 
     async def route(self, name: str) -> tuple[str, str]:
-        """``(server name, the server's own tool name)`` for a unique group tool name."""
-        for attempt in range(2):
-            for member in self._members.values():
-                for tool in member.tools or ():
-                    if tool.name == name:
-                        return member.config.name, tool.original_name
-            if attempt == 0:
-                await self.list_tools()
+        """``(server name, the server's own tool name)`` for a unique group tool name.
+
+        A name two servers offer is never routed (``ValueError``, as ``list_tools`` raises), whichever
+        came first; names that are unique route even while others collide.
+        """
+        members = await self._listed(refresh=False)  # a server not listed yet may offer it too
+        found = [
+            (member.config.name, tool.original_name)
+            for member in members
+            for tool in member.tools or ()
+            if tool.name == name
+        ]
+        if len(found) > 1:
+            raise _not_unique(name, found[0][0], found[1][0])
+        if found:
+            return found[0]
         raise KeyError(f"no tool named {name!r} in this group; list them with `await group.list_tools()`")
+
+
+def _not_unique(name: str, first: str, second: str) -> ValueError:
+    return ValueError(
+        f"two servers offer a tool named {name!r}: {first!r} and {second!r}; give one of them a "
+        '"tool_prefix" or "rename_tools" entry in the config'
+    )
 
 
 def _wanted(server: ServerConfig, tool: str) -> bool:

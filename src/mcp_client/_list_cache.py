@@ -8,10 +8,17 @@ servers that give no hint) makes the whole listing uncacheable, so nothing chang
 nothing. Hints are capped at 24 hours against hostile values. The cache belongs to one ``Client`` (one
 authorization context), so ``cacheScope`` does not change what is reused; it is kept for callers.
 
+Hints are read sanely whatever their size: an integer too large for a float is capped like any long
+hint, a negative one keeps nothing, a float that is not finite is no hint.
+
 What forgets an entry: its time running out, the matching ``list_changed`` notice (a resources notice
 forgets resource templates too), a reconnect (a new session may serve other lists), and
 ``refresh=True`` on a list call. Results fetched through an input round are never cached (the spec's
 MUST); list calls have no input rounds.
+
+``Refetches`` coalesces the background refetches that ``list_changed_callback`` asks for: at most one
+refetch of a list in flight and one queued, whatever the number of notices (a server that sends 2,000
+notices costs at most two requests, and the last list fetched is the one after the last notice).
 """
 
 from __future__ import annotations
@@ -22,7 +29,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["LIST_METHODS", "MAX_TTL_SECONDS", "ListCache", "ListListing"]
+__all__ = ["LIST_METHODS", "MAX_TTL_SECONDS", "ListCache", "ListListing", "Refetches"]
 
 MAX_TTL_SECONDS = 24 * 3600.0
 """The longest a listing is kept, whatever ``ttlMs`` says."""
@@ -51,14 +58,29 @@ class ListListing:
         public = bool(pages)
         for page in pages:
             hint = page.get("ttlMs")
-            if isinstance(hint, bool) or not isinstance(hint, int | float) or not math.isfinite(hint):
+            if isinstance(hint, bool) or not isinstance(hint, int | float):
                 ttl = 0.0
             else:
-                ttl = min(ttl, max(0.0, hint / 1000))
+                ttl = min(ttl, _hint_seconds(hint))
             public = public and page.get("cacheScope") == "public"
         if not pages:
             ttl = 0.0
         return cls(items, min(ttl, MAX_TTL_SECONDS), "public" if public else "private")
+
+
+def _hint_seconds(hint: int | float) -> float:
+    """``ttlMs`` in seconds, within 0 and ``MAX_TTL_SECONDS``; a float that is not finite is 0 (no hint).
+
+    An integer is bounded before it is divided: one of hundreds of digits has no float.
+    """
+    if isinstance(hint, int):
+        return min(max(hint, 0), _MAX_TTL_MS) / 1000
+    if not math.isfinite(hint):
+        return 0.0
+    return min(max(hint / 1000, 0.0), MAX_TTL_SECONDS)
+
+
+_MAX_TTL_MS = int(MAX_TTL_SECONDS * 1000)
 
 
 @dataclass(slots=True)
@@ -74,6 +96,7 @@ class ListCache:
         self._clock = clock
         self._entries: dict[str, _Entry] = {}
         self._generation = 0
+        self.refetches = Refetches()
 
     def get(self, method: str) -> list[Any] | None:
         """The cached items of ``method``, or ``None`` if there are none (or they expired)."""
@@ -132,3 +155,36 @@ class ListCache:
         listing = await load()
         self.put(method, listing, generation)
         return listing.items
+
+
+class Refetches:
+    """The background refetches of changed lists: at most one per list in flight and one queued.
+
+    A notice calls ``wanted(method)``: ``True`` means start a refetch now; ``False`` that one is running
+    and another is now queued behind it (however many notices ask). The running refetch, when done,
+    calls ``again(method)``: ``True`` means fetch once more (a notice came meanwhile); ``False`` that it
+    is the last. ``ended(method)`` forgets the list whatever happened (a failed or cancelled refetch).
+    """
+
+    __slots__ = ("_queued",)
+
+    def __init__(self) -> None:
+        self._queued: dict[str, bool] = {}
+        """Lists with a refetch in flight, and whether another is queued behind it."""
+
+    def wanted(self, method: str) -> bool:
+        if method in self._queued:
+            self._queued[method] = True
+            return False
+        self._queued[method] = False
+        return True
+
+    def again(self, method: str) -> bool:
+        if self._queued.get(method):
+            self._queued[method] = False
+            return True
+        self._queued.pop(method, None)
+        return False
+
+    def ended(self, method: str) -> None:
+        self._queued.pop(method, None)

@@ -429,14 +429,26 @@ class Session:
 
     def list_changed(self, notice: str, callback: ListChangedCallback | None) -> None:
         """A ``*/list_changed`` notice: forget the stale lists and, with a ``callback``, fetch them anew
-        in the background and hand each fresh list to it (``Client(list_changed_callback=...)``)."""
+        in the background and hand each fresh list to it (``Client(list_changed_callback=...)``); one
+        refetch per list in flight and one queued at most, however many notices (``Refetches``)."""
         stale = self.list_cache.heard(notice)
         if callback is None or self._state != "open":
             return
+        refetches = self.list_cache.refetches
         for method in stale:
-            self.spawn(lambda method=method: self._refetch(method, callback))
+            if refetches.wanted(method):
+                self.spawn(lambda method=method: self._refetch(method, callback))
 
     async def _refetch(self, method: str, callback: ListChangedCallback) -> None:
+        refetches = self.list_cache.refetches
+        try:
+            await self._refetch_once(method, callback)
+            while refetches.again(method):
+                await self._refetch_once(method, callback)
+        finally:
+            refetches.ended(method)
+
+    async def _refetch_once(self, method: str, callback: ListChangedCallback) -> None:
         model, key = _LISTS[method]
         try:
             if method == "tools/list":

@@ -31,8 +31,10 @@ process, ``{"server": MCPServer(...)}`` (the official SDK's or fastmcp's), as ``
 in ``command``, ``args``, ``env``, ``cwd``, ``url`` and ``headers``; ``$$`` is a literal ``$``. A variable
 that is not set (and has no default) is an error, never an empty string sent as a secret.
 
-Every mistake is a ``ConfigError`` naming the file, the server and the field, and saying what fits. A
-relative ``cwd`` is read relative to the file's folder (the current folder for a dict), and must exist.
+Every mistake is a ``ConfigError`` naming the file, the server and the field, and saying what fits (a
+file that is not UTF-8 JSON: the line and column, ``_config_json``); it quotes values as written, never
+what a variable expanded to (a secret). A relative ``cwd`` is read relative to the file's folder (the
+current folder for a dict), and must exist.
 
 No file is ever picked up by itself: an app (or ``mcp-client --config``) names the file it trusts, since a
 cloned repository's ``.mcp.json`` would otherwise start its commands on the user's machine.
@@ -40,7 +42,7 @@ cloned repository's ``.mcp.json`` would otherwise start its commands on the user
 
 from __future__ import annotations
 
-import json
+import math
 import os
 import re
 from collections.abc import Mapping
@@ -48,6 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from mcp_client._config_json import JsonTextError, parse_json
 from mcp_client._errors import MCPClientError
 from mcp_client._versions import MODES
 
@@ -176,17 +179,15 @@ def load_config(
     path = Path(source)
     label = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise ConfigError(f"{label}: no such file") from None
     except OSError as exc:
         raise ConfigError(f"{label}: cannot be read ({exc.strerror or exc})") from None
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ConfigError(
-            f"{label}: not valid JSON at line {exc.lineno}, column {exc.colno}: {exc.msg}"
-        ) from None
+        data = parse_json(raw)
+    except JsonTextError as exc:
+        raise ConfigError(f"{label}: {exc}") from None
     if not isinstance(data, Mapping):
         raise ConfigError(f'{label}: expected a JSON object with an "mcpServers" (or "servers") object')
     return _parse(data, label, path.resolve().parent, env)  # type: ignore[arg-type]
@@ -372,13 +373,16 @@ class _Entry:
         if not cwd.is_absolute():
             cwd = self.folder / cwd
         if not cwd.is_dir():
-            raise self.fail("cwd", f"{str(cwd)!r} is not a folder that exists")
+            written = raw["cwd"]
+            shown = repr(written) if _VARIABLE.search(written) else repr(str(cwd))  # never an expanded value
+            raise self.fail("cwd", f"{shown} is not a folder that exists")
         return str(cwd)
 
     def _url(self, raw: Mapping[str, Any]) -> str:
         url = self._string(raw, "url")
         if not url.startswith(("http://", "https://")):
-            raise self.fail("url", f"must start with http:// or https://; got {url!r}")
+            # the text as written: the expanded one may hold a secret (an API key in the query)
+            raise self.fail("url", f"must start with http:// or https://; got {raw['url']!r}")
         return url
 
     def _mode(self, raw: Mapping[str, Any]) -> str | None:
@@ -393,9 +397,17 @@ class _Entry:
         value = raw.get("timeout")
         if value is None:
             return None
-        if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-            raise self.fail("timeout", f"expected a number of seconds above 0; got {value!r}")
-        return float(value)
+        seconds = math.nan
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            try:
+                seconds = float(value)
+            except OverflowError:  # an integer of hundreds of digits
+                seconds = math.inf
+        if not 0 < seconds < math.inf:  # NaN too
+            shown = repr(value)
+            shown = shown if len(shown) <= 40 else f"{shown[:20]}...({len(shown)} characters)"
+            raise self.fail("timeout", f"expected a number of seconds above 0 (and finite); got {shown}")
+        return seconds
 
     def _names(self, raw: Mapping[str, Any], key: str) -> tuple[str, ...] | None:
         value = raw.get(key)

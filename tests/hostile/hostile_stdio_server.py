@@ -42,6 +42,8 @@ def text_result(request_id: Any, text: str) -> dict[str, Any]:
 def main() -> None:
     silent_discover = "--silent-discover" in sys.argv
     hanging: list[Any] = []
+    list_ttl: str | None = None  # the raw ``ttlMs`` JSON text of tools/list, once a test set one
+    lists_served = 0
     crash_requested: Any = None
     crash_after = 0
     for line in sys.stdin.buffer:
@@ -82,6 +84,12 @@ def main() -> None:
         if method in ("resources/subscribe", "resources/unsubscribe"):
             send({"jsonrpc": "2.0", "id": request_id, "result": {}})
             continue
+        if method == "tools/list" and list_ttl is not None:  # else "Method not found", as before
+            lists_served += 1
+            tools = '[{"name":"echo","inputSchema":{"type":"object"}}]'
+            write(f'{{"jsonrpc":"2.0","id":{json.dumps(request_id)},"result":{{"tools":{tools},'
+                  f'"ttlMs":{list_ttl}}}}}\n'.encode())  # fmt: skip
+            continue
         if method != "tools/call":
             send(
                 {"jsonrpc": "2.0", "id": request_id, "error": {"code": -32601, "message": "Method not found"}}
@@ -91,6 +99,11 @@ def main() -> None:
         args = message["params"].get("arguments") or {}
         if name == "echo":
             send(text_result(request_id, str(args.get("text", ""))))
+        elif name == "serve_tool_lists":  # answer tools/list from now on, with `ttl` as raw JSON text
+            list_ttl = str(args.get("ttl", "0"))
+            send(text_result(request_id, "listing"))
+        elif name == "lists_served":  # how many tools/list requests were answered
+            send(text_result(request_id, str(lists_served)))
         elif name == "noise_then_answer":
             write(b"this line is not JSON at all\n")
             write(b"{broken json\n")

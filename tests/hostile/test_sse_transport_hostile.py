@@ -8,6 +8,7 @@ endpoint that starts answering 404 after the handshake.
 from __future__ import annotations
 
 import json
+import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 
@@ -17,6 +18,7 @@ from anyio.abc import SocketStream
 
 from mcp_client import Client, MCPConnectionError, ProtocolError, SessionExpiredError
 from mcp_client._transports.http_sse import SSETransport
+from tests.hostile.test_memory import peak_memory
 
 pytestmark = pytest.mark.anyio
 
@@ -203,3 +205,145 @@ async def test_a_stream_that_ends_fails_waiting_calls_at_once() -> None:
             async with Client(SSETransport(server.url, timeout=60), mode="legacy", timeout=60) as client:
                 with pytest.raises(MCPConnectionError):
                     await client.call_tool("echo", {})
+
+
+# ---------------------------------------------------------------------- POSTs: redirects and bounded bodies
+
+
+def answered_post(respond: Callable[[SocketStream, dict[str, object], Server], Awaitable[bool]]) -> Handler:
+    """An HTTP+SSE server whose POSTs ``respond`` answers (``False``: a 202 and the reply on the stream)."""
+
+    async def handle(stream: SocketStream, method: str, path: str, body: bytes, server: Server) -> None:
+        if method == "GET":
+            await stream_then("/messages?sessionId=abc")(stream, method, path, body, server)
+            return
+        if path.startswith("/moved"):  # where a same-origin redirect leads
+            await accepted(stream)
+            await answer_on_stream(server, body)
+            return
+        if not await respond(stream, json.loads(body), server):
+            await accepted(stream)
+            await answer_on_stream(server, body)
+
+    return handle
+
+
+def redirecting(location: str, status: int = 307, only: str = "initialize") -> Handler:
+    async def respond(stream: SocketStream, message: dict[str, object], server: Server) -> bool:
+        if message.get("method") != only:
+            return False
+        server.posts.append(message)
+        head = f"HTTP/1.1 {status} Moved\r\nlocation: {location}\r\ncontent-length: 0\r\n\r\n"
+        await stream.send(head.encode())
+        return True
+
+    return answered_post(respond)
+
+
+async def nothing_may_arrive(
+    stream: SocketStream, method: str, path: str, body: bytes, server: Server
+) -> None:
+    server.posts.append({"method": method, "path": path})
+    await stream.send(b"HTTP/1.1 202 Accepted\r\ncontent-length: 0\r\n\r\n")
+
+
+@pytest.mark.parametrize("status", [301, 302, 303, 307, 308])
+async def test_a_post_redirected_to_another_origin_fails_at_once_naming_the_target(status: int) -> None:
+    """docs/security.md: never followed, whatever the status; a ProtocolError naming the target at once
+    (the client's own deadline is two minutes; the test's 30 s would end first if it waited)."""
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with serving(nothing_may_arrive) as elsewhere:
+            target = f"http://127.0.0.1:{elsewhere.port}/steal?sessionId=abc"
+            async with serving(redirecting(target, status, only="tools/call")) as server:
+                async with Client(
+                    SSETransport(server.url, timeout=120), mode="legacy", timeout=120
+                ) as client:
+                    with pytest.raises(ProtocolError) as caught:
+                        await client.call_tool("echo", {})
+                    assert target in str(caught.value)
+                    assert (await client.list_tools()).tools[0].name == "echo"  # the session goes on
+            assert elsewhere.posts == []  # not one byte went there
+
+
+async def test_the_initialize_post_redirected_to_another_origin_fails_connecting_at_once() -> None:
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with serving(nothing_may_arrive) as elsewhere:
+            target = f"http://127.0.0.1:{elsewhere.port}/steal?sessionId=abc"
+            async with serving(redirecting(target, 307)) as server:
+                with pytest.raises(MCPConnectionError, match="another origin") as caught:
+                    async with Client(SSETransport(server.url, timeout=120), mode="legacy", timeout=120):
+                        pass
+                assert isinstance(caught.value.__cause__, ProtocolError)
+                assert target in str(caught.value)
+            assert elsewhere.posts == []
+
+
+async def test_a_post_redirected_within_the_origin_is_followed_by_307() -> None:
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with serving(redirecting("/moved?sessionId=abc", 307, only="tools/call")) as server:
+            async with Client(SSETransport(server.url, timeout=120), mode="legacy", timeout=120) as client:
+                result = await client.call_tool("echo", {})
+                assert result.content[0].text == "ok"  # type: ignore[union-attr]
+
+
+async def test_a_post_redirected_by_303_within_the_origin_is_refused_at_once() -> None:
+    """303 would turn the POST into a GET: refused, saying which redirects are followed."""
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with serving(redirecting("/moved?sessionId=abc", 303, only="tools/call")) as server:
+            async with Client(SSETransport(server.url, timeout=120), mode="legacy", timeout=120) as client:
+                with pytest.raises(ProtocolError, match="follows only 307 and 308"):
+                    await client.call_tool("echo", {})
+
+
+async def test_the_event_stream_redirected_to_another_origin_is_refused_naming_the_target() -> None:
+    async def handle(stream: SocketStream, method: str, path: str, body: bytes, server: Server) -> None:
+        head = f"HTTP/1.1 307 Moved\r\nlocation: {server.target}\r\ncontent-length: 0\r\n\r\n"
+        await stream.send(head.encode())
+
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with serving(nothing_may_arrive) as elsewhere, serving(handle) as server:
+            server.target = f"http://127.0.0.1:{elsewhere.port}/sse"  # type: ignore[attr-defined]
+            with pytest.raises(ProtocolError, match="another origin") as caught:
+                async with Client(SSETransport(server.url, timeout=120), mode="legacy", timeout=120):
+                    pass
+            assert server.target in str(caught.value)  # type: ignore[attr-defined]
+            assert elsewhere.posts == []
+
+
+def gzip_of_zeros(mib: int) -> bytes:
+    squeeze = zlib.compressobj(9, zlib.DEFLATED, 31)
+    block = bytes(1 << 20)
+    return b"".join(squeeze.compress(block) for _ in range(mib)) + squeeze.flush()
+
+
+BOMB = gzip_of_zeros(160)
+"""160 MiB of zeros, about 160 KiB on the wire."""
+
+
+def bomb_answer(status: int, only: str) -> Handler:
+    async def respond(stream: SocketStream, message: dict[str, object], server: Server) -> bool:
+        if message.get("method") != only:
+            return False
+        head = (
+            f"HTTP/1.1 {status} Whatever\r\ncontent-encoding: gzip\r\ncontent-type: text/plain\r\n"
+            f"content-length: {len(BOMB)}\r\n\r\n"
+        )
+        await stream.send(head.encode() + BOMB)
+        return True
+
+    return answered_post(respond)
+
+
+@pytest.mark.parametrize("status", [202, 500], ids=["acknowledgement", "error-body"])
+async def test_a_gzip_bomb_answering_a_post_is_refused_within_the_limit(status: int) -> None:
+    """docs/security.md: the acknowledgement and an error body count against ``max_message_bytes``,
+    once decompressed too; memory stays a small multiple of the limit (it was 320 MiB at 1 MiB)."""
+    limit = 1 << 20
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with serving(bomb_answer(status, "tools/call")) as server:
+            transport = SSETransport(server.url, timeout=60, max_message_bytes=limit)
+            async with Client(transport, mode="legacy", timeout=60) as client:
+                with peak_memory() as peak, pytest.raises(ProtocolError, match=f"larger than {limit} bytes"):
+                    await client.call_tool("echo", {})
+                assert peak[0] < 12 * limit, f"peak {peak[0] >> 20} MiB"
+                assert [tool.name for tool in (await client.list_tools()).tools] == ["echo"]  # still works

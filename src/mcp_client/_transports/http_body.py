@@ -14,6 +14,7 @@ data of each event that has some (a priming event is a cursor only).
 from __future__ import annotations
 
 import logging
+import os
 import re
 from collections.abc import Iterator
 
@@ -154,7 +155,26 @@ def connection_error(url: str, exc: httpx.HTTPError) -> MCPConnectionError:
         return MCPConnectionError(f"could not connect to {url} ({exc}): {advice}")
     if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
         return MCPConnectionError(
-            f"could not connect to {url} ({exc or type(exc).__name__}); "
+            f"could not connect to {url} ({_what_happened(exc)}); "
             "check that the server is running and the URL is right"
         )
     return MCPConnectionError(f"the connection to {url} failed: {exc or type(exc).__name__}")
+
+
+def _what_happened(exc: httpx.HTTPError) -> str:
+    """The operating system's word for a failed connect (``connection refused``, ``no route to host``),
+    found under the wrappers' "All connection attempts failed"; else the exception as it says itself.
+
+    A refused connection must read as refused: one server of hundreds failing at once should not look
+    like a timeout or a mystery.
+    """
+    if isinstance(exc, httpx.ConnectTimeout):
+        return f"no connection within the timeout: {exc}" if str(exc) else "no connection within the timeout"
+    cause: BaseException | None = exc
+    seen = 0
+    while cause is not None and seen < 10:  # httpx -> httpcore -> anyio -> the OS error
+        if isinstance(cause, OSError) and cause.errno is not None and cause.errno > 0:
+            return os.strerror(cause.errno).lower()  # asyncio's own strerror is "Connect call failed"
+        cause = cause.__cause__ or cause.__context__
+        seen += 1
+    return str(exc) or type(exc).__name__

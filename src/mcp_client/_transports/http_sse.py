@@ -14,7 +14,12 @@ Safety, as for the streamable HTTP transport:
 * the stream must name its endpoint within ``timeout`` seconds, or opening fails saying what the server
   did instead (closed the stream, answered with HTTP 404/405, sent no event stream);
 * when the stream ends, every waiting request fails with ``MCPConnectionError`` at once, never at its
-  deadline; a POST answered with 404 after the session started means the server forgot the session.
+  deadline; a POST answered with 404 after the session started means the server forgot the session;
+* redirects follow the streamable HTTP transport's policy (``http_redirects``), for the GET and every
+  POST: one to another origin is never followed and fails at once with a ``ProtocolError`` naming the
+  target (a POST's 3xx is not an acknowledgement);
+* a POST's acknowledgement and an error body count against ``max_message_bytes`` too, as sent and once
+  decompressed (``http_body.read_limited``).
 
 Server requests (elicitation, sampling, roots) run in their own tasks through ``ServerRequestSlots``,
 like on the other transports; their answers are POSTed like any other message.
@@ -40,7 +45,8 @@ from mcp_client._transport import (
     Spawn,
     Transport,
 )
-from mcp_client._transports.http_body import EventReader, StreamCursor, connection_error
+from mcp_client._transports.http_body import EventReader, StreamCursor, connection_error, read_limited
+from mcp_client._transports.http_redirects import Exchange
 
 __all__ = ["SSETransport"]
 
@@ -205,9 +211,9 @@ class SSETransport(Transport):
 
     async def _read_stream(self, ready: anyio.Event) -> None:
         client = self._require_client()
-        async with client.stream("GET", self.url, headers=_STREAM_HEADERS) as response:
+        async with Exchange(client, self.url, "GET", _STREAM_HEADERS, None) as response:
             if response.status_code >= 400:
-                body = await _short_body(response)
+                body = await _short_body(response, self.url, self._max_bytes)
                 raise MCPConnectionError(
                     f"{self.url} answered the event stream's GET with HTTP {response.status_code} "
                     f"{response.reason_phrase}{body}; is it an HTTP+SSE server (protocol 2024-11-05)?"
@@ -290,19 +296,21 @@ class SSETransport(Transport):
             raise MCPConnectionError(f"{self.url}: the transport is not open")
         client = self._require_client()
         try:
-            response = await client.post(
-                endpoint, content=_jsonrpc.encode(message), headers={**_POST_HEADERS, **headers}
-            )
+            async with Exchange(
+                client, endpoint, "POST", {**_POST_HEADERS, **headers}, _jsonrpc.encode(message)
+            ) as response:
+                status, reason = response.status_code, response.reason_phrase
+                body = await read_limited(response, endpoint, self._max_bytes)
         except httpx.HTTPError as exc:
             raise connection_error(self.url, exc) from None
-        if response.status_code < 400:
+        if status < 400:
             return
-        if response.status_code == 404:
+        if status == 404:
             raise SessionExpiredError(
                 f"{self.url} no longer knows our session (HTTP 404 from {endpoint}); connect again"
             )
-        detail = response.text[:_ERROR_BODY_BYTES].strip()
-        text = f"HTTP {response.status_code} {response.reason_phrase} from {endpoint}"
+        detail = body[:_ERROR_BODY_BYTES].decode("utf-8", "replace").strip()
+        text = f"HTTP {status} {reason} from {endpoint}"
         if detail:
             text += f": {detail[:200]}"
         if request_id is None:
@@ -318,11 +326,11 @@ class SSETransport(Transport):
         return self._client
 
 
-async def _short_body(response: httpx.Response) -> str:
-    body = b""
-    async for chunk in response.aiter_bytes():
-        body += chunk
-        if len(body) >= _ERROR_BODY_BYTES:
-            break
+async def _short_body(response: httpx.Response, url: str, max_bytes: int) -> str:
+    """The start of an error body, for the message; one over ``max_bytes`` is left out."""
+    try:
+        body = await read_limited(response, url, max_bytes)
+    except ProtocolError:
+        return ""
     text = body[:200].decode("utf-8", "replace").strip()
     return f": {text}" if text else ""
