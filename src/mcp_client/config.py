@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from mcp_client._errors import MCPClientError
+from mcp_client._json_names import json_type
 from mcp_client._versions import MODES
 
 __all__ = ["ConfigError", "MCPConfig", "OAuthOptions", "ServerConfig", "load_config"]
@@ -234,7 +235,7 @@ class _Entry:
 
     def parse(self, entry: object) -> ServerConfig | None:
         if not isinstance(entry, Mapping):
-            raise self.fail(None, f"expected an object, got {_json_type(entry)}")
+            raise self.fail(None, f"expected an object, got {json_type(entry)}")
         raw: Mapping[str, Any] = entry  # type: ignore[assignment]
         if raw.get("disabled") is True:
             return None
@@ -301,7 +302,7 @@ class _Entry:
     def _string(self, raw: Mapping[str, Any], key: str) -> str:
         value = raw[key]
         if not isinstance(value, str):
-            raise self.fail(key, f"expected a string, got {_json_type(value)}")
+            raise self.fail(key, f"expected a string, got {json_type(value)}")
         return self._expand(value, key)
 
     def _optional_string(self, raw: Mapping[str, Any], key: str) -> str | None:
@@ -309,7 +310,7 @@ class _Entry:
             return None
         value = raw[key]
         if not isinstance(value, str):
-            raise self.fail(key, f"expected a string, got {_json_type(value)}")
+            raise self.fail(key, f"expected a string, got {json_type(value)}")
         return value
 
     def _expand(self, value: str, field_name: str) -> str:
@@ -338,11 +339,11 @@ class _Entry:
     def _args(self, raw: Mapping[str, Any]) -> tuple[str, ...]:
         value = raw.get("args", [])
         if not isinstance(value, list):
-            raise self.fail("args", f"expected a list of strings, got {_json_type(value)}")
+            raise self.fail("args", f"expected a list of strings, got {json_type(value)}")
         args: list[str] = []
         for index, item in enumerate(value):  # type: ignore[arg-type]
             if not isinstance(item, str | int | float) or isinstance(item, bool):
-                raise self.fail(f"args[{index}]", f"expected a string, got {_json_type(item)}")
+                raise self.fail(f"args[{index}]", f"expected a string, got {json_type(item)}")
             args.append(self._expand(str(item), f"args[{index}]"))
         return tuple(args)
 
@@ -351,11 +352,11 @@ class _Entry:
         if value is None:
             return None
         if not isinstance(value, Mapping):
-            raise self.fail(key, f"expected an object of strings, got {_json_type(value)}")
+            raise self.fail(key, f"expected an object of strings, got {json_type(value)}")
         result: dict[str, str] = {}
         for name, item in value.items():  # type: ignore[misc]
             if isinstance(item, bool) or not isinstance(item, str | int | float):
-                raise self.fail(f"{key}.{name}", f"expected a string, got {_json_type(item)}")
+                raise self.fail(f"{key}.{name}", f"expected a string, got {json_type(item)}")
             result[str(name)] = self._expand(str(item), f"{key}.{name}")
         return result
 
@@ -440,7 +441,7 @@ class _Entry:
                 )
         dpop = options.get("dpop", False)
         if not isinstance(dpop, bool):
-            raise self.fail("auth.dpop", f"expected true or false, got {_json_type(dpop)}")
+            raise self.fail("auth.dpop", f"expected true or false, got {json_type(dpop)}")
         scopes = options.get("scopes", [])
         if not isinstance(scopes, list) or not all(isinstance(s, str) for s in scopes):  # type: ignore[misc]
             raise self.fail("auth.scopes", "expected a list of strings")
@@ -451,21 +452,5 @@ class _Entry:
         if value is None:
             return None
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(f"auth.{key}", f"expected a non-empty string, got {_json_type(value)}")
+            raise self.fail(f"auth.{key}", f"expected a non-empty string, got {json_type(value)}")
         return self._expand(value, f"auth.{key}")
-
-
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, Mapping):
-        return "an object"
-    return type(value).__name__
