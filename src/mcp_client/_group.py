@@ -19,7 +19,6 @@ config's ``include_tools`` / ``exclude_tools``; ``call_tool`` routes a unique na
 from __future__ import annotations
 
 import fnmatch
-import inspect
 import logging
 import math
 import os
@@ -33,7 +32,7 @@ import httpx
 from anyio.abc import TaskGroup
 
 from mcp_client._client import Client
-from mcp_client._context import ClientRequestContext
+from mcp_client._context import with_server_name
 from mcp_client._elicitation import ElicitationCallback
 from mcp_client._errors import ClientStateError, MCPClientError
 from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback
@@ -334,15 +333,15 @@ class ClientGroup:
             options["auth"] = auth
         elicitation = self._callbacks.get(server.name, self._elicitation_callback)
         if elicitation is not None:
-            options["elicitation_callback"] = _named(elicitation, server.name)
+            options["elicitation_callback"] = with_server_name(elicitation, server.name)
             options.setdefault("elicitation_modes", getattr(elicitation, "elicitation_modes", None))
             complete = getattr(elicitation, "on_elicitation_complete", None)
             if complete is not None:
                 options.setdefault("elicitation_complete_callback", complete)
         if self._sampling_callback is not None:
-            options["sampling_callback"] = _named(self._sampling_callback, server.name)
+            options["sampling_callback"] = with_server_name(self._sampling_callback, server.name)
         if self._list_roots_callback is not None:
-            options["list_roots_callback"] = _named_roots(self._list_roots_callback, server.name)
+            options["list_roots_callback"] = with_server_name(self._list_roots_callback, server.name)
         return Client(target, **options)
 
     # ------------------------------------------------------------------ tools
@@ -419,21 +418,3 @@ def _wanted(server: ServerConfig, tool: str) -> bool:
     ):
         return False
     return not any(fnmatch.fnmatchcase(tool, p) for p in server.exclude_tools)
-
-
-def _named(callback: Callable[..., Any], name: str) -> Any:
-    """The callback, seeing ``context.server_name`` as the config's name (sync or async callbacks alike)."""
-
-    async def ask(context: ClientRequestContext, params: Any) -> Any:
-        answer = callback(replace(context, config_name=name), params)
-        return await answer if inspect.isawaitable(answer) else answer
-
-    return ask
-
-
-def _named_roots(callback: Callable[..., Any], name: str) -> Any:
-    async def roots(context: ClientRequestContext) -> Any:
-        answer = callback(replace(context, config_name=name))
-        return await answer if inspect.isawaitable(answer) else answer
-
-    return roots
