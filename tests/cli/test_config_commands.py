@@ -50,6 +50,51 @@ def test_servers_says_how_each_server_went(config: str) -> None:
     assert "disabled in the file" in lines["off"]
 
 
+def test_servers_exit_0_when_the_only_server_not_connected_is_disabled_in_the_file(tmp_path: Path) -> None:
+    """A disabled server is the file's choice, not a failure: exit 3 is for a server that did not connect."""
+    config = write_config(
+        tmp_path,
+        {
+            "bistro": {"command": sys.executable, "args": [str(BISTRO)]},
+            "off": {"command": "/no/such/either", "disabled": True},
+        },
+    )
+    done = run_cli("servers", "--config", config)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "disabled in the file" in done.stdout
+    done = run_cli("servers", "--config", config, "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert {row["name"]: row.get("disabled", False) for row in json.loads(done.stdout)} == {
+        "bistro": False,
+        "off": True,
+    }
+
+
+def test_servers_columns_line_up_whatever_the_lengths_of_the_names(tmp_path: Path) -> None:
+    names = ["b", "bistro-on-the-corner-of-the-street", "typed", "x-broken", "off"]
+    config = write_config(
+        tmp_path,
+        {
+            names[0]: {"command": sys.executable, "args": [str(BISTRO)]},
+            names[1]: {"command": sys.executable, "args": [str(BISTRO)]},
+            names[2]: {"command": sys.executable, "args": [str(TYPED)]},
+            names[3]: {"command": "/no/such/mcp-server"},
+            names[4]: {"command": "/no/such/either", "disabled": True},
+        },
+    )
+    done = run_cli("servers", "--config", config)
+    assert done.returncode == 3, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == names
+    status = {
+        line.index(word) for line, word in zip(lines, ["connected"] * 3 + ["not", "disabled"], strict=True)
+    }
+    assert status == {len(names[1]) + 2}, done.stdout  # one column, two spaces after the longest name
+    connected = lines[:3]
+    for word in ("stdio", "tool"):
+        assert len({line.index(word) for line in connected}) == 1, done.stdout
+
+
 def test_servers_as_json(config: str) -> None:
     done = run_cli("servers", "--config", config, "--json")
     assert done.returncode == 3, done.stderr
