@@ -5,14 +5,12 @@ from __future__ import annotations
 import inspect
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
-from typing import Any, Concatenate, ParamSpec
+from typing import Any
 
 from mcp_client._versions import EraName
 from mcp_client.types import Implementation
 
 __all__ = ["ClientRequestContext", "with_server_name"]
-
-_P = ParamSpec("_P")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,9 +52,7 @@ class ClientRequestContext:
         return self.server
 
 
-def with_server_name(
-    callback: Callable[Concatenate[ClientRequestContext, _P], object], name: str
-) -> Callable[Concatenate[ClientRequestContext, _P], Awaitable[Any]]:
+def with_server_name(callback: Callable[..., object], name: str) -> Callable[..., Awaitable[Any]]:
     """``callback`` as an async callback that sees ``context.server_name == name``.
 
     For an app that connects to several servers itself and wants each question labelled with its own
@@ -65,7 +61,7 @@ def with_server_name(
     ``name``; the callback may be sync or async, and gets every other argument unchanged.
     """
 
-    async def named(context: ClientRequestContext, /, *args: _P.args, **kwargs: _P.kwargs) -> Any:
+    async def named(context: ClientRequestContext, /, *args: Any, **kwargs: Any) -> Any:
         answer = callback(replace(context, config_name=name), *args, **kwargs)
         return await answer if inspect.isawaitable(answer) else answer
 

@@ -18,7 +18,6 @@ config's ``include_tools`` / ``exclude_tools``; ``call_tool`` routes a unique na
 
 from __future__ import annotations
 
-import fnmatch
 import logging
 import math
 import os
@@ -53,12 +52,8 @@ AuthFactory = Callable[[ServerConfig], httpx.Auth]
 
 
 def default_tool_name(server: ServerConfig, tool: str) -> str:
-    """``rename_tools`` first, then ``tool_prefix`` + name, else ``{server}_{tool}``."""
-    renamed = server.rename_tools.get(tool)
-    if renamed is not None:
-        return renamed
-    prefix = server.tool_prefix if server.tool_prefix is not None else f"{server.name}_"
-    return prefix + tool
+    """The group's default naming: ``ServerConfig.tool_name`` (rename, else prefix + name)."""
+    return server.tool_name(tool)
 
 
 @dataclass(frozen=True, slots=True)
@@ -383,7 +378,7 @@ class ClientGroup:
         member.tools = [
             GroupTool(self._tool_name(config, tool.name), config.name, tool)
             for tool in result.tools
-            if _wanted(config, tool.name)
+            if config.offers(tool.name)
         ]
 
     async def call_tool(
@@ -411,10 +406,3 @@ class ClientGroup:
                 await self.list_tools()
         raise KeyError(f"no tool named {name!r} in this group; list them with `await group.list_tools()`")
 
-
-def _wanted(server: ServerConfig, tool: str) -> bool:
-    if server.include_tools is not None and not any(
-        fnmatch.fnmatchcase(tool, p) for p in server.include_tools
-    ):
-        return False
-    return not any(fnmatch.fnmatchcase(tool, p) for p in server.exclude_tools)

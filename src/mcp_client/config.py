@@ -143,6 +143,34 @@ class ServerConfig:
 
         return shlex.join([self.command or "", *self.args])
 
+    def tool_name(self, tool: str) -> str:
+        """The name a ``ClientGroup`` gives this server's ``tool`` (unless the app passes ``tool_name=``):
+        ``rename_tools`` first, then ``tool_prefix`` + the name, else ``{server}_{tool}``."""
+        renamed = self.rename_tools.get(tool)
+        return renamed if renamed is not None else self._tool_prefix + tool
+
+    def offers(self, tool: str) -> bool:
+        """Whether ``include_tools`` / ``exclude_tools`` (names or ``fnmatch`` patterns) let ``tool`` in."""
+        from fnmatch import fnmatchcase
+
+        if self.include_tools is not None and not any(fnmatchcase(tool, p) for p in self.include_tools):
+            return False
+        return not any(fnmatchcase(tool, p) for p in self.exclude_tools)
+
+    def tool_named(self, name: str) -> str | None:
+        """The server's own name for the tool a group offers as ``name``, when this entry gives that name
+        to a tool it lets in (``tool_name`` read backwards); ``None`` otherwise. From the config alone:
+        whether the server has such a tool is for the server to say."""
+        candidates = [tool for tool, renamed in self.rename_tools.items() if renamed == name]
+        prefix = self._tool_prefix
+        if name.startswith(prefix) and len(name) > len(prefix):
+            candidates.append(name[len(prefix) :])
+        return next((t for t in candidates if self.tool_name(t) == name and self.offers(t)), None)
+
+    @property
+    def _tool_prefix(self) -> str:
+        return self.tool_prefix if self.tool_prefix is not None else f"{self.name}_"
+
 
 @dataclass(frozen=True, slots=True)
 class MCPConfig:
