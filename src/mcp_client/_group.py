@@ -405,4 +405,3 @@ class ClientGroup:
             if attempt == 0:
                 await self.list_tools()
         raise KeyError(f"no tool named {name!r} in this group; list them with `await group.list_tools()`")
-
