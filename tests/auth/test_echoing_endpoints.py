@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlencode
+from urllib.parse import parse_qs, quote, quote_plus, unquote, urlencode
 
 import httpx
 import pytest
@@ -253,3 +253,49 @@ async def test_a_client_secret_expires_at_no_date_can_be_is_an_oauth_error_namin
                 await client.list_tools()
     assert "client_secret_expires_at" in str(caught.value) and f"{server.base}/register" in str(caught.value)
     assert browser.opened == []  # refused at registration, before any login
+
+
+# --------------------------------------------------------------------------- the pieces, without I/O
+
+
+def test_a_request_names_every_secret_it_carries_and_no_public_field() -> None:
+    from mcp_client.auth._records import ClientRegistration
+    from mcp_client.auth._tokens import code_exchange
+
+    client = ClientRegistration("svc", SECRET, token_endpoint_auth_method="client_secret_basic")
+    request = code_exchange(
+        "https://as.example/token",
+        client,
+        code="the-code",
+        verifier="the-verifier",
+        redirect_uri="http://127.0.0.1:1/cb",
+        resource="https://mcp.example/mcp",
+    )
+    found = set(request.secrets())
+    assert {"the-code", "the-verifier", SECRET, f"svc:{quote(SECRET, safe='')}"} <= found
+    assert {"authorization_code", "svc", "http://127.0.0.1:1/cb", "https://mcp.example/mcp"}.isdisjoint(found)
+
+
+def test_redact_removes_the_longest_secret_first_and_its_encoded_forms() -> None:
+    from mcp_client.auth._wire import redact
+
+    text = f"got {SECRET} / {quote(SECRET, safe='')} / {quote_plus(SECRET)} / abc"
+    assert redact(text, ["s3cr3t", SECRET, "abc"]) == "got [redacted] / [redacted] / [redacted] / abc"
+
+
+@pytest.mark.parametrize(
+    ("value", "seconds"),
+    [(300, 300.0), ("300", 300.0), (1.5, 1.5), (10**11, 1e11), (True, None), ("²", None), ("soon", None)],
+)
+def test_read_seconds_takes_numbers_and_digit_strings(value: object, seconds: float | None) -> None:
+    from mcp_client.auth._wire import read_seconds
+
+    assert read_seconds(value, "expires_in") == seconds
+
+
+@pytest.mark.parametrize("value", [10**11 + 1, -(10**400), "9" * 13, 1e300])
+def test_read_seconds_refuses_what_no_lifetime_can_be(value: object) -> None:
+    from mcp_client.auth._wire import read_seconds
+
+    with pytest.raises(OAuthError, match="expires_in"):
+        read_seconds(value, "expires_in")
