@@ -60,3 +60,23 @@ async def test_a_dpop_proof_names_the_url_without_its_query_or_fragment() -> Non
     assert server.errors == []
     assert [proof["claims"]["htu"] for proof in server.resource_proofs] == [f"{server.base}/mcp"]
     assert [proof["claims"]["htu"] for proof in server.token_proofs] == [f"{server.base}/token"]
+
+
+@pytest.mark.parametrize("grant", ["ClientCredentials", "JWTBearer"])
+async def test_a_token_close_to_expiry_is_replaced_before_the_request_not_after_a_401(grant: str) -> None:
+    """The shared token cache (``GrantAuth``): a token about to expire is fetched anew before the
+    request goes out, so the MCP server never sees the old one refused."""
+    server = JwtServer(client_id="svc", client_public_key=None)
+    async with serve(server.app()) as server.base:
+        auth: ClientCredentials | JWTBearer = (
+            ClientCredentials("svc", "svc-secret")
+            if grant == "ClientCredentials"
+            else JWTBearer("an-assertion")
+        )
+        async with httpx.AsyncClient(auth=auth) as http:
+            assert (await http.post(f"{server.base}/mcp", json={})).status_code == 200
+            auth.clock = lambda: 2e10  # the token now expires within the margin
+            assert (await http.post(f"{server.base}/mcp", json={})).status_code == 200
+    assert server.errors == []
+    assert len(server.token_requests) == 2 and len(set(server.issued)) == 2
+    assert [scheme for _, scheme in server.resource_requests] == ["", "Bearer", "Bearer"]  # one 401 only
