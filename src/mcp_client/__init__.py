@@ -19,6 +19,7 @@ package pays for pydantic and the wire models only when it makes a client. Type 
 from __future__ import annotations
 
 import importlib
+from types import FunctionType
 from typing import TYPE_CHECKING, Any
 
 from mcp_client._version import __version__
@@ -26,7 +27,7 @@ from mcp_client._versions import LEGACY_VERSIONS, MODERN_VERSIONS
 
 if TYPE_CHECKING:
     from mcp_client._client import Client
-    from mcp_client._context import ClientRequestContext
+    from mcp_client._context import ClientRequestContext, with_server_name
     from mcp_client._elicitation import ElicitationCallback, ElicitationCompleteCallback
     from mcp_client._errors import (
         CallbackError,
@@ -126,12 +127,14 @@ __all__ = [
     "UnsupportedProtocolVersionError",
     "UrlElicitationRequiredError",
     "__version__",
+    "with_server_name",
 ]
 
 # Where each public name lives (its module, relative to this package), loaded on first touch.
 _LAZY: dict[str, str] = {
     "Client": "_client",
     "ClientRequestContext": "_context",
+    "with_server_name": "_context",
     "ElicitationCallback": "_elicitation",
     "ElicitationCompleteCallback": "_elicitation",
     "CallbackError": "_errors",
@@ -198,7 +201,7 @@ def __getattr__(name: str) -> Any:
     for public, home in _LAZY.items():
         if home == where:
             member = getattr(module, public)
-            if isinstance(member, type):
+            if isinstance(member, type | FunctionType):
                 member.__module__ = "mcp_client"
             namespace[public] = member
     return namespace[name]

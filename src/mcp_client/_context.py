@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import inspect
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+from typing import Any
 
 from mcp_client._versions import EraName
 from mcp_client.types import Implementation
 
-__all__ = ["ClientRequestContext"]
+__all__ = ["ClientRequestContext", "with_server_name"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,3 +50,19 @@ class ClientRequestContext:
         if self.server_info is not None:
             return self.server_info.title or self.server_info.name or self.server
         return self.server
+
+
+def with_server_name(callback: Callable[..., object], name: str) -> Callable[..., Awaitable[Any]]:
+    """``callback`` as an async callback that sees ``context.server_name == name``.
+
+    For an app that connects to several servers itself and wants each question labelled with its own
+    name for the server (``ClientGroup`` does this with the ``mcpServers`` names): wrap the elicitation,
+    sampling or roots callback given to that server's ``Client``. The context's ``config_name`` is set to
+    ``name``; the callback may be sync or async, and gets every other argument unchanged.
+    """
+
+    async def named(context: ClientRequestContext, /, *args: Any, **kwargs: Any) -> Any:
+        answer = callback(replace(context, config_name=name), *args, **kwargs)
+        return await answer if inspect.isawaitable(answer) else answer
+
+    return named

@@ -18,8 +18,6 @@ config's ``include_tools`` / ``exclude_tools``; ``call_tool`` routes a unique na
 
 from __future__ import annotations
 
-import fnmatch
-import inspect
 import logging
 import math
 import os
@@ -33,7 +31,7 @@ import httpx
 from anyio.abc import TaskGroup
 
 from mcp_client._client import Client
-from mcp_client._context import ClientRequestContext
+from mcp_client._context import with_server_name
 from mcp_client._elicitation import ElicitationCallback
 from mcp_client._errors import ClientStateError, MCPClientError
 from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback
@@ -54,12 +52,8 @@ AuthFactory = Callable[[ServerConfig], httpx.Auth]
 
 
 def default_tool_name(server: ServerConfig, tool: str) -> str:
-    """``rename_tools`` first, then ``tool_prefix`` + name, else ``{server}_{tool}``."""
-    renamed = server.rename_tools.get(tool)
-    if renamed is not None:
-        return renamed
-    prefix = server.tool_prefix if server.tool_prefix is not None else f"{server.name}_"
-    return prefix + tool
+    """The group's default naming: ``ServerConfig.tool_name`` (rename, else prefix + name)."""
+    return server.tool_name(tool)
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,15 +328,15 @@ class ClientGroup:
             options["auth"] = auth
         elicitation = self._callbacks.get(server.name, self._elicitation_callback)
         if elicitation is not None:
-            options["elicitation_callback"] = _named(elicitation, server.name)
+            options["elicitation_callback"] = with_server_name(elicitation, server.name)
             options.setdefault("elicitation_modes", getattr(elicitation, "elicitation_modes", None))
             complete = getattr(elicitation, "on_elicitation_complete", None)
             if complete is not None:
                 options.setdefault("elicitation_complete_callback", complete)
         if self._sampling_callback is not None:
-            options["sampling_callback"] = _named(self._sampling_callback, server.name)
+            options["sampling_callback"] = with_server_name(self._sampling_callback, server.name)
         if self._list_roots_callback is not None:
-            options["list_roots_callback"] = _named_roots(self._list_roots_callback, server.name)
+            options["list_roots_callback"] = with_server_name(self._list_roots_callback, server.name)
         return Client(target, **options)
 
     # ------------------------------------------------------------------ tools
@@ -386,7 +380,7 @@ class ClientGroup:
         member.tools = [
             GroupTool(self._tool_name(config, tool.name), config.name, tool)
             for tool in result.tools
-            if _wanted(config, tool.name)
+            if config.offers(tool.name)
         ]
 
     async def call_tool(
@@ -428,29 +422,3 @@ def _not_unique(name: str, first: str, second: str) -> ValueError:
         f"two servers offer a tool named {name!r}: {first!r} and {second!r}; give one of them a "
         '"tool_prefix" or "rename_tools" entry in the config'
     )
-
-
-def _wanted(server: ServerConfig, tool: str) -> bool:
-    if server.include_tools is not None and not any(
-        fnmatch.fnmatchcase(tool, p) for p in server.include_tools
-    ):
-        return False
-    return not any(fnmatch.fnmatchcase(tool, p) for p in server.exclude_tools)
-
-
-def _named(callback: Callable[..., Any], name: str) -> Any:
-    """The callback, seeing ``context.server_name`` as the config's name (sync or async callbacks alike)."""
-
-    async def ask(context: ClientRequestContext, params: Any) -> Any:
-        answer = callback(replace(context, config_name=name), params)
-        return await answer if inspect.isawaitable(answer) else answer
-
-    return ask
-
-
-def _named_roots(callback: Callable[..., Any], name: str) -> Any:
-    async def roots(context: ClientRequestContext) -> Any:
-        answer = callback(replace(context, config_name=name))
-        return await answer if inspect.isawaitable(answer) else answer
-
-    return roots

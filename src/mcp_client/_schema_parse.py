@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Any, cast
 
 from mcp_client._errors import InvalidElicitationSchemaError
+from mcp_client._json_names import json_type
 from mcp_client._schema_model import FieldKind, FormField, FormSchema, Option
 
 __all__ = ["parse_form_schema"]
@@ -80,7 +81,7 @@ def parse_form_schema(schema: object) -> FormSchema:
     See ``mcp_client.schema`` for the policies on unknown keywords, formats and bad defaults.
     """
     if not isinstance(schema, dict | Mapping):
-        raise _envelope_error(f"must be a JSON object, not {_json_type(schema)}")
+        raise _envelope_error(f"must be a JSON object, not {json_type(schema)}")
     envelope = cast(Mapping[str, Any], schema)
     schema_type = envelope.get("type", "object")
     if schema_type != "object":
@@ -102,7 +103,7 @@ def parse_form_schema(schema: object) -> FormSchema:
         raw_properties = {}
     if not isinstance(raw_properties, dict | Mapping):
         raise _envelope_error(
-            f'has "properties" that is {_json_type(raw_properties)}; it must be a JSON object '
+            f'has "properties" that is {json_type(raw_properties)}; it must be a JSON object '
             "mapping field names to field schemas"
         )
     properties = cast(Mapping[object, object], raw_properties)
@@ -119,9 +120,7 @@ def _required_names(raw: object, properties: Mapping[object, object]) -> frozens
     if raw is None:
         return frozenset()
     if not isinstance(raw, list):
-        raise _envelope_error(
-            f'has "required" that is {_json_type(raw)}; it must be a list of property names'
-        )
+        raise _envelope_error(f'has "required" that is {json_type(raw)}; it must be a list of property names')
     names: set[str] = set()
     for item in cast(list[object], raw):
         if not isinstance(item, str):
@@ -141,7 +140,7 @@ def _required_names(raw: object, properties: Mapping[object, object]) -> frozens
 
 def _parse_property(name: str, raw: object, required: bool) -> FormField:
     if not isinstance(raw, dict | Mapping):
-        raise _error(name, f"must be a JSON object describing one field, not {_json_type(raw)}")
+        raise _error(name, f"must be a JSON object describing one field, not {json_type(raw)}")
     prop = cast(Mapping[str, Any], raw)
     if "$ref" in prop:
         raise _error(
@@ -315,7 +314,7 @@ def _const_options(name: str, entries: object, where: str) -> tuple[Option, ...]
     if not isinstance(entries, list):
         raise _error(
             name,
-            f"has {where!r} that is {_json_type(entries)}; it must be a list of "
+            f"has {where!r} that is {json_type(entries)}; it must be a list of "
             '{"const": value, "title": label} options',
         )
     if not entries:
@@ -340,7 +339,7 @@ def _const_options(name: str, entries: object, where: str) -> tuple[Option, ...]
 
 def _string_list(name: str, raw: object, where: str, what: str) -> list[str]:
     if not isinstance(raw, list):
-        raise _error(name, f"has {where!r} that is {_json_type(raw)}; it must be a list of strings ({what})")
+        raise _error(name, f"has {where!r} that is {json_type(raw)}; it must be a list of strings ({what})")
     strings: list[str] = []
     for item in cast(list[object], raw):
         if not isinstance(item, str):
@@ -414,22 +413,6 @@ def _error(name: str, problem: str) -> InvalidElicitationSchemaError:
 
 def _envelope_error(problem: str) -> InvalidElicitationSchemaError:
     return InvalidElicitationSchemaError(f"The elicitation's requestedSchema {problem}.")
-
-
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list | tuple):
-        return "a list"
-    if isinstance(value, Mapping):
-        return "an object"
-    return type(value).__name__
 
 
 def _shown(value: object) -> str:

@@ -52,6 +52,7 @@ from typing import Any, Literal
 
 from mcp_client._config_json import JsonTextError, parse_json
 from mcp_client._errors import MCPClientError
+from mcp_client._json_names import json_type
 from mcp_client._versions import MODES
 
 __all__ = ["ConfigError", "MCPConfig", "OAuthOptions", "ServerConfig", "load_config"]
@@ -145,6 +146,34 @@ class ServerConfig:
 
         return shlex.join([self.command or "", *self.args])
 
+    def tool_name(self, tool: str) -> str:
+        """The name a ``ClientGroup`` gives this server's ``tool`` (unless the app passes ``tool_name=``):
+        ``rename_tools`` first, then ``tool_prefix`` + the name, else ``{server}_{tool}``."""
+        renamed = self.rename_tools.get(tool)
+        return renamed if renamed is not None else self._tool_prefix + tool
+
+    def offers(self, tool: str) -> bool:
+        """Whether ``include_tools`` / ``exclude_tools`` (names or ``fnmatch`` patterns) let ``tool`` in."""
+        from fnmatch import fnmatchcase
+
+        if self.include_tools is not None and not any(fnmatchcase(tool, p) for p in self.include_tools):
+            return False
+        return not any(fnmatchcase(tool, p) for p in self.exclude_tools)
+
+    def tool_named(self, name: str) -> str | None:
+        """The server's own name for the tool a group offers as ``name``, when this entry gives that name
+        to a tool it lets in (``tool_name`` read backwards); ``None`` otherwise. From the config alone:
+        whether the server has such a tool is for the server to say."""
+        candidates = [tool for tool, renamed in self.rename_tools.items() if renamed == name]
+        prefix = self._tool_prefix
+        if name.startswith(prefix) and len(name) > len(prefix):
+            candidates.append(name[len(prefix) :])
+        return next((t for t in candidates if self.tool_name(t) == name and self.offers(t)), None)
+
+    @property
+    def _tool_prefix(self) -> str:
+        return self.tool_prefix if self.tool_prefix is not None else f"{self.name}_"
+
 
 @dataclass(frozen=True, slots=True)
 class MCPConfig:
@@ -235,7 +264,7 @@ class _Entry:
 
     def parse(self, entry: object) -> ServerConfig | None:
         if not isinstance(entry, Mapping):
-            raise self.fail(None, f"expected an object, got {_json_type(entry)}")
+            raise self.fail(None, f"expected an object, got {json_type(entry)}")
         raw: Mapping[str, Any] = entry  # type: ignore[assignment]
         if raw.get("disabled") is True:
             return None
@@ -302,7 +331,7 @@ class _Entry:
     def _string(self, raw: Mapping[str, Any], key: str) -> str:
         value = raw[key]
         if not isinstance(value, str):
-            raise self.fail(key, f"expected a string, got {_json_type(value)}")
+            raise self.fail(key, f"expected a string, got {json_type(value)}")
         return self._expand(value, key)
 
     def _optional_string(self, raw: Mapping[str, Any], key: str) -> str | None:
@@ -310,7 +339,7 @@ class _Entry:
             return None
         value = raw[key]
         if not isinstance(value, str):
-            raise self.fail(key, f"expected a string, got {_json_type(value)}")
+            raise self.fail(key, f"expected a string, got {json_type(value)}")
         return value
 
     def _expand(self, value: str, field_name: str) -> str:
@@ -339,11 +368,11 @@ class _Entry:
     def _args(self, raw: Mapping[str, Any]) -> tuple[str, ...]:
         value = raw.get("args", [])
         if not isinstance(value, list):
-            raise self.fail("args", f"expected a list of strings, got {_json_type(value)}")
+            raise self.fail("args", f"expected a list of strings, got {json_type(value)}")
         args: list[str] = []
         for index, item in enumerate(value):  # type: ignore[arg-type]
             if not isinstance(item, str | int | float) or isinstance(item, bool):
-                raise self.fail(f"args[{index}]", f"expected a string, got {_json_type(item)}")
+                raise self.fail(f"args[{index}]", f"expected a string, got {json_type(item)}")
             args.append(self._expand(str(item), f"args[{index}]"))
         return tuple(args)
 
@@ -352,11 +381,11 @@ class _Entry:
         if value is None:
             return None
         if not isinstance(value, Mapping):
-            raise self.fail(key, f"expected an object of strings, got {_json_type(value)}")
+            raise self.fail(key, f"expected an object of strings, got {json_type(value)}")
         result: dict[str, str] = {}
         for name, item in value.items():  # type: ignore[misc]
             if isinstance(item, bool) or not isinstance(item, str | int | float):
-                raise self.fail(f"{key}.{name}", f"expected a string, got {_json_type(item)}")
+                raise self.fail(f"{key}.{name}", f"expected a string, got {json_type(item)}")
             result[str(name)] = self._expand(str(item), f"{key}.{name}")
         return result
 
@@ -452,7 +481,7 @@ class _Entry:
                 )
         dpop = options.get("dpop", False)
         if not isinstance(dpop, bool):
-            raise self.fail("auth.dpop", f"expected true or false, got {_json_type(dpop)}")
+            raise self.fail("auth.dpop", f"expected true or false, got {json_type(dpop)}")
         scopes = options.get("scopes", [])
         if not isinstance(scopes, list) or not all(isinstance(s, str) for s in scopes):  # type: ignore[misc]
             raise self.fail("auth.scopes", "expected a list of strings")
@@ -463,21 +492,5 @@ class _Entry:
         if value is None:
             return None
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(f"auth.{key}", f"expected a non-empty string, got {_json_type(value)}")
+            raise self.fail(f"auth.{key}", f"expected a non-empty string, got {json_type(value)}")
         return self._expand(value, f"auth.{key}")
-
-
-def _json_type(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, Mapping):
-        return "an object"
-    return type(value).__name__

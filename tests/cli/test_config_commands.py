@@ -50,6 +50,51 @@ def test_servers_says_how_each_server_went(config: str) -> None:
     assert "disabled in the file" in lines["off"]
 
 
+def test_servers_exit_0_when_the_only_server_not_connected_is_disabled_in_the_file(tmp_path: Path) -> None:
+    """A disabled server is the file's choice, not a failure: exit 3 is for a server that did not connect."""
+    config = write_config(
+        tmp_path,
+        {
+            "bistro": {"command": sys.executable, "args": [str(BISTRO)]},
+            "off": {"command": "/no/such/either", "disabled": True},
+        },
+    )
+    done = run_cli("servers", "--config", config)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "disabled in the file" in done.stdout
+    done = run_cli("servers", "--config", config, "--json")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert {row["name"]: row.get("disabled", False) for row in json.loads(done.stdout)} == {
+        "bistro": False,
+        "off": True,
+    }
+
+
+def test_servers_columns_line_up_whatever_the_lengths_of_the_names(tmp_path: Path) -> None:
+    names = ["b", "bistro-on-the-corner-of-the-street", "typed", "x-broken", "off"]
+    config = write_config(
+        tmp_path,
+        {
+            names[0]: {"command": sys.executable, "args": [str(BISTRO)]},
+            names[1]: {"command": sys.executable, "args": [str(BISTRO)]},
+            names[2]: {"command": sys.executable, "args": [str(TYPED)]},
+            names[3]: {"command": "/no/such/mcp-server"},
+            names[4]: {"command": "/no/such/either", "disabled": True},
+        },
+    )
+    done = run_cli("servers", "--config", config)
+    assert done.returncode == 3, done.stderr
+    lines = done.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == names
+    status = {
+        line.index(word) for line, word in zip(lines, ["connected"] * 3 + ["not", "disabled"], strict=True)
+    }
+    assert status == {len(names[1]) + 2}, done.stdout  # one column, two spaces after the longest name
+    connected = lines[:3]
+    for word in ("stdio", "tool"):
+        assert len({line.index(word) for line in connected}) == 1, done.stdout
+
+
 def test_servers_as_json(config: str) -> None:
     done = run_cli("servers", "--config", config, "--json")
     assert done.returncode == 3, done.stderr
@@ -83,10 +128,56 @@ def test_tools_of_every_server_as_json_name_the_server(config: str) -> None:
     assert tools["t.no_params"] == "typed"
 
 
-def test_tools_of_one_server_of_the_file_keep_their_own_names(config: str) -> None:
-    done = run_cli("tools", "--config", config, "typed")
+@pytest.mark.parametrize("how", [["typed"], ["--server", "typed"]])
+def test_tools_of_one_server_of_the_file_show_the_names_call_takes(config: str, how: list[str]) -> None:
+    """One naming everywhere: one server's listing shows the group's names too (here its tool_prefix)."""
+    done = run_cli("tools", "--config", config, *how)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("describe\n")
+    assert done.stdout.startswith("t.describe\n")
+    assert "bistro_book_table" not in done.stdout
+
+
+@pytest.mark.parametrize("name", ["bistro_book_table", "bistro.book_table"])
+def test_call_takes_the_name_tools_shows_and_server_dot_tool(config: str, name: str) -> None:
+    done = run_cli("call", "--config", config, name, "date=2025-12-24", "party_size=2")
+    assert done.returncode == 0, done.stderr
+    assert "Booked for 2025-12-24" in done.stdout
+
+
+def test_call_takes_a_prefixed_or_renamed_name_and_refuses_one_the_file_filters_out(tmp_path: Path) -> None:
+    config = write_config(
+        tmp_path,
+        {
+            "typed": {
+                "command": sys.executable,
+                "args": [str(TYPED)],
+                "tool_prefix": "t.",
+                "rename_tools": {"no_params": "ping_typed"},
+                "exclude_tools": ["describe"],
+            },
+            "bistro": {"command": sys.executable, "args": [str(BISTRO)]},
+        },
+    )
+    listed = run_cli("tools", "--config", config)
+    assert "ping_typed" in listed.stdout.split() and "t.describe" not in listed.stdout.split()
+    done = run_cli("call", "--config", config, "ping_typed")
+    assert done.returncode == 0, done.stderr
+    done = run_cli("call", "--config", config, "t.describe")  # excluded: not a name the group offers
+    assert done.returncode == 2
+    assert "'t.describe' names no server" in done.stderr and "the name `tools --config` shows" in done.stderr
+
+
+def test_a_name_two_servers_would_give_is_refused_naming_both(tmp_path: Path) -> None:
+    config = write_config(
+        tmp_path,
+        {
+            "a": {"command": sys.executable, "args": [str(BISTRO)], "tool_prefix": "x_"},
+            "b": {"command": sys.executable, "args": [str(BISTRO)], "tool_prefix": "x_"},
+        },
+    )
+    done = run_cli("call", "--config", config, "x_book_table", "date=2025-12-24", "party_size=2")
+    assert done.returncode == 2
+    assert "a.book_table and b.book_table" in done.stderr
 
 
 def test_call_server_dot_tool_answers_the_question_naming_the_server(config: str) -> None:

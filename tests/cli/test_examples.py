@@ -1,4 +1,4 @@
-"""The runnable examples run: the client scripts, the example pytest file, the demo's copy of the servers."""
+"""The runnable examples run: the client scripts, the example pytest file, the servers the demo shares."""
 
 from __future__ import annotations
 
@@ -84,9 +84,10 @@ def test_the_demo_server_lists_the_examples_tools() -> None:
         assert demo[name]["description"] == tool["description"]
 
 
-# The demo server is a copy of the two example servers (the wheel has no examples/ folder, and the
-# examples must stay readable on their own), so every behaviour a person sees is compared: the questions
-# asked (message and form) and the results, for each answer, in each era a tool asks in.
+# The demo server and the two example servers share their tools (written once in _demo_server: the wheel
+# has no examples/ folder), so the example files must serve them exactly as the demo does: every behaviour
+# a person sees is compared: the questions asked (message and form) and the results, for each answer, in
+# each era a tool asks in.
 _Cases = list[tuple[dict[str, Any], ElicitResult | None]]  # (arguments, the answer to its question if any)
 _ACCEPT_ALTERNATIVE = ElicitResult(
     action="accept", content={"accept_alternative": True, "date": "2025-12-27"}

@@ -183,3 +183,34 @@ def test_a_prior_discover_that_cannot_be_used_is_refused() -> None:
         Client(make_server(), prior_discover={"supportedVersions": ["2025-06-18"]})
     with pytest.raises(ValueError, match="no supportedVersions"):
         Client(make_server(), prior_discover={"capabilities": {}})
+
+
+async def test_an_app_whose_startup_fails_is_refused_with_its_reason() -> None:
+    """The ASGI lifespan's ``lifespan.startup.failed`` (Starlette sends it when startup raises) ends the
+    connection with the app's own message; no request reaches an app that never started."""
+    from contextlib import asynccontextmanager
+
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import JSONResponse
+    from starlette.routing import Route
+
+    from mcp_client import MCPConnectionError
+
+    reached: list[str] = []
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> Any:
+        raise RuntimeError("the database is not there")
+        yield
+
+    async def mcp(request: Request) -> JSONResponse:
+        reached.append(request.method)
+        return JSONResponse({"jsonrpc": "2.0", "id": 1, "result": {}})
+
+    app = Starlette(routes=[Route("/mcp", mcp, methods=["POST"])], lifespan=lifespan)
+    with anyio.fail_after(TEST_TIMEOUT), pytest.raises(MCPConnectionError, match="failed to start") as caught:
+        async with Client(InProcessTransport(app), mode="legacy"):
+            pass
+    assert "the database is not there" in str(caught.value)
+    assert reached == []

@@ -55,12 +55,30 @@ def server_cert(ca: trustme.CA, tmp_path_factory: pytest.TempPathFactory) -> tup
     return str(cert_file), str(key_file)
 
 
-def https_server(script: Path, cert: tuple[str, str]) -> Any:
+def https_server(script: Path, cert: tuple[str, str], *extra: str) -> Any:
     argv = lambda port: [  # noqa: E731
         PEER_PYTHON, str(script), "http", "--host", LOOPBACK, "--port", str(port),
-        "--certfile", cert[0], "--keyfile", cert[1],
+        "--certfile", cert[0], "--keyfile", cert[1], *extra,
     ]  # fmt: skip
     return run_http_server(argv)
+
+
+@pytest.fixture(scope="module")
+def client_cert(ca: trustme.CA, tmp_path_factory: pytest.TempPathFactory) -> tuple[str, str]:
+    """``(certfile, keyfile)`` of a client certificate the throwaway CA issued."""
+    folder = tmp_path_factory.mktemp("client-cert")
+    cert = ca.issue_cert("client@example.com")
+    cert_file, key_file = folder / "client.pem", folder / "client.key"
+    cert.cert_chain_pems[0].write_to_path(str(cert_file))
+    cert.private_key_pem.write_to_path(str(key_file))
+    return str(cert_file), str(key_file)
+
+
+@pytest.fixture(scope="module")
+def mtls_url(server_cert: tuple[str, str], ca_file: Path) -> Iterator[str]:
+    """HTTPS that requires a client certificate issued by the throwaway CA (mutual TLS)."""
+    with https_server(FEATURES_SERVER, server_cert, "--client-ca", str(ca_file)) as url:
+        yield url.replace("http://", "https://")
 
 
 @pytest.fixture(scope="module")
@@ -157,6 +175,27 @@ async def test_ssl_cert_file_is_honoured_as_httpx_does(
 
 async def test_no_verification_when_asked(https_url: str) -> None:
     assert await call(https_url, verify=False) == "counted to 2"
+
+
+async def test_a_client_certificate_is_presented_with_the_default_verify(
+    mtls_url: str, ca_file: Path, client_cert: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``cert=`` alone (``verify`` left at its default, the CA trusted through ``SSL_CERT_FILE``)."""
+    monkeypatch.setenv("SSL_CERT_FILE", str(ca_file))
+    assert await call(mtls_url, cert=client_cert) == "counted to 2"
+
+
+async def test_a_client_certificate_is_presented_with_a_private_ca(
+    mtls_url: str, ca_file: Path, client_cert: tuple[str, str]
+) -> None:
+    assert await call(mtls_url, cert=client_cert, verify=str(ca_file)) == "counted to 2"
+
+
+async def test_a_server_that_wants_a_client_certificate_refuses_a_client_without_one(
+    mtls_url: str, ca_file: Path
+) -> None:
+    with pytest.raises(MCPConnectionError):
+        await call(mtls_url, verify=str(ca_file))
 
 
 async def test_a_proxy_carries_every_request(http_url: str, proxy: Proxy) -> None:

@@ -212,6 +212,14 @@ def main() -> None:
             pass
         elif name == "hang":
             hanging.append(request_id)
+        elif name == "ask_then_tell":  # a request of method `method`; the call's text is the client's answer
+            asked = f"asked-{request_id}"
+            send({"jsonrpc": "2.0", "id": asked, "method": args["method"], "params": {}})
+            answer: Any = None
+            while answer is None:
+                reply = json.loads(sys.stdin.buffer.readline() or b'{"id": null, "eof": true}')
+                answer = reply if reply.get("id") == asked or reply.get("eof") else None
+            send(text_result(request_id, json.dumps(answer, sort_keys=True)))
         elif name == "ask_forever":  # push a question, then never answer the call nor cancel the question
             question = {
                 "mode": "form",

@@ -122,6 +122,13 @@ def _vanish(tid: str) -> Script:
     return Script(tid, [lambda s: task(tid, "working", 50), lambda s: None])
 
 
+def _failing_poll(tid: str) -> Script:
+    """The second poll fails on the server's side (-32603): the task is not lost, the server failed."""
+    return Script(
+        tid, [lambda s: task(tid, "working", 50), lambda s: {"error": (-32603, "the database is down")}]
+    )
+
+
 def _endless(tid: str) -> Script:
     return Script(tid, [lambda s: task(tid, "working", 100)])
 
@@ -151,6 +158,7 @@ SCRIPTS: dict[str, Callable[[str], Script]] = {
     "repeat_question": _repeat,
     "reuse_key": _reuse,
     "vanish": _vanish,
+    "failing_poll": _failing_poll,
     "endless": _endless,
     "notify": _notify,
     "quiet": _quiet,
@@ -220,6 +228,8 @@ def main() -> None:
             state = script.next() if script is not None else None
             if state is None:
                 error(-32602, "Failed to retrieve task: Task not found")
+            elif "error" in state:
+                error(*state["error"])
             else:
                 reply(state)
         elif method == "tasks/update":

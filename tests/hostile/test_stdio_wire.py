@@ -5,6 +5,8 @@ The script ``hostile_stdio_server.py`` writes exactly the bytes each tool name a
 
 from __future__ import annotations
 
+import json
+
 import anyio
 import pytest
 
@@ -147,3 +149,23 @@ async def test_a_crash_fails_every_pending_call_with_the_stderr_tail(era: str) -
             await client.call_tool("echo", {"text": "again"})
         with anyio.fail_after(BOUND), pytest.raises(MCPConnectionError):
             await client.ping()
+
+
+@pytest.mark.parametrize("method", ["bogus/method", "sampling/createMessages", "roots/list/extra"])
+async def test_a_server_request_of_an_unknown_method_is_answered_method_not_found(method: str) -> None:
+    """JSON-RPC's -32601 (not -32600, "invalid request": the request itself was well formed)."""
+    async with no_leaks(), _client() as client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("ask_then_tell", {"method": method})
+        answer = json.loads(result.content[0].text)  # type: ignore[union-attr]
+        assert answer["error"]["code"] == -32601, answer
+        assert answer["error"]["message"] == "Method not found" and "result" not in answer
+        assert await _echo(client, "after") == "after"
+
+
+async def test_a_server_ping_is_answered_with_an_empty_result() -> None:
+    async with no_leaks(), _client() as client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("ask_then_tell", {"method": "ping"})
+        answer = json.loads(result.content[0].text)  # type: ignore[union-attr]
+        assert answer["result"] == {} and "error" not in answer

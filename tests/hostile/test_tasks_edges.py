@@ -24,6 +24,7 @@ from mcp_client import (
     ClientStateError,
     MCPError,
     ProtocolError,
+    ServerError,
     StdioServerParameters,
     TaskLostError,
 )
@@ -135,6 +136,16 @@ async def test_a_vanished_task_raises_task_lost(journal: Path) -> None:
                 await client.call_tool("vanish")
     assert caught.value.task_id == "task-1-vanish"
     assert "no longer knows this task" in str(caught.value) and "Task not found" in str(caught.value)
+
+
+async def test_a_poll_the_server_fails_is_its_error_not_a_lost_task(journal: Path) -> None:
+    """Only -32602 (the task is unknown) means lost; -32603 on ``tasks/get`` is the server's failure."""
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with Client(server(journal), tasks=True) as client:
+            with pytest.raises(ServerError) as caught:
+                await client.call_tool("failing_poll")
+    assert not isinstance(caught.value, TaskLostError)
+    assert caught.value.code == -32603 and "the database is down" in str(caught.value)
 
 
 async def test_cancelling_the_call_cancels_the_task(journal: Path) -> None:

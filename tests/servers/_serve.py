@@ -48,6 +48,7 @@ def transport_parser(
     )
     http.add_argument("--certfile", help="serve HTTPS with this certificate chain (PEM)")
     http.add_argument("--keyfile", help="the certificate's private key (PEM)")
+    http.add_argument("--client-ca", help="with --certfile: require a client certificate from this CA (mTLS)")
     return parser, stdio_parser, http
 
 
@@ -79,7 +80,8 @@ def serve(
         else:
             http_app = lambda _origin: mcp_server.streamable_http_app(host=args.host)  # noqa: E731
     tls = (args.certfile, args.keyfile) if getattr(args, "certfile", None) else None
-    anyio.run(_serve_http, http_app, ready_marker, args.host, args.port, args.log_level, tls)
+    client_ca = getattr(args, "client_ca", None)
+    anyio.run(_serve_http, http_app, ready_marker, args.host, args.port, args.log_level, tls, client_ca)
 
 
 async def _serve_http(
@@ -89,7 +91,10 @@ async def _serve_http(
     port: int,
     log_level: str,
     tls: tuple[str, str] | None = None,
+    client_ca: str | None = None,
 ) -> None:
+    import ssl
+
     import uvicorn
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
@@ -103,6 +108,8 @@ async def _serve_http(
         timeout_graceful_shutdown=1,
         ssl_certfile=tls[0] if tls else None,
         ssl_keyfile=tls[1] if tls else None,
+        ssl_ca_certs=client_ca,
+        ssl_cert_reqs=ssl.CERT_REQUIRED if client_ca else ssl.CERT_NONE,
     )
     server = uvicorn.Server(config)
     async with anyio.create_task_group() as tg:

@@ -23,6 +23,7 @@ from mcp_client import _jsonrpc
 from mcp_client._errors import MCPConnectionError, ProtocolError
 from mcp_client._http_options import HttpOptions
 from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Message, ServerMessageSink, Spawn, Transport
+from mcp_client._transports.delegating import DelegatingTransport
 from mcp_client._transports.http import StreamableHTTPTransport
 from mcp_client._transports.http_sse import SSETransport
 
@@ -33,7 +34,7 @@ logger = logging.getLogger("mcp_client.http")
 _FALLBACK_STATUSES = frozenset({400, 404, 405})
 
 
-class HttpTransportWithFallback(Transport):
+class HttpTransportWithFallback(DelegatingTransport):
     """Streamable HTTP at ``url``, switching to HTTP+SSE when the server refuses ``initialize`` there.
 
     ``kind`` says which transport is in use (``"http"`` or ``"sse"``).
@@ -58,7 +59,7 @@ class HttpTransportWithFallback(Transport):
             "http_options": http_options,
         }
         self._http = StreamableHTTPTransport(url, **self._options)
-        self._active: StreamableHTTPTransport | SSETransport = self._http
+        self._carrier: Transport = self._http
         self._spawn: Spawn | None = None
         self._on_message: ServerMessageSink | None = None
         self._tried_sse = False
@@ -66,23 +67,11 @@ class HttpTransportWithFallback(Transport):
 
     @property
     def kind(self) -> str:
-        return self._active.kind
+        return self._carrier.kind
 
     @property
     def label(self) -> str:
         return self.url
-
-    @property
-    def cancels_by_closing(self) -> bool:
-        return self._active.cancels_by_closing
-
-    @property
-    def sends_headers(self) -> bool:
-        return True
-
-    @property
-    def session_id(self) -> str | None:
-        return self._active.session_id
 
     async def open(self, spawn: Spawn, on_message: ServerMessageSink) -> None:
         self._spawn, self._on_message = spawn, on_message
@@ -96,12 +85,12 @@ class HttpTransportWithFallback(Transport):
         resumable: bool = True,
         protocol_version: str | None = None,
     ) -> Message:
-        reply = await self._active.request(
+        reply = await self._carrier.request(
             message, headers, resumable=resumable, protocol_version=protocol_version
         )
         status = self._http.initialize_refused_with
         if (
-            self._active is self._http
+            self._carrier is self._http
             and not self._tried_sse
             and message.get("method") == "initialize"
             and "error" in reply
@@ -114,13 +103,8 @@ class HttpTransportWithFallback(Transport):
             return await sse.request(message, headers, protocol_version=protocol_version)
         return reply
 
-    async def send(
-        self, message: Message, headers: Mapping[str, str], *, protocol_version: str | None = None
-    ) -> None:
-        await self._active.send(message, headers, protocol_version=protocol_version)
-
     async def aclose(self) -> None:
-        await self._active.aclose()
+        await self._carrier.aclose()
 
     async def _open_sse(self, status: int | None) -> SSETransport | None:
         assert self._spawn is not None and self._on_message is not None
@@ -137,7 +121,7 @@ class HttpTransportWithFallback(Transport):
             status,
         )
         await self._http.aclose()
-        self._active = sse
+        self._carrier = sse
         return sse
 
 

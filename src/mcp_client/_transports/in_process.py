@@ -28,7 +28,8 @@ import httpx
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
 from mcp_client._errors import MCPConnectionError
-from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Message, ServerMessageSink, Spawn, Transport
+from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, ServerMessageSink, Spawn
+from mcp_client._transports.delegating import DelegatingTransport
 from mcp_client._transports.http import StreamableHTTPTransport
 
 __all__ = ["InProcessTransport", "asgi_app_of"]
@@ -64,7 +65,7 @@ def asgi_app_of(server: object) -> tuple[ASGIApp, str] | None:
     return None
 
 
-class InProcessTransport(Transport):
+class InProcessTransport(DelegatingTransport):
     """A streamable HTTP connection to an ASGI app in this process: ``Client(InProcessTransport(app))``.
 
     ``app`` is an ASGI application serving MCP's streamable HTTP at ``path``, or a server object that
@@ -111,6 +112,7 @@ class InProcessTransport(Transport):
             http_client=client,
         )
         self._client = client
+        self._carrier = self._http
 
     # ------------------------------------------------------------------ Transport interface
 
@@ -122,39 +124,10 @@ class InProcessTransport(Transport):
     def label(self) -> str:
         return self._label
 
-    @property
-    def cancels_by_closing(self) -> bool:
-        return self._http.cancels_by_closing
-
-    @property
-    def sends_headers(self) -> bool:
-        return True
-
-    @property
-    def session_id(self) -> str | None:
-        return self._http.session_id
-
     async def open(self, spawn: Spawn, on_message: ServerMessageSink) -> None:
         self._bridge.spawn = spawn
         await self._bridge.start()
         await self._http.open(spawn, on_message)
-
-    async def request(
-        self,
-        message: Message,
-        headers: Mapping[str, str],
-        *,
-        resumable: bool = True,
-        protocol_version: str | None = None,
-    ) -> Message:
-        return await self._http.request(
-            message, headers, resumable=resumable, protocol_version=protocol_version
-        )
-
-    async def send(
-        self, message: Message, headers: Mapping[str, str], *, protocol_version: str | None = None
-    ) -> None:
-        await self._http.send(message, headers, protocol_version=protocol_version)
 
     async def aclose(self) -> None:
         try:

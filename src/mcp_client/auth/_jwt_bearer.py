@@ -23,26 +23,16 @@ never a fallback to another grant.
 from __future__ import annotations
 
 import inspect
-import time
-from collections.abc import AsyncGenerator, Awaitable, Callable, Generator, Sequence
+from collections.abc import Awaitable, Callable, Generator, Sequence
 from typing import cast
 
-import httpx
-
 from mcp_client._errors import OAuthError
-from mcp_client._http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
+from mcp_client._http_options import HttpOptions
 from mcp_client.auth import _flow, _scopes, _tokens, _urls
-from mcp_client.auth._challenge import Challenge, bearer_challenge
+from mcp_client.auth._challenge import Challenge
 from mcp_client.auth._discovery import Discovery, read_server_metadata, server_metadata_urls
-from mcp_client.auth._dpop import ResourceNonceRetry, present_token
-from mcp_client.auth._dpop_option import DPoPOption
-from mcp_client.auth._jwt_assertion import ClientAssertion
-from mcp_client.auth._loopback import no_browser_step
-from mcp_client.auth._oauth import REFRESH_MARGIN_SECONDS, server_key
+from mcp_client.auth._grant_auth import GrantAuth
 from mcp_client.auth._records import ClientRegistration, StoredTokens
-from mcp_client.auth._runner import StepRunner
-from mcp_client.auth._storage import InMemoryTokenStorage
-from mcp_client.auth._token_signing import TokenRequestSigner
 from mcp_client.auth._wire import HttpRequest, get_json, oauth_error_from
 
 __all__ = ["JWT_BEARER_GRANT", "AssertionSource", "JWTBearer"]
@@ -54,7 +44,7 @@ AssertionSource = str | Callable[[str, str], Awaitable[str]]
 """The assertion itself, or ``async (audience, resource) -> assertion``, asked for each token request."""
 
 
-class JWTBearer(httpx.Auth):
+class JWTBearer(GrantAuth):
     """``Client(url, auth=JWTBearer(assertion, client_id=...))``: tokens for an assertion (RFC 7523 2.1).
 
     ``scopes`` are requested as given; ``None`` asks for what the server's challenge or metadata names.
@@ -62,15 +52,12 @@ class JWTBearer(httpx.Auth):
     neither the assertion nor a secret ever appears in a message or a repr.
     """
 
-    requires_request_body = False
-    requires_response_body = False
-
-    _http_options: HttpOptions = DEFAULT_HTTP_OPTIONS
+    _rejected_after_issue = "rejected the token it had just been issued for the assertion (401); giving up"
 
     def use_http_options(self, options: HttpOptions) -> None:
         """Send token requests as the MCP requests go (``Client`` hands over its CA bundle, proxy...); an
         assertion source that makes requests of its own (``IdJagAssertion``) gets them too."""
-        self._http_options = options
+        super().use_http_options(options)
         forward = getattr(self._assertion, "use_http_options", None)
         if callable(forward):
             forward(options)
@@ -105,65 +92,27 @@ class JWTBearer(httpx.Auth):
             raise ValueError("auth_method='private_key_jwt' needs private_key")
         if issuer is not None:
             _urls.web_url(issuer, "the issuer given to JWTBearer", allow_query=False)
+        super().__init__(
+            dpop=dpop, private_key=private_key, signing_algorithm=signing_algorithm, timeout=timeout
+        )
         self._assertion = assertion
         self._client_id = client_id
         self._client_secret = client_secret
-        self._signing = (
-            ClientAssertion(private_key, algorithm=signing_algorithm) if private_key is not None else None
-        )
         self._auth_method = auth_method
         self._issuer = issuer
         selected = _scopes.join(scopes)
         self._scopes = tuple(selected.split()) if selected else (() if scopes is not None else None)
-        self._dpop = DPoPOption(dpop)
-        self._dpop_key = self._dpop.key_for_login()
-        self._timeout = timeout
-        self._tokens: dict[str, StoredTokens] = {}
-        self._discovery: dict[str, Discovery] = {}
-        self.clock: Callable[[], float] = time.time
 
     def __repr__(self) -> str:
         held = ", client_secret=<hidden>" if self._client_secret is not None else ""
         held += ", private_key=<hidden>" if self._signing is not None else ""
         return f"JWTBearer(client_id={self._client_id!r}{held}, assertion=<hidden>)"
 
-    def sync_auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
-        raise OAuthError("JWTBearer works with httpx.AsyncClient only (mcp_client.Client uses one)")
-        yield request  # pragma: no cover
-
-    async def async_auth_flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
-        key = server_key(request.url)
-        tokens = self._tokens.get(key)
-        if tokens is not None and tokens.expires_within(REFRESH_MARGIN_SECONDS, self.clock()):
-            await self._fetch_token(key, None)
-        fetched = False
-        nonce_retry = ResourceNonceRetry(self._dpop.nonces)
-        while True:
-            tokens = self._tokens.get(key)
-            proof = False
-            if tokens is not None and _urls.same_origin(str(request.url), key):
-                proof = present_token(request, tokens, self._dpop_key, self._dpop.nonces)
-            response = yield request
-            if not _urls.same_origin(str(response.url), str(request.url)):
-                return
-            if nonce_retry.should_retry(response, proof):
-                continue
-            if response.status_code != 401:
-                return
-            if fetched:
-                raise OAuthError(
-                    f"{key} rejected the token it had just been issued for the assertion (401); giving up"
-                )
-            challenge = bearer_challenge(tuple(response.headers.get_list("www-authenticate")))
-            await self._fetch_token(key, challenge)
-            fetched = True
-
     # ------------------------------------------------------------------------------------ internals
 
     async def _fetch_token(self, key: str, challenge: Challenge | None) -> None:
-        signer = TokenRequestSigner(assertion=self._signing, dpop=self._dpop_key, nonces=self._dpop.nonces)
         async with self._http_options.client(timeout=self._timeout) as http:
-            runner = StepRunner(http, InMemoryTokenStorage(), key, no_browser_step, signer=signer)
+            runner = self._runner(http, key)
             discovery = self._discovery.get(key)
             if discovery is None:
                 discovery = await runner.run(self._discover(key, challenge))
@@ -177,7 +126,7 @@ class JWTBearer(httpx.Auth):
             )
             client = self._client(discovery)
             tokens = await runner.run(jwt_bearer_grant(discovery, client, assertion, scope, self.clock))
-        self._tokens[key] = self._dpop.bind(tokens, self._dpop_key)
+        self._keep(key, tokens)
 
     def _discover(self, key: str, challenge: Challenge | None) -> Generator[_flow.Step, object, Discovery]:
         if self._issuer is None:

@@ -22,7 +22,14 @@ from mcp_client._errors import OAuthError
 from mcp_client.auth import _urls
 from mcp_client.auth._discovery import ServerMetadata
 from mcp_client.auth._records import ClientRegistration
-from mcp_client.auth._wire import HttpRequest, HttpResponse, oauth_error_from, read_json_object, server_text
+from mcp_client.auth._wire import (
+    HttpRequest,
+    HttpResponse,
+    oauth_error_from,
+    read_json_object,
+    read_seconds,
+    server_text,
+)
 
 SUPPORTED_AUTH_METHODS = ("none", "client_secret_basic", "client_secret_post")
 _SECRET_METHODS = ("client_secret_basic", "client_secret_post")
@@ -193,14 +200,15 @@ def read_registration(
             f"the authorization server {server.issuer} registered this client for {method} but sent no "
             "client_secret"
         )
-    expires = document.get("client_secret_expires_at")
-    if not isinstance(expires, int | float) or isinstance(expires, bool) or expires <= 0:
-        expires = None
+    expires = read_seconds(
+        document.get("client_secret_expires_at"),
+        f"the client_secret_expires_at of the registration response from {response.url}",
+    )
     return ClientRegistration(
         client_id=client_id,
         client_secret=secret if method in _SECRET_METHODS else None,
         token_endpoint_auth_method=method,
         redirect_uri=redirect_uri,
         issuer=server.issuer,
-        client_secret_expires_at=float(expires) if expires is not None else None,
+        client_secret_expires_at=expires if expires is not None and expires > 0 else None,
     )

@@ -133,6 +133,7 @@ class StepRunner:
                 headers={k.lower(): v for k, v in response.headers.items()},
                 body=body,
                 www_authenticate=tuple(response.headers.get_list("www-authenticate")),
+                sent_secrets=request.secrets(),
             )
         raise AssertionError("unreachable")  # pragma: no cover
 

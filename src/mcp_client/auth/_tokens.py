@@ -12,12 +12,18 @@ one, and one without ``scope`` keeps the old scope (RFC 6749 sections 5.1 and 6)
 from __future__ import annotations
 
 import base64
-import math
 from urllib.parse import quote
 
 from mcp_client._errors import OAuthError
 from mcp_client.auth._records import ClientRegistration, StoredTokens
-from mcp_client.auth._wire import HttpRequest, HttpResponse, oauth_error_from, read_json_object, server_text
+from mcp_client.auth._wire import (
+    HttpRequest,
+    HttpResponse,
+    oauth_error_from,
+    read_json_object,
+    read_seconds,
+    server_text,
+)
 
 _TOKEN_TYPES = {"bearer": "Bearer", "dpop": "DPoP"}
 _FORM_HEADERS = (("content-type", "application/x-www-form-urlencoded"), ("accept", "application/json"))
@@ -97,15 +103,8 @@ def read_tokens(
     previous: StoredTokens | None = None,
 ) -> StoredTokens:
     """The tokens in a token endpoint response, or an ``OAuthError`` (with the OAuth ``error`` code)."""
-    sent = request.form_dict()
-    secrets = (
-        sent.get("code"),
-        sent.get("code_verifier"),
-        sent.get("refresh_token"),
-        sent.get("client_secret"),
-    )
     if response.status != 200:
-        raise oauth_error_from(response, "token endpoint", secrets)
+        raise oauth_error_from(response, "token endpoint", request.secrets())
     document = read_json_object(response, "token response")
     access_token = document.get("access_token")
     if not isinstance(access_token, str) or not access_token:
@@ -117,12 +116,10 @@ def read_tokens(
             f"the token endpoint at {response.url} issued a token of type {shown!r}; "
             "only Bearer and DPoP (RFC 9449) are supported"
         )
-    expires_in = document.get("expires_in")
-    if isinstance(expires_in, str) and expires_in.isdigit():
-        expires_in = int(expires_in)
-    expires_at: float | None = None
-    if isinstance(expires_in, int | float) and not isinstance(expires_in, bool) and math.isfinite(expires_in):
-        expires_at = now + max(0.0, float(expires_in))
+    expires_in = read_seconds(
+        document.get("expires_in"), f"the expires_in of the token response from {response.url}"
+    )
+    expires_at = now + max(0.0, expires_in) if expires_in is not None else None
     refresh_token = document.get("refresh_token")
     if not isinstance(refresh_token, str) or not refresh_token:
         refresh_token = previous.refresh_token if previous is not None else None

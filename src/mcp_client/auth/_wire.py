@@ -6,21 +6,47 @@ The flow (``_flow``) yields an ``HttpRequest`` and is sent back an ``HttpRespons
 Nothing here may leak a secret: an ``HttpRequest``'s ``repr`` shows the method and URL only (the
 body of a token request holds the code, the verifier, the refresh token or the client secret), and
 text an authorization server sends back is cleaned with ``server_text`` before it reaches a message.
+A server may echo what it was sent: the driver notes every secret a request carried
+(``HttpRequest.secrets``: form fields, the Basic or Bearer credentials, a signed client assertion)
+on its ``HttpResponse``, and ``oauth_error_from`` removes them all from the message.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 import json
+import math
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, quote_plus, unquote, urlencode
 
 from mcp_client._errors import OAuthError
 
 MAX_DOCUMENT_BYTES = 256 * 1024
 """Largest metadata, registration or token response read; a hostile server cannot make us buffer more."""
+
+MAX_SECONDS = 10**11
+"""Largest ``expires_in`` / ``client_secret_expires_at`` taken (about 3,000 years): a larger number is a
+server's mistake, refused with an ``OAuthError`` rather than an ``OverflowError`` from float()."""
+
+_PUBLIC_FORM_FIELDS = frozenset(
+    {
+        "grant_type",
+        "client_id",
+        "resource",
+        "scope",
+        "redirect_uri",
+        "token_type_hint",
+        "client_assertion_type",
+        "subject_token_type",
+        "requested_token_type",
+        "audience",
+    }
+)
+"""Form fields that hold no secret; every other field's value is scrubbed from an error message."""
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 
@@ -64,6 +90,20 @@ class HttpRequest:
                 return value
         return None
 
+    def secrets(self) -> tuple[str, ...]:
+        """Every secret this request carries, as it may come back: the values of the form fields that
+        are not known to be public (code, verifier, refresh token, client secret, client assertion,
+        assertion, subject token...), and the credentials of an ``Authorization`` header (the Basic
+        pair's secret, percent-encoded and not, and the header's own value)."""
+        found = [value for name, value in self.form or () if name not in _PUBLIC_FORM_FIELDS]
+        authorization = self.header("authorization")
+        if authorization:
+            scheme, _, credentials = authorization.partition(" ")
+            found.append(credentials)
+            if scheme.lower() == "basic":
+                found.extend(_basic_secret(credentials))
+        return tuple(found)
+
 
 @dataclass(frozen=True, slots=True)
 class HttpResponse:
@@ -75,6 +115,19 @@ class HttpResponse:
     headers: Mapping[str, str] = field(default_factory=lambda: {})
     body: bytes = field(default=b"", repr=False)
     www_authenticate: tuple[str, ...] = ()
+    sent_secrets: tuple[str, ...] = field(default=(), repr=False)
+    """What the request that got this answer carried (``HttpRequest.secrets``), set by the driver so
+    that an error made from the answer can leave out whatever the server echoes of it."""
+
+
+def _basic_secret(credentials: str) -> tuple[str, ...]:
+    """The client secret (and the whole pair) of HTTP Basic credentials, encoded and decoded."""
+    try:
+        pair = base64.b64decode(credentials, validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return ()
+    _, _, secret = pair.partition(":")
+    return (pair, secret, unquote(secret))
 
 
 def get_json(url: str, purpose: str) -> HttpRequest:
@@ -105,15 +158,51 @@ def server_text(value: object, *, limit: int = 200) -> str:
 
 
 def redact(text: str, secrets: Iterable[str | None]) -> str:
-    """``text`` with every occurrence of each (non-trivial) secret replaced by ``[redacted]``."""
-    for secret in secrets:
-        if secret and len(secret) >= 4:
-            text = text.replace(secret, "[redacted]")
+    """``text`` with every occurrence of each (non-trivial) secret replaced by ``[redacted]``, as sent
+    and as a form or a URL encodes it; the longest first, so that no part of a longer one is left."""
+    forms = {
+        variant
+        for secret in secrets
+        if secret and len(secret) >= 4
+        for variant in (secret, quote(secret, safe=""), quote_plus(secret))
+    }
+    for secret in sorted(forms, key=len, reverse=True):
+        text = text.replace(secret, "[redacted]")
     return text
 
 
+def read_seconds(value: object, what: str) -> float | None:
+    """A number of seconds a server sent (a JSON number, or a string of ASCII digits), as a float.
+
+    ``None`` when absent or not a number (the field is then ignored, as before); an ``OAuthError``
+    naming ``what`` when it is larger than ``MAX_SECONDS``: a 400-digit number must not escape as
+    ``OverflowError``, nor a 5,000-digit string as Python's ``ValueError`` on long integer text.
+    """
+    if isinstance(value, str):
+        text = value.strip()
+        if not (text.isascii() and text.isdigit()):
+            return None
+        if len(text) > len(str(MAX_SECONDS)):
+            raise OAuthError(f"{what} is a number of {len(text)} digits; no lifetime is that long")
+        value = int(text)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if abs(value) > MAX_SECONDS:
+        raise OAuthError(
+            f"{what} is out of range (more than {MAX_SECONDS} seconds); no lifetime is that long"
+        )
+    return float(value)
+
+
 def oauth_error_from(response: HttpResponse, purpose: str, secrets: Iterable[str | None] = ()) -> OAuthError:
-    """The ``OAuthError`` for a failed OAuth endpoint response (RFC 6749 section 5.2 error body if any)."""
+    """The ``OAuthError`` for a failed OAuth endpoint response (RFC 6749 section 5.2 error body if any).
+
+    Every secret the request carried (``response.sent_secrets``) and every one in ``secrets`` is
+    removed from the server's text before it is shortened, so a cut never leaves part of one behind.
+    """
+    hidden = (*secrets, *response.sent_secrets)
     code: str | None = None
     description = ""
     try:
@@ -121,10 +210,11 @@ def oauth_error_from(response: HttpResponse, purpose: str, secrets: Iterable[str
     except (ValueError, RecursionError):
         document = None
     if isinstance(document, dict):
-        code = server_text(document.get("error"), limit=80) or None
-        description = server_text(document.get("error_description"))
+        error, text = document.get("error"), document.get("error_description")
+        code = server_text(redact(error, hidden) if isinstance(error, str) else None, limit=80) or None
+        description = server_text(redact(text, hidden) if isinstance(text, str) else None)
     detail = code or f"HTTP {response.status}"
     if description:
         detail += f": {description}"
-    message = redact(f"the {purpose} at {response.url} refused the request ({detail})", secrets)
+    message = redact(f"the {purpose} at {response.url} refused the request ({detail})", hidden)
     return OAuthError(message, error=code)

@@ -179,9 +179,11 @@ _ONE_NAME_AFTER_SERVER = {"call": "TOOL", "get-prompt": "NAME", "read": "URI"}
 
 def _target(args: argparse.Namespace) -> tuple[Connection | Everyone, list[str]]:
     """The server(s) the command talks to (``_targets``), and the words left for the command."""
+    from dataclasses import replace
+
     from ui_adapters.cli._targets import Everyone, config_of, only_server, split_target
 
-    words = list(getattr(args, "arguments", None) or ())
+    words: list[str] = list(getattr(args, "arguments", None) or ())
     if getattr(args, "server", None) is not None:
         words.insert(0, args.server)
     base = _base_connection(args)
@@ -191,8 +193,17 @@ def _target(args: argparse.Namespace) -> tuple[Connection | Everyone, list[str]]
             raise UsageError("servers lists the servers of a config file: mcp-client servers --config FILE")
         name = args.server_option or (words[0] if words else None)
         return Everyone(only_server(config, name) if name else config, base), []
-    what = _ONE_NAME_AFTER_SERVER.get(args.command, "")
-    target, rest = split_target(args, words, base, what=what, dotted=what in ("TOOL", "NAME"))
+    if args.command == "tools" and (config := config_of(args)) is not None:
+        # One server of the file or all: listed through the group, under the names `call` takes.
+        name = args.server_option or (words.pop(0) if words else None)
+        _no_more(words, "tools")
+        target: Connection | Everyone = Everyone(config, base)
+        if name is not None:
+            target = Everyone(only_server(config, name, headers=base.headers), replace(base, headers={}))
+        rest: list[str] = []
+    else:
+        what = _ONE_NAME_AFTER_SERVER.get(args.command, "")
+        target, rest = split_target(args, words, base, what=what, dotted=what in ("TOOL", "NAME"))
     if isinstance(target, Everyone) and target.base.headers:
         raise UsageError(
             "--header goes to one server: name it (SERVER or --server NAME), or put the header in the "

@@ -6,10 +6,9 @@ are turned into messages and codes in one place, ``ui_adapters.cli.main``.
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import httpx
@@ -22,6 +21,7 @@ from mcp_client import (
     ElicitationCompleteCallback,
     StdioServerParameters,
     UrlElicitationRequiredError,
+    with_server_name,
 )
 from mcp_client.types import CallToolResult, LoggingLevel, Root, Tool
 from ui_adapters.cli._args import parse_arguments, suggest
@@ -113,7 +113,7 @@ class Connection:
         if callback is not None and self.name is not None:
             # Questions from a server of the --config file say its name there, as in a ClientGroup.
             options["elicitation_modes"] = getattr(callback, "elicitation_modes", None)
-            callback = _named(callback, self.name)
+            callback = with_server_name(callback, self.name)
         return Client(
             self.server,
             mode=mode,
@@ -275,14 +275,6 @@ async def _call_after_links(
             raise
         ui.status.update(f"Calling {name} again…")
         return await client.call_tool(name, arguments, progress_callback=ui.status.progress)
-
-
-def _named(callback: ElicitationCallback, name: str) -> ElicitationCallback:
-    async def ask(context: ClientRequestContext, params: Any) -> Any:
-        answer = callback(replace(context, config_name=name), params)
-        return await answer if inspect.isawaitable(answer) else answer
-
-    return ask
 
 
 def _find_tool(tools: Sequence[Tool], name: str, server: str) -> Tool:

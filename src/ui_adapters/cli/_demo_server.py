@@ -1,10 +1,11 @@
-"""The server ``mcp-client demo`` runs: the bistro's ``book_table`` and the file store's ``delete_folder``.
+"""The example tools, written once: the bistro's ``book_table`` and the file store's ``delete_folder``.
 
-A copy of ``examples/servers/bistro.py`` and ``examples/servers/files.py`` kept inside the package, so
-the demo finds it however the package was installed (a wheel has no ``examples/`` folder), while the
-examples stay whole files a reader can copy. ``tests/cli/test_examples.py`` holds the copy to them:
-same tools, same questions (message and form) and same results for every answer, in both eras. It is
-built with the official MCP SDK (the ``examples`` extra) and only ever runs as a subprocess::
+``mcp-client demo`` runs both in one server (this module); ``examples/servers/bistro.py`` and
+``examples/servers/files.py`` serve one each (``bistro()``, ``files()``, ``run_example``). They live
+inside the package so the demo finds them however the package was installed (a wheel has no
+``examples/`` folder); the example files import them, so there is no copy to drift apart.
+``tests/cli/test_examples.py`` runs them all. Built with the official MCP SDK (the ``examples``
+extra); the demo only ever runs as a subprocess::
 
     python -m ui_adapters.cli._demo_server                     # stdio
     python -m ui_adapters.cli._demo_server --http --port 0     # 127.0.0.1, a free port
@@ -18,6 +19,7 @@ The library never imports this module.
 
 import argparse
 import socket
+import sys
 from typing import Annotated
 
 import anyio
@@ -29,8 +31,6 @@ FULL_DATE = "2025-12-25"
 LOOPBACK = "127.0.0.1"
 _START_TIMEOUT = 20
 
-mcp = MCPServer("demo-bistro", log_level="WARNING")
-
 
 class AlternativeDate(BaseModel):
     accept_alternative: bool = Field(description="Book the alternative date instead?")
@@ -41,7 +41,6 @@ class AlternativeDate(BaseModel):
     )
 
 
-@mcp.tool()
 async def book_table(date: str, party_size: int, ctx: Context) -> str:
     """Book a table for `party_size` people on `date` (YYYY-MM-DD); 2025-12-25 is full."""
     if date != FULL_DATE:
@@ -70,7 +69,6 @@ async def confirm_delete(path: str) -> Elicit[Confirm] | Confirm:
     return Elicit(f"Really delete {path}? This cannot be undone.", Confirm)
 
 
-@mcp.tool()
 async def delete_folder(
     path: str, confirmation: Annotated[ElicitationResult[Confirm], Resolve(confirm_delete)]
 ) -> str:
@@ -80,6 +78,43 @@ async def delete_folder(
             return f"deleted {path}"
         return f"kept {path} (not confirmed)"
     return f"kept {path} (outcome: {confirmation.action})"
+
+
+def bistro(name: str = "bistro") -> MCPServer:
+    """A server with ``book_table`` (``ctx.elicit``: a question pushed over the open call, legacy era)."""
+    server = MCPServer(name, log_level="WARNING")
+    server.tool()(book_table)
+    return server
+
+
+def files(name: str = "files") -> MCPServer:
+    """A server with ``delete_folder`` (a ``Resolve(...)`` resolver: asked in either era)."""
+    server = MCPServer(name, log_level="WARNING")
+    server.tool()(delete_folder)
+    return server
+
+
+def demo() -> MCPServer:
+    """The server of ``mcp-client demo``: both tools."""
+    server = bistro("demo-bistro")
+    server.tool()(delete_folder)
+    return server
+
+
+mcp = demo()
+
+
+def run_example(server: MCPServer, name: str) -> None:
+    """``python examples/servers/NAME.py [--http [--port 8000]]``: stdio, or streamable HTTP on 127.0.0.1."""
+    parser = argparse.ArgumentParser(description=f"The {name} example MCP server.")
+    parser.add_argument("--http", action="store_true", help="serve streamable HTTP on 127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000, help="HTTP port (default 8000)")
+    args = parser.parse_args()
+    if args.http:
+        print(f"{name}: serving http://{LOOPBACK}:{args.port}/mcp (Ctrl-C to stop)", file=sys.stderr)
+        server.run("streamable-http", host=LOOPBACK, port=args.port)
+    else:
+        server.run("stdio")
 
 
 async def _serve_http(port: int) -> None:

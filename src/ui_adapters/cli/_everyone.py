@@ -14,6 +14,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
@@ -95,26 +96,43 @@ async def run_servers(everyone: Everyone, out: Console, err: Console, *, as_json
     if as_json:
         print_json(out, rows)
     else:
-        for row in rows:
-            _print_server(out, row)
+        _print_servers(out, rows)
     broken = any(not row["connected"] and not row.get("disabled") for row in rows)
     return EXIT_CONNECTION if broken else EXIT_OK
 
 
-def _print_server(out: Console, row: dict[str, Any]) -> None:
-    line = Text(sanitize(row["name"], max_length=80, single_line=True), style="bold")
-    if row.get("disabled"):
-        line.append("  disabled in the file", style="dim")
-    elif row["connected"]:
-        tools = "?" if row["tools"] is None else str(row["tools"])
-        line.append(
-            f"  connected  {row['era']} ({row['protocolVersion']})  {row['transport']}  ", style="green"
-        )
-        line.append(f"{tools} tool" + ("" if tools == "1" else "s"))
-    else:
-        line.append("  not connected: ", style="red")
-        line.append(sanitize(row["error"], max_length=500, single_line=True))
-    out.print(line, soft_wrap=True)
+def _print_servers(out: Console, rows: list[dict[str, Any]]) -> None:
+    """One line a server, in columns: the name, then how it went; for a connected server its era, its
+    transport and its tools, each column as wide as its widest entry (names of any length line up; the
+    counts of tools are right-aligned)."""
+    names = [sanitize(row["name"], max_length=80, single_line=True) for row in rows]
+    connected = [row for row in rows if row["connected"]]
+    eras = [f"{row['era']} ({row['protocolVersion']})" for row in connected]
+    name_width = max((cell_len(name) for name in names), default=0)
+    era_width = max((len(era) for era in eras), default=0)
+    transport_width = max((len(str(row["transport"])) for row in connected), default=0)
+    tools_width = max((len(_tools_count(row)) for row in connected), default=0)
+    for name, row in zip(names, rows, strict=True):
+        line = Text(name, style="bold")
+        line.append(" " * (name_width - cell_len(name) + 2))
+        if row.get("disabled"):
+            line.append("disabled in the file", style="dim")
+        elif row["connected"]:
+            era = f"{row['era']} ({row['protocolVersion']})"
+            line.append(
+                f"connected  {era.ljust(era_width)}  {str(row['transport']).ljust(transport_width)}  ",
+                style="green",
+            )
+            tools = _tools_count(row)
+            line.append(f"{tools.rjust(tools_width)} tool" + ("" if tools == "1" else "s"))
+        else:
+            line.append("not connected: ", style="red")
+            line.append(sanitize(row["error"], max_length=500, single_line=True))
+        out.print(line, soft_wrap=True)
+
+
+def _tools_count(row: dict[str, Any]) -> str:
+    return "?" if row["tools"] is None else str(row["tools"])
 
 
 async def run_all_tools(everyone: Everyone, out: Console, err: Console, *, as_json: bool) -> int:

@@ -183,7 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="*",
         metavar="SERVER TOOL [KEY=VALUE ...]",
         help="the server, the tool's name (see `mcp-client tools SERVER`) and its arguments; with --config, "
-        "SERVER.TOOL or --server NAME TOOL",
+        "the name `tools --config` shows, SERVER.TOOL or --server NAME TOOL",
     )
     call.add_argument(
         "--detach",

@@ -1,4 +1,5 @@
-"""Which server(s) a command talks to: the SERVER word, ``--server NAME``, ``SERVER.TOOL``, or a config.
+"""Which server(s) a command talks to: the SERVER word, ``--server NAME``, ``SERVER.TOOL`` or the tool's
+name in the group (what ``tools --config`` lists), or a config.
 
 Without ``--config``, SERVER is a URL, a Python file or a quoted command line (``_servers``). With
 ``--config FILE`` (an ``mcpServers`` file, read only when named), SERVER is one of the file's names; a
@@ -11,8 +12,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from mcp_client import StdioServerParameters
 from mcp_client.config import ConfigError, MCPConfig, ServerConfig, load_config
@@ -128,12 +129,17 @@ def login_options(args: argparse.Namespace) -> tuple[str, LoginOptions]:
     )
 
 
-def only_server(config: MCPConfig, name: str) -> MCPConfig:
-    """``config`` cut down to server ``name`` (``UsageError`` naming the servers if there is none)."""
+def only_server(config: MCPConfig, name: str, *, headers: Mapping[str, str] | None = None) -> MCPConfig:
+    """``config`` cut down to server ``name`` (``UsageError`` naming the servers if there is none), with
+    the command line's ``headers`` added to its own (an http(s) server only)."""
     try:
         entry = config[name]
     except KeyError as error:
         raise UsageError(str(error.args[0])) from None
+    if headers:
+        if entry.url is None:
+            raise UsageError("--header only applies to http(s):// servers; this SERVER runs over stdio")
+        entry = replace(entry, headers={**entry.headers, **headers})
     return MCPConfig({name: entry}, config.source)
 
 
@@ -176,23 +182,33 @@ def _from_entry(entry: ServerConfig, base: Connection) -> Connection:
 
 
 def _split_dotted(config: MCPConfig, word: str, what: str, only: str | None) -> tuple[str, str]:
-    """``SERVER.NAME`` → ``(SERVER, NAME)``, the longest server name of the config that fits.
+    """``SERVER.NAME`` → ``(SERVER, NAME)``, the longest server name of the config that fits; for a tool,
+    also the name ``tools --config`` shows (the group's: ``{server}_{tool}``, a ``tool_prefix`` or a
+    ``rename_tools`` entry), which only one server of the file may give.
 
     A config of one server needs no ``SERVER.``: a word that names none is that server's.
     """
     for name in sorted(config.servers, key=len, reverse=True):
         if word.startswith(name + ".") and len(word) > len(name) + 1:
             return name, word[len(name) + 1 :]
+    if what == "TOOL":
+        found = [(entry.name, tool) for entry in config.servers.values() if (tool := entry.tool_named(word))]
+        if len(found) > 1:
+            both = " and ".join(f"{server}.{tool}" for server, tool in found)
+            raise UsageError(
+                f"{word!r} is the name of two tools in {config.source} ({both}): write one of those"
+            )
+        if found:
+            return found[0]
     if only is not None:
         return only, word
     servers = ", ".join(config.servers) or "none"
+    shown = f"the name `tools --config` shows, SERVER.{what}" if what == "TOOL" else f"SERVER.{what}"
     raise UsageError(
-        f"{word!r} names no server of {config.source}: write SERVER.{what} or --server NAME {what} "
+        f"{word!r} names no server of {config.source}: write {shown} or --server NAME {what} "
         f"(servers: {servers})"
     )
 
 
 def _with(base: Connection, **changes: object) -> Connection:
-    from dataclasses import replace
-
     return replace(base, **changes)  # type: ignore[arg-type]
