@@ -82,7 +82,7 @@ from ui_adapters._question_record import apply_entry, question_from_entry, quest
 from ui_adapters._task_keeper import TaskKeeper
 from ui_adapters.paused import PausedCall, PausedCallNotReadyError
 from ui_adapters.pending import PendingQuestion, QuestionNotPendingError
-from ui_adapters.store import DEFAULT_LEASE, QuestionStore
+from ui_adapters.store import DEFAULT_LEASE, QuestionStore, redact_server
 from ui_adapters.stored_tasks import StoredTask, TaskOutcome
 
 __all__ = ["QuestionBroker", "QuestionNotPendingError"]
@@ -500,6 +500,10 @@ class QuestionBroker:
         if self.store is not None:
             status = _STATUS_OF[result.action]
             if not await self.store.settle_question(question.id, status, result_wire(result)):
+                # answered elsewhere, or withdrawn now: its worker died (the store checks its lease)
+                apply_entry(question, await self.store.get_question(question.id))
+                if not question.is_pending:
+                    self._pending.pop(question.id, None)
                 raise self._not_pending(question.id)
             question = self._waiting.get(question.id, question)
         question.settle(result)
@@ -559,7 +563,9 @@ class QuestionBroker:
             if question.is_pending:
                 record = question_record(question, None)
                 await self.store.add_question(record, owner=None, expires_in=self._expires_in())
-        await self.store.put_record("paused-call", call.id, call.to_json())
+        stored = call.to_json()
+        stored["server"] = redact_server(call.server)  # the store never keeps user:password (docs/ui.md)
+        await self.store.put_record("paused-call", call.id, stored)
         for question in call.questions.values():
             if question.is_pending:
                 self._publish(question)

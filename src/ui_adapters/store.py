@@ -76,7 +76,11 @@ class QuestionStore(Protocol):
         ...
 
     async def settle_question(self, question_id: str, status: str, result: Mapping[str, Any] | None) -> bool:
-        """Move a pending question to ``status`` with ``result``; False if it was not pending."""
+        """Move a pending question to ``status`` with ``result``, atomically; False if it was not pending.
+
+        If the question has an ``owner`` whose lease has ended, it is moved to ``withdrawn`` instead
+        (no result), and the answer is refused (False; True only when ``status`` was ``withdrawn``).
+        """
         ...
 
     async def put_record(self, kind: str, record_id: str, payload: Mapping[str, Any]) -> None: ...
@@ -183,10 +187,14 @@ class MemoryStore:
         entry = self._questions.get(question_id)
         if entry is None or entry["status"] != "pending":
             return False
-        entry["status"], entry["result"] = status, dict(result) if result is not None else None
+        owner = entry["owner"]
+        if owner is not None and self._leases.get(owner, 0) < time.monotonic():
+            entry["status"], entry["result"] = "withdrawn", None  # its call died with its worker
+        else:
+            entry["status"], entry["result"] = status, dict(result) if result is not None else None
         self._expiry[question_id] = time.time() + self.keep_for
         self._touch()
-        return True
+        return entry["status"] == status
 
     async def put_record(self, kind: str, record_id: str, payload: Mapping[str, Any]) -> None:
         self._records[kind, record_id] = (dict(payload), time.time() + self.keep_for)

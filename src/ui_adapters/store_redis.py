@@ -12,11 +12,12 @@ so ``import ui_adapters`` never loads it. Keys are namespaced per app (``namespa
     {ns}:worker:{id}     a worker's lease (expires unless renewed)
     {ns}:changes         pub/sub channel: "something changed", so other workers look at once
 
-Settling a question is one Lua script (status ``pending`` -> final, result, expiry, publish), so of
-two answers posted to two workers at once exactly one wins, and the worker whose legacy call waits for
-it hears about it within milliseconds through the channel. Claiming a record is another script (read
-the holder, check its lease, set the holder), so of two workers taking over a dead worker's task
-exactly one does.
+Settling a question is one Lua script (status ``pending`` -> final, result, expiry, publish; or
+``withdrawn`` if the question's owner has no lease any more), so of two answers posted to two workers
+at once exactly one wins, an answer to a dead worker's question is refused, and the worker whose
+legacy call waits for it hears about it within milliseconds through the channel. Claiming a record
+is another script (read the holder, check its lease, set the holder), so of two workers taking over a
+dead worker's task exactly one does.
 """
 
 from __future__ import annotations
@@ -35,11 +36,17 @@ __all__ = ["RedisStore"]
 
 _SETTLE = """
 if redis.call('HGET', KEYS[1], 'status') ~= 'pending' then return 0 end
-redis.call('HSET', KEYS[1], 'status', ARGV[1], 'result', ARGV[2])
+local status, result = ARGV[1], ARGV[2]
+local owner = redis.call('HGET', KEYS[1], 'owner')
+if owner and owner ~= '' and redis.call('EXISTS', ARGV[5] .. owner) == 0 then
+  status, result = 'withdrawn', ''
+end
+redis.call('HSET', KEYS[1], 'status', status, 'result', result)
 redis.call('ZREM', KEYS[2], ARGV[3])
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 redis.call('PUBLISH', KEYS[3], ARGV[3])
-return 1
+if status == ARGV[1] then return 1 end
+return 0
 """
 
 _CLAIM = """
@@ -163,6 +170,7 @@ class RedisStore:
                 json.dumps(result) if result is not None else "",
                 question_id,
                 int(self.keep_for * 1000),
+                self._key("worker", ""),
             ],
         )
         return settled == 1

@@ -25,6 +25,7 @@ from typing import Any
 import anyio
 import anyio.to_thread
 
+from mcp_client import MCPClientError
 from ui_adapters.store import DEFAULT_KEEP_FOR
 
 __all__ = ["SqliteStore"]
@@ -41,6 +42,10 @@ CREATE TABLE IF NOT EXISTS leases (worker TEXT PRIMARY KEY, until REAL NOT NULL)
 CREATE TABLE IF NOT EXISTS claims (
     kind TEXT NOT NULL, id TEXT NOT NULL, worker TEXT NOT NULL, PRIMARY KEY (kind, id));
 """
+_OPEN_TIMEOUT = 30.0
+"""Seconds a statement waits for another process's lock (SQLite's busy timeout), opening included."""
+_OWNER_DEAD = "owner IS NOT NULL AND owner NOT IN (SELECT worker FROM leases WHERE until > ?)"
+"""A question whose call waited in a worker that is gone (its lease ended): one ``?``, the time now."""
 
 
 class SqliteStore:
@@ -64,11 +69,31 @@ class SqliteStore:
     # ----------------------------------------------------------------------------- plumbing
 
     def _connect(self) -> sqlite3.Connection:
-        connection = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
-        connection.execute("PRAGMA journal_mode=WAL")
-        connection.execute("PRAGMA synchronous=NORMAL")
-        connection.executescript(_SCHEMA)
-        return connection
+        """Open the file, switch it to WAL and create the tables; an ``MCPClientError`` if it cannot be.
+
+        Several processes opening a new file at once (``--workers 4``) race for the switch to WAL, which
+        SQLite may refuse at once with "database is locked" instead of waiting its busy timeout: those
+        attempts are repeated, for as long as the busy timeout (``_OPEN_TIMEOUT``).
+        """
+        deadline = time.monotonic() + _OPEN_TIMEOUT
+        delay = 0.005
+        while True:
+            connection: sqlite3.Connection | None = None
+            try:
+                connection = sqlite3.connect(
+                    self.path, timeout=_OPEN_TIMEOUT, isolation_level=None, check_same_thread=False
+                )
+                connection.execute("PRAGMA journal_mode=WAL")
+                connection.execute("PRAGMA synchronous=NORMAL")
+                connection.executescript(f"BEGIN IMMEDIATE; {_SCHEMA} COMMIT;")
+                return connection
+            except sqlite3.Error as exc:
+                if connection is not None:
+                    connection.close()
+                if not (_busy(exc) and time.monotonic() < deadline):
+                    raise _open_error(self.path, exc) from exc
+            time.sleep(delay)  # in the store's worker thread, never on the event loop
+            delay = min(delay * 2, 0.1)
 
     async def _run(self, statement: str, parameters: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         def work() -> list[tuple[Any, ...]]:
@@ -126,16 +151,22 @@ class SqliteStore:
         return [_question(row) for row in rows]
 
     async def settle_question(self, question_id: str, status: str, result: Mapping[str, Any] | None) -> bool:
-        changed = await self._change(
-            "UPDATE questions SET status = ?, result = ?, expires = ? WHERE id = ? AND status = 'pending'",
+        """One ``UPDATE``: the status asked for, or ``withdrawn`` if the owner's lease has ended."""
+        now = time.time()
+        rows = await self._run(
+            f"UPDATE questions SET status = CASE WHEN {_OWNER_DEAD} THEN 'withdrawn' ELSE ? END, "
+            f"result = CASE WHEN {_OWNER_DEAD} THEN NULL ELSE ? END, expires = ? "
+            "WHERE id = ? AND status = 'pending' RETURNING status",
             (
+                now,
                 status,
+                now,
                 json.dumps(result) if result is not None else None,
-                time.time() + self.keep_for,
+                now + self.keep_for,
                 question_id,
             ),
         )
-        return changed == 1
+        return bool(rows) and rows[0][0] == status
 
     # ------------------------------------------------------------------------------ records
 
@@ -190,8 +221,8 @@ class SqliteStore:
     async def sweep(self) -> int:
         now = time.time()
         withdrawn = await self._change(
-            "UPDATE questions SET status = 'withdrawn', expires = ? WHERE status = 'pending' "
-            "AND owner IS NOT NULL AND owner NOT IN (SELECT worker FROM leases WHERE until > ?)",
+            "UPDATE questions SET status = 'withdrawn', expires = ? "
+            f"WHERE status = 'pending' AND {_OWNER_DEAD}",
             (now + self.keep_for, now),
         )
         await self._change("DELETE FROM questions WHERE expires <= ?", (now,))
@@ -220,6 +251,29 @@ class SqliteStore:
     async def purge(self) -> None:
         for table in ("questions", "records", "leases", "claims"):
             await self._change(f"DELETE FROM {table}", ())  # fixed table names
+
+
+def _busy(error: sqlite3.Error) -> bool:
+    """Another connection holds the lock right now (worth trying again)."""
+    return getattr(error, "sqlite_errorname", "").startswith(("SQLITE_BUSY", "SQLITE_LOCKED"))
+
+
+def _open_error(path: Path, error: sqlite3.Error) -> MCPClientError:
+    """What went wrong opening the store's file, naming the file and the fix (the file is not changed)."""
+    if getattr(error, "sqlite_errorname", "") in ("SQLITE_NOTADB", "SQLITE_CORRUPT"):
+        return MCPClientError(
+            f"{path} is not a SQLite database ({error}); SqliteStore left it untouched. Give SqliteStore "
+            "the path of a new file (it is created) or of a file an SqliteStore made, or move this file away"
+        )
+    if _busy(error):
+        return MCPClientError(
+            f"the SQLite store {path} stayed locked for {_OPEN_TIMEOUT:g} s ({error}): another process "
+            "holds it; stop that process or give SqliteStore another file"
+        )
+    return MCPClientError(
+        f"cannot open the SQLite store {path}: {error}; check that its folder exists and that this "
+        "process may read and write there"
+    )
 
 
 def _question(row: tuple[Any, ...]) -> dict[str, Any]:
