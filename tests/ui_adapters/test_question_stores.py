@@ -1,4 +1,4 @@
-"""The store seam (ui_adapters.store) on each store, and two brokers of one process sharing a store.
+"""The store seam (ui_adapters.broker.stores) on each store, and two brokers of one process sharing a store.
 
 Every store is checked against the same contract: a question settles once (the second answer loses),
 a record is taken once, a dead worker's questions are withdrawn by a sweep, ``purge`` empties it.
@@ -31,7 +31,7 @@ from ui_adapters import (
     RedisStore,
     SqliteStore,
 )
-from ui_adapters.store import QuestionStore
+from ui_adapters.broker.stores import QuestionStore
 
 pytestmark = pytest.mark.anyio
 

@@ -28,7 +28,7 @@ from mcp_client import Client, ToolTask
 from mcp_client.types import TextContent
 from tests.support.servers import run_http_server
 from ui_adapters import MemoryStore, QuestionBroker, QuestionNotPendingError, RedisStore, SqliteStore
-from ui_adapters.store import QuestionStore
+from ui_adapters.broker.stores import QuestionStore
 
 pytestmark = pytest.mark.anyio
 

@@ -8,7 +8,7 @@ processes, or a retry) exactly one wins. Other processes' writes are noticed by 
 reaches the legacy call waiting in another.
 
 The file survives restarts: paused calls and tasks stored before a restart are listed, answered and
-resumed after it. See ``ui_adapters.store`` for what is stored and for how long.
+resumed after it. See ``ui_adapters.broker.stores`` for what is stored and for how long.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import anyio
 import anyio.to_thread
 
 from mcp_client import MCPClientError
-from ui_adapters.store import DEFAULT_KEEP_FOR
+from ui_adapters.broker.stores.base import DEFAULT_KEEP_FOR
 
 __all__ = ["SqliteStore"]
 

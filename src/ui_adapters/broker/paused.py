@@ -17,7 +17,7 @@ from typing import Any, Literal, cast
 
 from mcp_client import Client, ClientRequestContext, ElicitationError
 from mcp_client.types import ElicitRequest, ElicitResult, Implementation, InputRequiredResult
-from ui_adapters.pending import PendingQuestion, QuestionStatus
+from ui_adapters.broker.pending import PendingQuestion, QuestionStatus
 
 __all__ = ["PausedCall", "PausedCallNotReadyError"]
 

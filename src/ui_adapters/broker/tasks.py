@@ -26,7 +26,7 @@ from typing import Any
 
 from mcp_client import ToolTask
 from mcp_client.types import CallToolResult
-from ui_adapters.store import redact_server
+from ui_adapters.broker.stores import redact_server
 
 __all__ = ["TASK", "TASK_RESULT", "StoredTask", "TaskOutcome", "task_record"]
 

@@ -30,7 +30,7 @@ from typing import Any
 
 import anyio
 
-from ui_adapters.store import DEFAULT_KEEP_FOR
+from ui_adapters.broker.stores.base import DEFAULT_KEEP_FOR
 
 __all__ = ["RedisStore"]
 
