@@ -21,11 +21,12 @@ rich / prompt_toolkit are only loaded when a terminal adapter is actually used.
   sampling requests.
 * ``SamplingReview`` (``ui_adapters.sampling``): a person sees, edits or refuses a server's sampling
   request before the app's model answers it, and sees the answer before it goes back.
-* ``QuestionBroker`` (``ui_adapters.broker``): hands questions to an app's own UI (web, chat) as
-  ``PendingQuestion`` s (``ui_adapters.pending``) and waits for the app's answer, or (2026-07-28)
-  releases the call as a ``PausedCall`` (``ui_adapters.paused``) to resume later. ``SqliteStore``
-  (``ui_adapters.store_sqlite``) and ``RedisStore`` (``ui_adapters.store_redis``) share its questions
-  and paused calls between worker processes (``ui_adapters.store``: the seam, ``MemoryStore``).
+* ``QuestionBroker`` (the package ``ui_adapters.broker``): hands questions to an app's own UI (web,
+  chat) as ``PendingQuestion`` s (``broker.pending``) and waits for the app's answer, or (2026-07-28)
+  releases the call as a ``PausedCall`` (``broker.paused``) to resume later. ``SqliteStore``
+  (``broker.stores.sqlite``) and ``RedisStore`` (``broker.stores.redis``) share its questions, paused
+  calls and tool tasks (``broker.tasks``) between worker processes (``broker.stores``: the seam,
+  ``MemoryStore``).
 * ``BrowserFormAdapter`` (``ui_adapters.browser``): each form question as a page in the system browser,
   served on loopback.
 * ``BrowserLogin``, ``browser_login`` (``ui_adapters.login``): the browser step of an OAuth login
@@ -37,24 +38,25 @@ rich / prompt_toolkit are only loaded when a terminal adapter is actually used.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ui_adapters._lazy import lazy_names
 
 if TYPE_CHECKING:
     from ui_adapters.broker import QuestionBroker, QuestionNotPendingError
+    from ui_adapters.broker.paused import PausedCall, PausedCallNotReadyError
+    from ui_adapters.broker.pending import PendingQuestion
+    from ui_adapters.broker.stores import MemoryStore, QuestionStore
+    from ui_adapters.broker.stores.redis import RedisStore
+    from ui_adapters.broker.stores.sqlite import SqliteStore
+    from ui_adapters.broker.tasks import StoredTask, TaskOutcome
     from ui_adapters.browser import BrowserFormAdapter
     from ui_adapters.canned import CannedAnswers, CannedQuestion, UnansweredQuestionError
     from ui_adapters.canned_sampling import CannedSampling, CannedSamplingRequest, UnansweredSamplingError
     from ui_adapters.login import BrowserLogin, browser_login
-    from ui_adapters.paused import PausedCall, PausedCallNotReadyError
-    from ui_adapters.pending import PendingQuestion
     from ui_adapters.policies import StopAskingPolicy, always_cancel, always_decline, terminal_ask_to_stop
     from ui_adapters.routing import ElicitationRouter, terminal_callback
     from ui_adapters.sampling import SamplingReview
-    from ui_adapters.store import MemoryStore, QuestionStore
-    from ui_adapters.store_redis import RedisStore
-    from ui_adapters.store_sqlite import SqliteStore
-    from ui_adapters.stored_tasks import StoredTask, TaskOutcome
     from ui_adapters.terminal import TerminalFormAdapter
     from ui_adapters.text import sanitize
     from ui_adapters.url import UrlAdapter
@@ -94,17 +96,17 @@ __all__ = [
 
 _WHERE = {
     "BrowserFormAdapter": "ui_adapters.browser",
-    "PausedCall": "ui_adapters.paused",
-    "PausedCallNotReadyError": "ui_adapters.paused",
-    "PendingQuestion": "ui_adapters.pending",
+    "PausedCall": "ui_adapters.broker.paused",
+    "PausedCallNotReadyError": "ui_adapters.broker.paused",
+    "PendingQuestion": "ui_adapters.broker.pending",
     "QuestionBroker": "ui_adapters.broker",
     "QuestionNotPendingError": "ui_adapters.broker",
-    "QuestionStore": "ui_adapters.store",
-    "MemoryStore": "ui_adapters.store",
-    "SqliteStore": "ui_adapters.store_sqlite",
-    "RedisStore": "ui_adapters.store_redis",
-    "StoredTask": "ui_adapters.stored_tasks",
-    "TaskOutcome": "ui_adapters.stored_tasks",
+    "QuestionStore": "ui_adapters.broker.stores",
+    "MemoryStore": "ui_adapters.broker.stores",
+    "SqliteStore": "ui_adapters.broker.stores.sqlite",
+    "RedisStore": "ui_adapters.broker.stores.redis",
+    "StoredTask": "ui_adapters.broker.tasks",
+    "TaskOutcome": "ui_adapters.broker.tasks",
     "BrowserLogin": "ui_adapters.login",
     "browser_login": "ui_adapters.login",
     "CannedAnswers": "ui_adapters.canned",
@@ -126,14 +128,4 @@ _WHERE = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _WHERE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ui_adapters' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_names(__name__, _WHERE)

@@ -1,4 +1,4 @@
-"""The store seam (ui_adapters.store) on each store, and two brokers of one process sharing a store.
+"""The store seam (ui_adapters.broker.stores) on each store, and two brokers of one process sharing a store.
 
 Every store is checked against the same contract: a question settles once (the second answer loses),
 a record is taken once, a dead worker's questions are withdrawn by a sweep, ``purge`` empties it.
@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -19,7 +21,7 @@ from typing import Any
 import anyio
 import pytest
 
-from mcp_client import Client
+from mcp_client import Client, MCPClientError
 from mcp_client.types import CallToolResult
 from ui_adapters import (
     MemoryStore,
@@ -29,13 +31,14 @@ from ui_adapters import (
     RedisStore,
     SqliteStore,
 )
-from ui_adapters.store import QuestionStore
+from ui_adapters.broker.stores import QuestionStore
 
 pytestmark = pytest.mark.anyio
 
 BOUND = 30
 SECRET = "Bearer s3cr3t-token-never-stored"
 SCHEMA = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
+OPEN_SCRIPT = Path(__file__).with_name("sqlite_open_script.py")
 
 
 @pytest.fixture(params=["memory", "sqlite", "redis"])
@@ -60,6 +63,7 @@ def record(question_id: str, call_id: str | None = None) -> dict[str, Any]:
 
 
 async def test_a_question_settles_once(store: QuestionStore) -> None:
+    await store.heartbeat("w1", 60)  # the owner lives: its call can take the answer
     await store.add_question(record("q1"), owner="w1", expires_in=60)
     await store.add_question(record("q2", call_id="c1"), owner=None, expires_in=60)
     assert [entry["id"] for entry in await store.pending_questions()] == ["q1", "q2"]
@@ -134,6 +138,28 @@ async def test_a_dead_workers_questions_are_withdrawn_by_a_sweep(store: Question
     entry = await store.get_question("theirs")
     assert entry is not None and entry["status"] == "withdrawn"
     assert sorted(entry["id"] for entry in await store.pending_questions()) == ["mine", "paused"]
+
+
+async def test_an_answer_to_a_dead_workers_question_is_refused_before_any_sweep(
+    store: QuestionStore,
+) -> None:
+    """Issue 33 §2: the owner's lease ended, no sweep ran: the answer is refused, the question withdrawn."""
+    await store.heartbeat("dying", 0.2)
+    await store.heartbeat("alive", 60)
+    await store.add_question(record("theirs"), owner="dying", expires_in=60)
+    await store.add_question(record("mine"), owner="alive", expires_in=60)
+    await store.add_question(record("paused", call_id="c"), owner=None, expires_in=60)
+    await anyio.sleep(0.5)  # the lease ends without a heartbeat
+    answer = {"action": "accept", "content": {"n": 1}}
+    assert await store.settle_question("theirs", "answered", answer) is False
+    entry = await store.get_question("theirs")
+    assert entry is not None and (entry["status"], entry["result"]) == ("withdrawn", None)
+    assert await store.settle_question("theirs", "answered", answer) is False  # and stays so
+    assert await store.settle_question("mine", "answered", answer) is True  # a live owner's: taken
+    assert await store.settle_question("paused", "answered", answer) is True  # no owner: no lease
+    assert await store.sweep() == 0  # nothing left for the sweep
+    await store.add_question(record("late"), owner="dying", expires_in=60)
+    assert await store.settle_question("late", "withdrawn", None) is True  # what a sweep asks
 
 
 async def test_purge_empties_the_store(store: QuestionStore) -> None:
@@ -282,6 +308,56 @@ async def test_a_paused_call_is_resumed_by_the_other_broker(shared: Any, forms_h
     assert texts(result) == 'accept {"n": 5}'
 
 
+class BothReadStore(MemoryStore):
+    """A ``MemoryStore`` whose ``get_record`` of a paused call returns only once two workers have read
+    it: two ``resume`` calls then both find the call before either takes it off the store."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.readers = 0
+        self.both_read = anyio.Event()
+
+    async def get_record(self, kind: str, record_id: str) -> dict[str, Any] | None:
+        found = await super().get_record(kind, record_id)
+        if kind == "paused-call":
+            self.readers += 1
+            if self.readers == 2:
+                self.both_read.set()
+            await self.both_read.wait()
+        return found
+
+
+async def test_of_two_workers_resuming_one_paused_call_at_once_exactly_one_sends_it(
+    forms_http_url: str,
+) -> None:
+    """``take_record`` decides which worker resumes: the other is refused and sends nothing (issue 33 §6,
+    mutation 10)."""
+    store = BothReadStore()
+    first, second = QuestionBroker(store=store), QuestionBroker(store=store)
+    outcomes: list[object] = []
+    with anyio.fail_after(BOUND):
+        async with first, second, Client(forms_http_url, mode="2026-07-28") as client:
+            paused = await first.call_tool(client, "ask", {"message": "n?", "schema": SCHEMA})
+            assert isinstance(paused, PausedCall)
+            (question,) = paused.questions.values()
+            await second.answer(question.id, {"n": 8})
+
+            async def resume(broker: QuestionBroker) -> None:
+                try:
+                    outcomes.append(await broker.resume(paused.id, client))
+                except QuestionNotPendingError as exc:
+                    outcomes.append(exc)
+
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(resume, first)
+                tg.start_soon(resume, second)
+            assert await first.stored_calls() == []
+    results = [outcome for outcome in outcomes if isinstance(outcome, CallToolResult)]
+    refusals = [outcome for outcome in outcomes if isinstance(outcome, QuestionNotPendingError)]
+    assert [texts(result) for result in results] == ['accept {"n": 8}']
+    assert len(refusals) == 1 and "another worker" in str(refusals[0])
+
+
 def texts(result: Any) -> str:
     assert isinstance(result, CallToolResult), result
     return "\n".join(block.text for block in result.content if block.type == "text")
@@ -306,3 +382,77 @@ async def _assert_no_credentials(broker: QuestionBroker) -> None:
             await raw.aclose()
     assert "question" in dump or "first?" in dump
     assert "s3cr3t" not in dump and "pa55word" not in dump
+
+
+# ------------------------------------------------------------------------- the SQLite file itself
+
+
+async def test_four_processes_opening_one_new_sqlite_file_at_once_all_succeed(tmp_path: Path) -> None:
+    """Issue 33 §1.10: ``--workers 4`` on a new file; switching it to WAL must wait, never fail.
+
+    Each of 96 rounds, four processes open a new file within a fraction of a millisecond of each other
+    (1 to 3 in 100 opens failed at once with "database is locked" before the fix: 4 to 12 of these 384).
+    """
+    workers, rounds = 4, 96
+    start = str(time.time() + 5)  # every process imported and waiting by then, even on a busy machine
+    command = [sys.executable, str(OPEN_SCRIPT), str(tmp_path), start, str(rounds)]
+    processes = [await anyio.open_process(command) for _ in range(workers)]
+    lines: list[str] = []
+    with anyio.fail_after(120):
+        for process in processes:
+            async with process:
+                assert process.stdout is not None
+                lines += (await _read_all(process.stdout)).decode().splitlines()
+                assert await process.wait() == 0
+    assert len(lines) == workers * rounds
+    assert [line for line in lines if line != "ok"] == []
+
+
+async def _read_all(stream: Any) -> bytes:
+    chunks = [chunk async for chunk in stream]
+    return b"".join(chunks)
+
+
+async def test_a_file_that_is_not_sqlite_is_named_and_left_untouched(tmp_path: Path) -> None:
+    """Issue 33 §1.9: an ``MCPClientError`` naming the file and the fix; the file keeps its bytes."""
+    path = tmp_path / "notes.db"
+    path.write_bytes(b"these are my notes, not a database\n" * 200)
+    before = path.read_bytes()
+    store = SqliteStore(path)
+    with pytest.raises(MCPClientError) as raised:
+        await store.open()
+    message = str(raised.value)
+    assert str(path) in message and "not a SQLite database" in message
+    assert "SqliteStore" in message  # the fix: another path
+    assert not isinstance(raised.value, sqlite3.Error)
+    await store.close()
+    assert path.read_bytes() == before
+    assert _names(tmp_path) == ["notes.db"]  # no -wal or -shm beside it
+
+
+async def test_a_paused_call_is_stored_without_the_urls_password(tmp_path: Path, forms_http_url: str) -> None:
+    """Issue 33 §1.8: the raw SQLite file (and its WAL) never holds the ``user:password@`` of the URL."""
+    path = tmp_path / "paused.db"
+    with anyio.fail_after(BOUND):
+        async with QuestionBroker(store=SqliteStore(path)) as broker:
+            async with Client(with_credentials(forms_http_url), mode="2026-07-28") as client:
+                paused = await broker.call_tool(client, "ask", {"message": "n?", "schema": SCHEMA})
+                assert isinstance(paused, PausedCall)
+                raw = _bytes_of(tmp_path, "paused.db*")
+                assert paused.id.encode() in raw  # the call is in the file...
+                assert b"pa55word" not in raw and b"user:" not in raw  # ...without the credentials
+                (stored,) = await broker.stored_calls()
+                assert stored.server == forms_http_url
+                (question,) = paused.questions.values()
+                await broker.answer(question.id, {"n": 3})
+                result = await broker.resume(paused.id, client)  # resumed as before
+    assert texts(result) == 'accept {"n": 3}'
+
+
+def _names(folder: Path) -> list[str]:
+    return sorted(path.name for path in folder.iterdir())
+
+
+def _bytes_of(folder: Path, pattern: str) -> bytes:
+    """The raw bytes of the files matching ``pattern`` (a SQLite file and its WAL)."""
+    return b"".join(path.read_bytes() for path in sorted(folder.glob(pattern)))

@@ -34,15 +34,15 @@ SCHEMA = {"type": "object", "properties": {"n": {"type": "integer"}}, "required"
 
 
 @contextmanager
-def workers(server: str, mode: str, store: str, count: int) -> Iterator[list[str]]:
-    """``count`` processes of the web app on their own ports, sharing ``store``."""
+def workers(server: str, mode: str, store: str, count: int, lease: float = LEASE) -> Iterator[list[str]]:
+    """``count`` processes of the web app on their own ports, sharing ``store``, each with ``lease``."""
     with ExitStack() as stack:
         urls = [
             stack.enter_context(
                 run_http_server(
                     lambda port: [
                         *(sys.executable, str(WEB_APP), server, "--mode", mode),
-                        *("--store", store, "--lease", str(LEASE), "--port", str(port)),
+                        *("--store", store, "--lease", str(lease), "--port", str(port)),
                     ],
                     path="",
                     ready_timeout=30,
@@ -167,6 +167,39 @@ async def test_a_killed_worker_has_its_legacy_questions_withdrawn(
                 assert refused.status_code == 404
                 assert (await http.get(survivor + "/api/questions")).json() == []
         assert failed
+
+
+@pytest.mark.parametrize("kind", ["redis", "sqlite"])
+async def test_an_answer_to_a_killed_workers_question_is_refused_before_any_sweep(
+    request: pytest.FixtureRequest, tmp_path: Path, forms_http_url: str, kind: str
+) -> None:
+    """Issue 33 §2: the dead worker's lease has ended but no sweep has run yet (the survivor's lease is
+    long, so it sweeps rarely). The answer must be refused and the question withdrawn, not taken for a
+    call that died with its worker."""
+    store = request.getfixturevalue("redis_url") if kind == "redis" else f"sqlite://{tmp_path / 'q.db'}"
+    with (
+        workers(forms_http_url, "legacy", store, 1) as (doomed,),
+        workers(forms_http_url, "legacy", store, 1, lease=600) as (survivor,),
+    ):
+        with anyio.fail_after(BOUND):
+            async with httpx.AsyncClient(timeout=BOUND) as http, anyio.create_task_group() as tg:
+
+                async def call() -> None:
+                    with pytest.raises(httpx.HTTPError):  # the worker dies under the call
+                        await http.post(doomed + "/api/call", json=ask(2))
+
+                tg.start_soon(call)
+                question = await listed_on(http, survivor, "question 2")
+                await kill(http, doomed)
+                await anyio.sleep(LEASE + 1)  # its lease has ended; the survivor sweeps every 200 s
+                assert await status_on(http, survivor, question["id"]) == "pending"  # no sweep yet
+                late = await http.post(
+                    f"{survivor}/api/questions/{question['id']}",
+                    json={"action": "accept", "content": {"n": 2}},
+                )
+                assert late.status_code == 404, late.text
+                assert await status_on(http, survivor, question["id"]) == "withdrawn"
+                assert (await http.get(survivor + "/api/questions")).json() == []
 
 
 async def test_a_killed_workers_paused_call_is_resumed_by_another(

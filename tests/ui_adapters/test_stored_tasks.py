@@ -28,7 +28,7 @@ from mcp_client import Client, ToolTask
 from mcp_client.types import TextContent
 from tests.support.servers import run_http_server
 from ui_adapters import MemoryStore, QuestionBroker, QuestionNotPendingError, RedisStore, SqliteStore
-from ui_adapters.store import QuestionStore
+from ui_adapters.broker.stores import QuestionStore
 
 pytestmark = pytest.mark.anyio
 
@@ -93,6 +93,47 @@ async def test_a_task_started_on_one_broker_is_answered_on_another_and_ends_once
             assert described is not None and described["result"]["content"][0]["text"] == "Hi, Lin!"
             with pytest.raises(QuestionNotPendingError, match="ended already"):
                 await other.resume_task(task.id, client)
+
+
+class WatchedStore(MemoryStore):
+    """A ``MemoryStore`` that notes, for each ``"task"`` record written, its status and whether the
+    task's outcome was in the store at that moment."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.task_writes: list[tuple[str, bool]] = []
+
+    async def put_record(self, kind: str, record_id: str, payload: Any) -> None:
+        if kind == "task":
+            outcome = await self.get_record("task-result", record_id)
+            self.task_writes.append((str(payload.get("status")), outcome is not None))
+        await super().put_record(kind, record_id, payload)
+
+
+async def test_a_tasks_record_never_says_it_ended_before_its_outcome_is_stored(
+    fastmcp_tasks_url: str,
+) -> None:
+    """The follower keeps the task's status in its record while it runs; the end is said by the outcome
+    record alone. A record saying ``completed`` with no outcome beside it would make ``describe_task`` show
+    an ended task without a result (issue 33 §6, mutation 11)."""
+    store = WatchedStore()
+    broker = QuestionBroker(store=store, lease=5)
+    with anyio.fail_after(BOUND):
+        async with broker, Client(fastmcp_tasks_url, tasks=True, elicitation_callback=broker) as client:
+            task = await broker.call_tool(client, "ask_name", {"greeting": "Hi"}, as_task=True)
+            assert task.id is not None
+            feed = aiter(broker)
+            question = await anext(feed)
+            await feed.aclose()
+            await broker.answer(question.id, {"name": "Ada"})
+            outcome = await broker.task_outcome(task.id)
+            while outcome is None:  # the follower finishes it, in its own time
+                await anyio.sleep(0.05)
+                outcome = await broker.task_outcome(task.id)
+            assert outcome.status == "completed" and text_of(outcome.result) == "Hi, Ada!"
+    assert store.task_writes and store.task_writes[0][0] == "working"
+    ended = [status for status, _ in store.task_writes if status in ("completed", "failed", "cancelled")]
+    assert ended == []
 
 
 async def test_tasks_need_a_store() -> None:

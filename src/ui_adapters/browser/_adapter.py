@@ -23,8 +23,8 @@ import anyio.abc
 
 from mcp_client import ClientRequestContext
 from mcp_client.types import ElicitRequestFormParams, ElicitRequestParams, ElicitResult
+from ui_adapters.broker.pending import PendingQuestion
 from ui_adapters.browser._site import QuestionSite
-from ui_adapters.pending import PendingQuestion
 
 __all__ = ["BrowserFormAdapter"]
 

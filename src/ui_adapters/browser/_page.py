@@ -19,8 +19,8 @@ import json
 from collections.abc import Mapping
 
 from mcp_client.schema import AnswerValue, FieldKind, FormField, FormSchema
+from ui_adapters.broker.pending import PendingQuestion, QuestionStatus
 from ui_adapters.browser._submission import Submission, field_key, local_date_time
-from ui_adapters.pending import PendingQuestion, QuestionStatus
 from ui_adapters.text import sanitize
 
 __all__ = ["closed_text", "render_closed", "render_form", "render_notice"]

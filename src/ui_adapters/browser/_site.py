@@ -25,10 +25,10 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 
 from mcp_client.schema import FormSchema
 from mcp_client.types import ElicitResult
+from ui_adapters.broker.pending import PendingQuestion
 from ui_adapters.browser._http import BadRequest, Request, read_request, response_head, send_response
 from ui_adapters.browser._page import render_closed, render_form, render_notice
 from ui_adapters.browser._submission import Submission, parse_submission, read_answer
-from ui_adapters.pending import PendingQuestion
 
 __all__ = ["Presence", "QuestionSite"]
 

@@ -1,60 +1,5 @@
-"""Questions for apps that answer them in their own UI: a web page, a chat, a notebook, later.
-
-``QuestionBroker`` is an elicitation callback that asks nobody itself. Each question becomes a
-``PendingQuestion`` the app can list (``pending()``) or receive as it arrives (``async for question in
-broker``), show however it likes (``question.to_json()`` is ready for a browser), and answer from any
-task (``answer``, ``decline``, ``cancel``). The tool call that asked waits meanwhile, and carries on
-with the answer the moment it is given::
-
-    broker = QuestionBroker(timeout=3600)
-    async with Client(url, elicitation_callback=broker) as client:
-        ...                                      # calls made here may ask questions
-    # elsewhere, e.g. in a web handler:
-    for question in broker.pending():
-        show(question.to_json())
-    await broker.answer(question_id, {"confirm": True})
-
-Answers are validated with the same form model the client uses before sending, so a bad answer is
-refused at ``answer`` (``InvalidElicitationContentError``) and the question stays open for a better one.
-A question not answered within ``timeout`` seconds is cancelled. One broker may serve several clients.
-
-In the 2026-07-28 era the call need not wait: ``broker.call_tool(client, ...)`` releases it as a
-``PausedCall`` (``ui_adapters.paused``) whose questions wait here like the others, survive a restart as
-JSON, and are sent with ``broker.resume(call, client)`` once answered.
-
-A tool the server runs as a task (``Client(..., tasks=True)``) asks its questions here too, each
-``question.context.task_id`` naming the task; while ``await task.result()`` waits (in a background
-task of the app), they sit in ``pending()`` like any other, and an answer goes back with
-``tasks/update``::
-
-    task = await client.call_tool("search_logs", {"query": "timeout"}, as_task=True)
-    tg.start_soon(finish, task)                  # awaits task.result(), stores it
-    # later, in a web handler:
-    for question in broker.pending():            # the task's question, with question.context.task_id
-        show(question.to_json())
-
-Several workers (or a restart) share questions through a store (``ui_adapters.store``)::
-
-    async with QuestionBroker(store=RedisStore(url)) as broker:   # or SqliteStore(path)
-        ...
-
-Then ``pending()`` and ``async for`` show every worker's questions, an answer given on any worker
-reaches the call waiting on another, paused calls live in the store (any worker resumes them), and a
-worker that dies has its waiting questions marked ``withdrawn`` once its lease (``lease`` seconds) ends.
-
-Tool tasks live in the store too (``ui_adapters.stored_tasks``): ``broker.call_tool(client, name,
-args, as_task=True)`` starts one and follows it in the background (its questions in ``pending()``);
-``broker.adopt_tasks(client)`` lets this worker take over, exactly once, the tasks of a worker that
-died; ``await broker.describe_task(task_id)`` gives any worker its status and, once it ended, its
-result::
-
-    async with QuestionBroker(store=RedisStore(url)) as broker, Client(url, tasks=True,
-                                                                       elicitation_callback=broker) as c:
-        broker.adopt_tasks(c)
-        task = await broker.call_tool(c, "search_logs", {"query": "timeout"}, as_task=True)
-        ...                                  # later, on any worker:
-        await broker.describe_task(task.id)  # {"status": "completed", "result": {...}, ...}
-"""
+"""``QuestionBroker``: the elicitation callback that hands questions to the app; the guide is the
+package's docstring (``ui_adapters.broker``)."""
 
 from __future__ import annotations
 
@@ -78,17 +23,17 @@ from mcp_client.types import (
     InputRequiredResult,
     ReadResourceResult,
 )
-from ui_adapters._question_record import apply_entry, question_from_entry, question_record, result_wire
-from ui_adapters._task_keeper import TaskKeeper
-from ui_adapters.paused import PausedCall, PausedCallNotReadyError
-from ui_adapters.pending import PendingQuestion, QuestionNotPendingError
-from ui_adapters.store import DEFAULT_LEASE, QuestionStore
-from ui_adapters.stored_tasks import StoredTask, TaskOutcome
+from ui_adapters.broker._question_record import apply_entry, question_from_entry, question_record, result_wire
+from ui_adapters.broker._task_keeper import TaskKeeper
+from ui_adapters.broker.paused import PausedCall, PausedCallNotReadyError
+from ui_adapters.broker.pending import PendingQuestion, QuestionNotPendingError
+from ui_adapters.broker.stores import DEFAULT_LEASE, QuestionStore, redact_server
+from ui_adapters.broker.tasks import StoredTask, TaskOutcome
 
 __all__ = ["QuestionBroker", "QuestionNotPendingError"]
 
 
-_log = logging.getLogger(__name__)
+_log = logging.getLogger("ui_adapters.broker")  # the name the logger had before the package
 _STATUS_OF = {"accept": "answered", "decline": "declined", "cancel": "cancelled"}
 
 
@@ -500,6 +445,10 @@ class QuestionBroker:
         if self.store is not None:
             status = _STATUS_OF[result.action]
             if not await self.store.settle_question(question.id, status, result_wire(result)):
+                # answered elsewhere, or withdrawn now: its worker died (the store checks its lease)
+                apply_entry(question, await self.store.get_question(question.id))
+                if not question.is_pending:
+                    self._pending.pop(question.id, None)
                 raise self._not_pending(question.id)
             question = self._waiting.get(question.id, question)
         question.settle(result)
@@ -559,7 +508,9 @@ class QuestionBroker:
             if question.is_pending:
                 record = question_record(question, None)
                 await self.store.add_question(record, owner=None, expires_in=self._expires_in())
-        await self.store.put_record("paused-call", call.id, call.to_json())
+        stored = call.to_json()
+        stored["server"] = redact_server(call.server)  # the store never keeps user:password (docs/ui.md)
+        await self.store.put_record("paused-call", call.id, stored)
         for question in call.questions.values():
             if question.is_pending:
                 self._publish(question)
@@ -646,3 +597,6 @@ class QuestionBroker:
         for question_id, question in list(self._waiting.items()):  # answered before it reached _pending
             if question_id not in live and question.is_pending:
                 apply_entry(question, await self.store.get_question(question_id))
+
+
+QuestionBroker.__module__ = "ui_adapters.broker"  # reprs and tracebacks show the name a user imports

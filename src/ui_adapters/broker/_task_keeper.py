@@ -3,7 +3,7 @@
 ``QuestionBroker`` owns one ``TaskKeeper`` when it has a store and delegates its task methods
 (``track_task``, ``resume_task``, ``adopt_tasks``, ``stored_tasks``, ``task_outcome``,
 ``describe_task``) here, so the broker itself stays about questions and paused calls. What the records
-hold is ``ui_adapters.stored_tasks``'s docstring.
+hold is ``ui_adapters.broker.tasks``'s docstring.
 
 Exactly once: a worker follows a task only while it holds the task's claim (``claim_record``, renewed
 with its lease, see ``keep``); the worker that takes the ``"task"`` record off the store is the one that
@@ -22,9 +22,9 @@ from anyio.abc import TaskGroup
 
 from mcp_client import Client, MCPClientError, MCPError, TaskCancelledError, TaskLostError, ToolTask
 from mcp_client.types import CallToolResult
-from ui_adapters.pending import QuestionNotPendingError
-from ui_adapters.store import QuestionStore, redact_server
-from ui_adapters.stored_tasks import TASK, TASK_RESULT, StoredTask, TaskOutcome, task_record
+from ui_adapters.broker.pending import QuestionNotPendingError
+from ui_adapters.broker.stores import QuestionStore, redact_server
+from ui_adapters.broker.tasks import TASK, TASK_RESULT, StoredTask, TaskOutcome, task_record
 
 __all__ = ["TaskKeeper"]
 

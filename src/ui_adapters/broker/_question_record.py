@@ -14,8 +14,8 @@ from typing import Any, cast
 
 from mcp_client import ClientRequestContext
 from mcp_client.types import ElicitRequest, ElicitResult, Implementation
-from ui_adapters.pending import PendingQuestion, QuestionStatus
-from ui_adapters.store import redact_server
+from ui_adapters.broker.pending import PendingQuestion, QuestionStatus
+from ui_adapters.broker.stores import redact_server
 
 
 def context_record(context: ClientRequestContext) -> dict[str, Any]:

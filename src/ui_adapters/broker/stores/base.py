@@ -1,0 +1,139 @@
+"""Where a ``QuestionBroker`` keeps its questions, paused calls and task handles: the store seam.
+
+One process needs no store: ``QuestionBroker()`` keeps everything in memory, as before. An app with
+several worker processes (or one that restarts) gives the broker a store that every worker shares:
+
+::
+
+    QuestionBroker(store=SqliteStore("questions.db"))           # one machine: a file (stores.sqlite)
+    QuestionBroker(store=RedisStore("redis://127.0.0.1:6379"))  # many workers or machines (stores.redis)
+
+A store holds plain JSON only, in two kinds of entries:
+
+* **questions**: one entry per ``PendingQuestion`` (what the UI shows, the question as the server sent
+  it, who asked, the answer once given). Its ``status`` moves from ``pending`` to a final one exactly
+  once (``settle_question`` is a compare-and-set), which is what makes an answer posted twice, or to two
+  workers at once, count once. A question whose call waits in a worker's memory (legacy era) names that
+  worker as ``owner``; workers renew a lease (``heartbeat``), and ``sweep`` marks the pending questions
+  of a worker whose lease ran out ``withdrawn``.
+* **records**: ``(kind, id) -> payload``, an opaque JSON object. The broker stores paused calls under
+  ``kind="paused-call"`` (``PausedCall.to_json()``); tasks (2026-07-28 task handles) and any other
+  handle an app must find again after a restart fit the same shape (``kind="task"``). ``take_record``
+  removes and returns an entry atomically, so exactly one worker resumes a call. ``claim_record``
+  makes one worker the holder of a record for as long as that worker's lease lives: the broker's
+  tasks are followed by their holder, and taken over (once) by another worker when the holder dies.
+
+Nothing else goes in: no headers, no tokens, no client objects (the server's URL is stored without
+user:password). Entries expire: settled questions after ``keep_for`` seconds, pending ones after
+their timeout (or ``keep_for``), records after ``keep_for``; ``purge()`` deletes everything.
+
+``MemoryStore`` (``stores.memory``) is this seam in one process's memory (for tests, or several
+brokers in one process).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Protocol, runtime_checkable
+from urllib.parse import urlsplit, urlunsplit
+
+__all__ = ["DEFAULT_KEEP_FOR", "DEFAULT_LEASE", "QuestionStore", "redact_server"]
+
+DEFAULT_KEEP_FOR = 24 * 3600.0
+"""Seconds a settled question or a record stays in a store before it expires (one day)."""
+DEFAULT_LEASE = 10.0
+"""Seconds a worker's lease lasts without a heartbeat; its legacy questions are withdrawn after it."""
+
+FINAL_STATUSES = frozenset({"answered", "declined", "cancelled", "timed-out", "withdrawn"})
+
+
+@runtime_checkable
+class QuestionStore(Protocol):
+    """What a broker needs from a shared store (all methods are async; entries are JSON objects).
+
+    A question entry is ``{"id", "status", "owner", "call_id", "record", "result"}``: ``record`` what
+    ``question_record`` built, ``result`` the wire ``ElicitResult`` once settled (else ``None``).
+    """
+
+    async def open(self) -> None:
+        """Connect / create tables; called when the broker is entered (``async with broker``)."""
+        ...
+
+    async def close(self) -> None: ...
+
+    async def add_question(self, record: Mapping[str, Any], *, owner: str | None, expires_in: float) -> None:
+        """Store a new pending question (``record["id"]``), kept at most ``expires_in`` seconds."""
+        ...
+
+    async def get_question(self, question_id: str) -> dict[str, Any] | None:
+        """The entry for this id (any status), or ``None`` if it is unknown or expired."""
+        ...
+
+    async def pending_questions(self) -> list[dict[str, Any]]:
+        """Every pending question entry, oldest first."""
+        ...
+
+    async def settle_question(self, question_id: str, status: str, result: Mapping[str, Any] | None) -> bool:
+        """Move a pending question to ``status`` with ``result``, atomically; False if it was not pending.
+
+        If the question has an ``owner`` whose lease has ended, it is moved to ``withdrawn`` instead
+        (no result), and the answer is refused (False; True only when ``status`` was ``withdrawn``).
+        """
+        ...
+
+    async def put_record(self, kind: str, record_id: str, payload: Mapping[str, Any]) -> None: ...
+
+    async def get_record(self, kind: str, record_id: str) -> dict[str, Any] | None: ...
+
+    async def list_records(self, kind: str) -> list[dict[str, Any]]: ...
+
+    async def take_record(self, kind: str, record_id: str) -> dict[str, Any] | None:
+        """Remove the record and return it; ``None`` if it is not there (someone else took it).
+
+        Its claim (``claim_record``) ends with it.
+        """
+        ...
+
+    async def claim_record(self, kind: str, record_id: str, worker: str) -> bool:
+        """Make ``worker`` the holder of ``(kind, record_id)``, atomically; True if it now is.
+
+        True when nobody holds it, ``worker`` holds it already (a renewal), or its holder's lease has
+        ended (the holder died: one other worker takes over); False while another live worker holds
+        it. Of two workers claiming at once, exactly one gets True. A claim may be made before its
+        record is put (so no other worker can take over in between); it ends with ``take_record``.
+        """
+        ...
+
+    async def heartbeat(self, worker: str, lease: float) -> None:
+        """``worker`` is alive for ``lease`` more seconds."""
+        ...
+
+    async def release(self, worker: str) -> None:
+        """``worker`` stops cleanly: its lease ends now."""
+        ...
+
+    async def sweep(self) -> int:
+        """Withdraw pending questions of workers whose lease ended, drop expired entries; count withdrawn."""
+        ...
+
+    async def wait_for_change(self, within: float) -> None:
+        """Return when another worker may have changed something, or after ``within`` seconds."""
+        ...
+
+    async def purge(self) -> None:
+        """Delete every entry of this store (this app's namespace only)."""
+        ...
+
+
+def redact_server(server: str) -> str:
+    """``server`` without ``user:password@`` (a URL may carry credentials; a store never does)."""
+    if not server.startswith(("http://", "https://")):
+        return server
+    parts = urlsplit(server)
+    if parts.username is None and parts.password is None:
+        return server
+    host = parts.hostname or ""
+    if ":" in host:
+        host = f"[{host}]"
+    netloc = host + (f":{parts.port}" if parts.port is not None else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
