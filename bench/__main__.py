@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import signal
 import statistics
 import subprocess
@@ -20,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bench._venvs import ensure_fastmcp_venv, ensure_runtime_venv, fastmcp_python, runtime_python
-from bench._workloads import WORKLOADS
+from bench._workloads import FANOUT_ANSWER_DELAY_S, WORKLOADS, default_workloads
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "bench" / "results"
@@ -117,7 +118,12 @@ def _run_one(driver: Driver, workload: str, url: str, calls: int, warmup: int) -
     cmd += ["--calls", str(calls), "--warmup", str(warmup)]
     try:
         proc = subprocess.run(
-            cmd, cwd=ROOT, env=_env(driver.venv), capture_output=True, text=True, timeout=90 + calls * 0.2
+            cmd,
+            cwd=ROOT,
+            env=_env(driver.venv),
+            capture_output=True,
+            text=True,
+            timeout=90 + WORKLOADS[workload].calls_for(calls) * 0.2,
         )
     except subprocess.TimeoutExpired:
         return {"driver": driver.name, "workload": workload, "ok": False, "error": "timeout"}
@@ -127,8 +133,11 @@ def _run_one(driver: Driver, workload: str, url: str, calls: int, warmup: int) -
             if not result["ok"]:
                 result["error"] = f"wrong answers: {result['wrong']}"
             return result
-    tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
-    return {"driver": driver.name, "workload": workload, "ok": False, "error": " | ".join(tail)}
+    lines = [line.strip(" |+-") for line in (proc.stderr or proc.stdout).strip().splitlines()]
+    # The exception's own line (a task group's traceback ends in box drawing, not in the error).
+    raised = [line for line in lines if re.match(r"^[\w.]+(Error|Timeout|Exception|Group)\b", line)]
+    error = raised[-1] if raised else " | ".join(lines[-3:])
+    return {"driver": driver.name, "workload": workload, "ok": False, "error": error}
 
 
 def _import_samples(venv: str, statement: str, runs: int) -> list[float]:
@@ -183,6 +192,7 @@ def _summarize(runs: list[dict[str, Any]], drivers: list[Driver], workloads: lis
                 "connect_ms",
                 "first_call_ms",
                 "maxrss_mb",
+                "rss_per_waiting_call_kb",
             ):
                 row[key] = _median([x[key] for x in good if key in x])
             cpu_ratios, tput_ratios, wall_ratios = [], [], []
@@ -250,6 +260,28 @@ def _targets(summary: dict[str, Any], imports: dict[str, Any]) -> list[dict[str,
         client / httpx if httpx == httpx else float("nan"),
         3.5,
     )
+    fanout = [w for w, load in WORKLOADS.items() if load.fan_out and not load.smoke and w in summary]
+    if fanout:
+        for era, d in (("modern", "ours-modern"), ("legacy", "ours-legacy")):
+            done = [w for w in fanout if summary[w].get(d, {}).get("runs")]
+            add(
+                f"fan-out, {era}: every level completed ({len(done)} of {len(fanout)})",
+                len(done) / len(fanout),
+                1.0,
+                higher_is_better=True,
+            )
+            add(
+                f"fan-out 128 throughput, {era}: within 1.2x of the floor (>= 0.83x)",
+                get("fanout-128", d, "throughput_ratio"),
+                1 / 1.2,
+                higher_is_better=True,
+            )
+            add(
+                f"fan-out 512 peak RSS per waiting call, {era}: < 20 KB",
+                get("fanout-512", d, "rss_per_waiting_call_kb"),
+                20.0,
+                unit=" KB",
+            )
     rss = [
         row["maxrss_mb"]
         for w in summary.values()
@@ -281,6 +313,8 @@ def _table(
         "| p50 ms | p99 ms | connect ms | 1st call ms | RSS MB |"
     )
     for w, rows in summary.items():
+        if WORKLOADS[w].fan_out:
+            continue  # one table for every level, below
         lines.append(f"### {w}: {WORKLOADS[w].description}")
         lines.append("")
         lines.append(head)
@@ -299,6 +333,7 @@ def _table(
                 f"| {_fmt(r['maxrss_mb'], 1):>6} |" + (f" ({r['failed']} failed)" if r["failed"] else "")
             )
         lines.append("")
+    lines += _fanout_table(summary)
     if imports:
         lines.append("### import time (fresh interpreter, minus `python -c pass`; median)")
         lines.append("")
@@ -325,6 +360,36 @@ def _table(
             f"({t['distance_pct']:+.0f}% vs the limit)"
         )
     return "\n".join(lines)
+
+
+def _fanout_table(summary: dict[str, Any]) -> list[str]:
+    """One table for the fan-out levels: calls/s, latency and peak RSS per waiting call, by level."""
+    levels = [w for w in summary if WORKLOADS[w].fan_out]
+    if not levels:
+        return []
+    lines = [
+        f"### fan-out: N calls in flight over HTTP, each asking one question answered after "
+        f"{FANOUT_ANSWER_DELAY_S * 1000:g} ms",
+        "",
+        "| in flight | driver           | calls/s | xfloor | p50 ms | p99 ms | peak RSS MB "
+        "| RSS/waiting call KB |",
+        "|-----------|------------------|---------|--------|--------|--------|-------------"
+        "|---------------------|",
+    ]
+    for w in levels:
+        for name, r in summary[w].items():
+            n = WORKLOADS[w].concurrency
+            if not r["runs"]:
+                lines.append(f"| {n:>9} | {name:<16} | FAILED: {r.get('error', '')[:120]} |")
+                continue
+            lines.append(
+                f"| {n:>9} | {name:<16} | {_fmt(r['calls_per_s'], 0):>7} | {_fmt(r['throughput_ratio']):>6} "
+                f"| {_fmt(r['p50_ms'], 1):>6} | {_fmt(r['p99_ms'], 1):>6} | {_fmt(r['maxrss_mb'], 1):>11} "
+                f"| {_fmt(r['rss_per_waiting_call_kb'], 1):>19} |"
+                + (f" ({r['failed']} failed)" if r["failed"] else "")
+            )
+    lines.append("")
+    return lines
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -362,7 +427,7 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [n for n in names if n not in DRIVERS]
     if unknown:
         parser.error(f"unknown drivers: {unknown}")
-    workloads = args.workloads.split(",") if args.workloads else list(WORKLOADS)
+    workloads = args.workloads.split(",") if args.workloads else default_workloads(args.quick)
     if bad := [w for w in workloads if w not in WORKLOADS]:
         parser.error(f"unknown workloads: {bad}")
 
@@ -479,7 +544,16 @@ def main(argv: list[str] | None = None) -> int:
         f"\nwrote {args.output.relative_to(ROOT) if args.output.is_relative_to(ROOT) else args.output}"
         f" ({meta['elapsed_s']:.0f} s)"
     )
-    failed = [r for r in runs if not r.get("ok")]
+    # A peer that cannot hold a fan-out level is a finding (the table shows it), not a failed run.
+    failed = [
+        r
+        for r in runs
+        if not r.get("ok")
+        and not (WORKLOADS[r["workload"]].fan_out and not r["driver"].startswith(("ours-", "floor-")))
+    ]
+    peer_failures = len([r for r in runs if not r.get("ok")]) - len(failed)
+    if peer_failures:
+        print(f"{peer_failures} fan-out run(s) of the official client or fastmcp failed (see the table)")
     if failed:
         print(f"{len(failed)} run(s) failed", file=sys.stderr)
         return 1

@@ -42,10 +42,11 @@ async def _measure(
     family, _, variant = driver.partition("-")
     module = importlib.import_module(f"bench.drivers.{_FAMILIES[family]}")
     wrong: list[str] = []
+    calls = workload.calls_for(calls)
 
     cpu0 = _cpu()
     t0 = time.perf_counter()
-    async with module.open_client(variant, workload.transport, target) as call:
+    async with module.open_client(variant, workload.transport, target, workload.answer_delay_s) as call:
         connect_s = time.perf_counter() - t0
         connect_cpu_s = _cpu() - cpu0
         tool = workload.tool
@@ -77,6 +78,7 @@ async def _measure(
 
         if profiler is not None:
             profiler.enable()
+        rss_before_kb = _maxrss_kb()
         cpu1 = _cpu()
         w1 = perf()
         if workload.concurrency == 1:
@@ -89,6 +91,7 @@ async def _measure(
         if profiler is not None:
             profiler.disable()
     latencies.sort()
+    rss_growth_kb = _maxrss_kb() - rss_before_kb
     return {
         "driver": driver,
         "workload": workload.name,
@@ -106,8 +109,14 @@ async def _measure(
         "calls_per_s": calls / wall if wall > 0 else float("inf"),
         "p50_ms": _pct(latencies, 0.50) * 1e3,
         "p99_ms": _pct(latencies, 0.99) * 1e3,
-        "maxrss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "maxrss_mb": _maxrss_kb() / 1024,
+        # What the timed loop added to the peak, per call it had in flight at once (fan-out levels).
+        "rss_per_waiting_call_kb": rss_growth_kb / workload.concurrency,
     }
+
+
+def _maxrss_kb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
 
 
 def main(argv: list[str] | None = None) -> int:

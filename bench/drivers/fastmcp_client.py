@@ -6,6 +6,7 @@ documented form: it returns the answer's data and fastmcp wraps it as an ``accep
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -18,14 +19,15 @@ from bench.drivers._stdio_cmd import server_command
 VARIANTS = ("legacy", "auto")
 
 
-async def _elicit(message: str, response_type: Any, params: Any, context: Any) -> dict[str, Any]:
-    return {"confirm": True}
-
-
 @asynccontextmanager
 async def _open(
-    variant: str, transport: str, target: str
+    variant: str, transport: str, target: str, answer_delay: float
 ) -> AsyncIterator[Callable[[str, dict[str, Any]], Awaitable[str]]]:
+    async def _elicit(message: str, response_type: Any, params: Any, context: Any) -> dict[str, Any]:
+        if answer_delay:
+            await asyncio.sleep(answer_delay)
+        return {"confirm": True}
+
     if transport == "stdio":
         command, args, cwd = server_command()
         tr: Any = StdioTransport(command=command, args=args, cwd=cwd)
@@ -40,5 +42,5 @@ async def _open(
         yield call
 
 
-def open_client(variant: str, transport: str, target: str):
-    return _open(variant, transport, target)
+def open_client(variant: str, transport: str, target: str, answer_delay: float = 0.0):
+    return _open(variant, transport, target, answer_delay)

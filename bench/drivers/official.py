@@ -7,6 +7,7 @@ client's defaults and stay on: that is what a user gets.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -22,14 +23,15 @@ VARIANTS = ("legacy", "auto")
 _ACCEPT = ElicitResult(action="accept", content={"confirm": True})
 
 
-async def _elicit(context: Any, params: Any) -> ElicitResult:
-    return _ACCEPT
-
-
 @asynccontextmanager
 async def _open(
-    variant: str, transport: str, target: str
+    variant: str, transport: str, target: str, answer_delay: float
 ) -> AsyncIterator[Callable[[str, dict[str, Any]], Awaitable[str]]]:
+    async def _elicit(context: Any, params: Any) -> ElicitResult:
+        if answer_delay:
+            await asyncio.sleep(answer_delay)
+        return _ACCEPT
+
     server: Any = target
     if transport == "stdio":
         command, args, cwd = server_command()
@@ -46,5 +48,5 @@ async def _open(
         yield call
 
 
-def open_client(variant: str, transport: str, target: str):
-    return _open(variant, transport, target)
+def open_client(variant: str, transport: str, target: str, answer_delay: float = 0.0):
+    return _open(variant, transport, target, answer_delay)

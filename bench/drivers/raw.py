@@ -9,6 +9,10 @@ stream read to its end so the connection goes back to the pool.
 * ``legacy``: ``initialize`` handshake, ``Mcp-Session-Id``, SSE replies parsed by hand; a mid-call
   ``elicitation/create`` is answered with a POST (202) while the call's stream stays open; DELETE on close.
 
+The pool has no cap on connections (as our client's): with hundreds of calls in flight (the fan-out
+levels), each call's stream holds one while its answer needs another. Answers wait ``answer_delay``
+seconds first, as a person or a model would take.
+
 stdio: JSON lines to the server subprocess's stdin, replies read with ``readline`` (asyncio streams).
 """
 
@@ -38,6 +42,7 @@ META = {
 ACCEPT_CONFIRM = {"action": "accept", "content": {"confirm": True}}
 
 Call = Callable[[str, dict[str, Any]], Awaitable[str]]
+POOL = httpx.Limits(max_connections=None, max_keepalive_connections=20)
 
 
 def _text(msg: dict[str, Any]) -> str:
@@ -72,9 +77,9 @@ def _reply(response: httpx.Response, rid: int) -> dict[str, Any]:
 
 
 @asynccontextmanager
-async def _http_modern(url: str) -> AsyncIterator[Call]:
+async def _http_modern(url: str, answer_delay: float) -> AsyncIterator[Call]:
     ids = itertools.count(1)
-    async with httpx.AsyncClient(timeout=30.0) as http:
+    async with httpx.AsyncClient(timeout=30.0, limits=POOL) as http:
 
         async def call(tool: str, arguments: dict[str, Any]) -> str:
             headers = {
@@ -92,6 +97,8 @@ async def _http_modern(url: str) -> AsyncIterator[Call]:
                 result = msg.get("result")
                 if result is None or result.get("resultType") != "input_required":
                     return _text(msg)
+                if answer_delay:
+                    await asyncio.sleep(answer_delay)
                 answers = {key: ACCEPT_CONFIRM for key in result.get("inputRequests", {})}
                 params = {"name": tool, "arguments": arguments, "_meta": META, "inputResponses": answers}
                 if "requestState" in result:
@@ -102,10 +109,10 @@ async def _http_modern(url: str) -> AsyncIterator[Call]:
 
 
 @asynccontextmanager
-async def _http_legacy(url: str) -> AsyncIterator[Call]:
+async def _http_legacy(url: str, answer_delay: float) -> AsyncIterator[Call]:
     ids = itertools.count(1)
     base = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
-    async with httpx.AsyncClient(timeout=30.0) as http:
+    async with httpx.AsyncClient(timeout=30.0, limits=POOL) as http:
         init = {
             "jsonrpc": "2.0",
             "id": next(ids),
@@ -148,6 +155,8 @@ async def _http_legacy(url: str) -> AsyncIterator[Call]:
                     msg = json.loads("\n".join(data))
                     data = []
                     if msg.get("method") == "elicitation/create":
+                        if answer_delay:
+                            await asyncio.sleep(answer_delay)
                         reply = json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": ACCEPT_CONFIRM})
                         ack = await http.post(url, content=reply, headers=headers)
                         assert ack.status_code == 202, ack.status_code
@@ -229,7 +238,9 @@ async def _stdio(era: str) -> AsyncIterator[Call]:
             await proc.wait()
 
 
-def open_client(variant: str, transport: str, target: str):
+def open_client(variant: str, transport: str, target: str, answer_delay: float = 0.0):
     if transport == "stdio":
-        return _stdio(variant)
-    return _http_modern(target) if variant == "modern" else _http_legacy(target)
+        return _stdio(variant)  # one call at a time: no fan-out over stdio here
+    if variant == "modern":
+        return _http_modern(target, answer_delay)
+    return _http_legacy(target, answer_delay)

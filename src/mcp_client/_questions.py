@@ -139,6 +139,11 @@ class Questions:
         """Open a pushed question: it belongs to the request ``related``, else to every one in flight."""
         return PushedQuestion(self._deadlines, related, scope)
 
+    @property
+    def requests_in_flight(self) -> int:
+        """Our requests waiting for an answer now: each may explain one question the server pushes."""
+        return len(self._deadlines.active)
+
     def push_context(self, era: Era, request_id: Any) -> ClientRequestContext:
         """The context of a question the server pushed as its request ``request_id``."""
         return ClientRequestContext(

@@ -31,7 +31,12 @@ from mcp_client._transport import Message, RequestId
 logger = logging.getLogger("mcp_client.server")
 
 MAX_PENDING_SERVER_REQUESTS = 32
-"""More questions than this at once from one server are refused with a JSON-RPC error."""
+"""Questions one server may have open beyond one per request of ours in flight; past that, refused.
+
+A question belongs to our calls: with two hundred calls in flight, each asking, two hundred questions
+are open, and none is refused. What no call of ours explains (a server pushing questions nobody asked
+for, with nothing or little in flight) gets this many, answered with a JSON-RPC error past them.
+"""
 
 _MAX_EARLY_CANCELS = 64
 
@@ -111,7 +116,7 @@ class ServerMessageHandler:
         if self._cancelled_early.pop(request_id, False) is None:
             logger.info("the server cancelled its request %r before it started", request_id)
             return  # a cancelled request gets no answer
-        if len(self._in_flight) >= MAX_PENDING_SERVER_REQUESTS:
+        if len(self._in_flight) >= MAX_PENDING_SERVER_REQUESTS + self._questions.requests_in_flight:
             await self._reply(
                 _jsonrpc.error_response(
                     request_id, _jsonrpc.INVALID_REQUEST, "Too many pending requests from this server"

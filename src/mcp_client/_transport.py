@@ -8,8 +8,9 @@ documented there; everything the transport needs to know about a request (may it
 resumed, which protocol version is spoken) comes with the request. Which protocol era is spoken is
 the client's business: a transport never reads it from the headers it is given.
 
-Server requests are handled in at most ``MAX_SERVER_REQUESTS_IN_FLIGHT`` tasks at once
-(``ServerRequestSlots``), so a server that floods requests and never reads our answers costs a bounded
+Server requests are handled in at most ``MAX_SERVER_REQUESTS_IN_FLIGHT`` tasks at once beyond one per
+request of ours in flight (``ServerRequestSlots``): every question that one of our calls explains finds a
+slot, and a server that floods requests nobody asked for and never reads our answers costs a bounded
 number of tasks and buffered writes, not one per request. Past the bound, a transport whose answers
 travel apart from what it reads (HTTP) stops reading until a slot frees; one whose reading and writing
 share a pipe with the server (stdio) must keep reading, or both sides could wait on each other for
@@ -43,7 +44,7 @@ __all__ = [
 DEFAULT_MAX_MESSAGE_BYTES = 32 * 1024 * 1024
 """The largest single message (JSON body, SSE event, stdio line) a transport accepts by default."""
 MAX_SERVER_REQUESTS_IN_FLIGHT = 64
-"""Server requests handled at once; the elicitation callbacks among them are capped lower (32)."""
+"""Server requests handled at once beyond one per request of ours in flight (``ServerRequestSlots``)."""
 
 
 class ServerMessageSink(Protocol):
@@ -178,37 +179,68 @@ class Transport(Protocol):
 
 
 class ServerRequestSlots:
-    """At most ``limit`` server requests handled at once; a handler's task frees its slot when done.
+    """Server requests handled at once: ``limit`` plus one per request of ours in flight.
+
+    A server asks its questions on behalf of our calls: a hundred calls in flight may each have one
+    question open, and none of them must be dropped for want of a slot. What no call of ours explains
+    (a server pushing requests nobody asked for) gets ``limit`` slots, so a flood with no call in flight
+    costs a bounded number of tasks. ``in_flight`` says how many requests of ours wait for an answer
+    (the transport's own count); a transport that counts none gets ``limit``. A handler's task frees its
+    slot when done.
 
     ``spawn`` waits for a free slot (back-pressure); ``try_spawn`` does not, and says whether it started.
+    A transport whose ``spawn`` may wait calls ``more_room`` when a request of its own starts.
     """
 
-    __slots__ = ("_slots",)
+    __slots__ = ("_in_flight", "_limit", "_room", "_running")
 
-    def __init__(self, limit: int = MAX_SERVER_REQUESTS_IN_FLIGHT) -> None:
-        self._slots = anyio.Semaphore(limit)
+    def __init__(
+        self, limit: int = MAX_SERVER_REQUESTS_IN_FLIGHT, in_flight: Callable[[], int] | None = None
+    ) -> None:
+        self._limit = limit
+        self._in_flight = in_flight
+        self._running = 0
+        self._room: anyio.Event | None = None  # set when a slot frees or more requests of ours start
+
+    @property
+    def running(self) -> int:
+        """The server requests being handled now."""
+        return self._running
+
+    def _full(self) -> bool:
+        in_flight = self._in_flight
+        return self._running >= self._limit + (in_flight() if in_flight is not None else 0)
 
     async def spawn(self, spawn: Spawn, handler: Callable[[], Awaitable[None]]) -> None:
-        await self._slots.acquire()
+        while self._full():
+            if self._room is None:
+                self._room = anyio.Event()
+            await self._room.wait()
         self._start(spawn, handler)
 
     def try_spawn(self, spawn: Spawn, handler: Callable[[], Awaitable[None]]) -> bool:
-        try:
-            self._slots.acquire_nowait()
-        except anyio.WouldBlock:
+        if self._full():
             return False
         self._start(spawn, handler)
         return True
+
+    def more_room(self) -> None:
+        """Wake the ``spawn`` calls waiting for a slot, to look again (a slot freed, or a call started)."""
+        room, self._room = self._room, None
+        if room is not None:
+            room.set()
 
     def _start(self, spawn: Spawn, handler: Callable[[], Awaitable[None]]) -> None:
         async def run() -> None:
             try:
                 await handler()
             finally:
-                self._slots.release()
+                self._running -= 1
+                self.more_room()
 
+        self._running += 1
         try:
             spawn(run)
         except BaseException:
-            self._slots.release()
+            self._running -= 1
             raise

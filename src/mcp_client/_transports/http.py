@@ -54,6 +54,7 @@ from mcp_client._transports.http_body import (
     is_event_stream,
     read_limited,
 )
+from mcp_client._transports.http_pool import MAX_ANSWER_CONNECTIONS, PoolSplit, pool_limit
 from mcp_client._transports.http_redirects import Exchange
 
 logger = logging.getLogger("mcp_client.http")
@@ -64,7 +65,6 @@ _VERSION = "mcp-protocol-version"
 _MAX_RESUME_ATTEMPTS = 2
 _DRAIN_SECONDS = 0.5
 _GET_STREAM_WAIT_SECONDS = 2.0
-_MAX_CONCURRENT_SENDS = 16
 _KEEPALIVE_CONNECTIONS = 20
 _SESSION_ID = re.compile(r"[\x21-\x7e]+")
 """Visible ASCII only, as the spec requires of ``Mcp-Session-Id`` (anything else cannot be sent back)."""
@@ -85,8 +85,9 @@ class StreamableHTTPTransport:
 
     ``headers`` and ``auth`` apply to every request. ``max_message_bytes`` caps one JSON body or one SSE
     event, so a hostile server cannot make the client buffer without bound. With your own
-    ``http_client`` the redirect policy still holds (it is applied per request); its connection limits
-    are yours: keep room for the answers a client POSTs while its calls' streams stay open.
+    ``http_client`` the redirect policy still holds (it is applied per request); if its pool caps the
+    connections, a few of them are kept for the answers a client POSTs while its calls' streams stay
+    open, and a call that finds no connection left fails naming the limit (``http_pool``).
     """
 
     def __init__(
@@ -117,8 +118,10 @@ class StreamableHTTPTransport:
         self._get_scope: anyio.CancelScope | None = None
         self._get_ready = anyio.Event()
         self._waiters: dict[Any, _Waiter] = {}
-        self._send_slots = anyio.Semaphore(_MAX_CONCURRENT_SENDS)
-        self._server_requests = ServerRequestSlots()
+        self._send_slots = anyio.Semaphore(MAX_ANSWER_CONNECTIONS)
+        self._pool: PoolSplit | None = None  # a user's pool with a cap, split between calls and answers
+        self._requests_in_flight = 0  # our POSTs waiting for their answers: each may explain a question
+        self._server_requests = ServerRequestSlots(in_flight=lambda: self._requests_in_flight)
 
     # ------------------------------------------------------------------ Transport interface
 
@@ -169,11 +172,15 @@ class StreamableHTTPTransport:
                 timeout=httpx.Timeout(self._timeout, read=None),
                 # Each call holds a connection for its reply stream while its questions are answered
                 # over new ones: a cap would let a hundred waiting calls starve their own answers.
-                # Answers are already bounded (_MAX_CONCURRENT_SENDS); calls are the app's to bound.
+                # Answers are already bounded (MAX_ANSWER_CONNECTIONS); calls are the app's to bound.
                 limits=httpx.Limits(max_connections=None, max_keepalive_connections=_KEEPALIVE_CONNECTIONS),
             )
         else:
             self._client.headers.update(self._extra_headers)
+        limit = pool_limit(self._client)
+        if limit is not None:  # a pool with a cap (a user's): keep room in it for the answers
+            self._pool = PoolSplit(self.url, limit, self._client.timeout.pool, self._timeout)
+            self._send_slots = anyio.Semaphore(self._pool.answers)
 
     async def request(
         self,
@@ -193,6 +200,11 @@ class StreamableHTTPTransport:
             self._protocol_version = protocol_version
         request_headers = self._headers(headers)
         request_id = message["id"]
+        pool = self._pool
+        if pool is not None:
+            await pool.acquire()
+        self._requests_in_flight += 1
+        self._server_requests.more_room()  # one more call that may ask a question
         try:
             async with self._exchange("POST", request_headers, _jsonrpc.encode(message)) as response:
                 if is_initialize and response.status_code < 400:
@@ -213,6 +225,10 @@ class StreamableHTTPTransport:
                 )
         except httpx.TransportError as exc:
             raise connection_error(self.url, exc) from exc
+        finally:
+            self._requests_in_flight -= 1
+            if pool is not None:
+                pool.release()
 
     async def send(
         self, message: Message, headers: Mapping[str, str], *, protocol_version: str | None = None
@@ -221,8 +237,9 @@ class StreamableHTTPTransport:
 
         The acknowledgement may take at most ``timeout`` and ``max_message_bytes``: a server that never
         finishes it must not hang the client (the handshake waits on ``notifications/initialized``).
-        At most ``_MAX_CONCURRENT_SENDS`` run at once: answers to a thousand pushed requests go out in
-        turn, instead of queueing a thousand POSTs in httpx's pool, where every one of them times out.
+        At most ``MAX_ANSWER_CONNECTIONS`` run at once (fewer in a user's capped pool): answers to a
+        thousand pushed requests go out in turn, instead of queueing a thousand POSTs in httpx's pool,
+        where every one of them times out.
         """
         what = message.get("method", "response")
         if protocol_version is not None:

@@ -7,9 +7,10 @@ because a grandchild (``npx``, a shell wrapper) may hold the other ends open lon
 exited, and waiting for their end of file would leak them.
 
 A line on stdout may be at most ``max_message_bytes`` long (its newline aside). Server requests run in
-at most ``MAX_SERVER_REQUESTS_IN_FLIGHT`` tasks; past that, a request is dropped unanswered and logged
-(see ``_transport``): a server that floods requests and stops reading our answers costs a bounded
-number of tasks, while its stdout is still read, so neither side waits on the other for ever.
+at most ``MAX_SERVER_REQUESTS_IN_FLIGHT`` tasks beyond one per request of ours in flight (each call may
+have its question open); past that, a request is dropped unanswered and logged (see ``_transport``): a
+server that floods requests and stops reading our answers costs a bounded number of tasks, while its
+stdout is still read, so neither side waits on the other for ever.
 Notifications are handled one at a time, in the order the server wrote them, and a response written
 after a notification reaches its caller only once that notification has been handled (a progress
 report restarts its request's clock before the answer is seen).

@@ -68,6 +68,7 @@ class AnyioPipes:
         self._max_bytes = owner.max_message_bytes
         self._process: anyio.abc.Process | None = process
         self._pending: dict[Any, _Pending] = {}
+        owner.in_flight = self._pending.__len__  # our requests in flight: each may explain a question
         self._write_lock = anyio.Lock(fast_acquire=True)
         self._closed_error: BaseException | None = None
         self._readers_done = anyio.Event()

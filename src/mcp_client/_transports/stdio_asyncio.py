@@ -120,6 +120,7 @@ class AsyncioPipes(asyncio.SubprocessProtocol):
         self._max_bytes = owner.max_message_bytes
         self._loop = loop
         self._pending: dict[Any, asyncio.Future[Message]] = {}
+        owner.in_flight = self._pending.__len__  # our requests in flight: each may explain a question
         self._transport: asyncio.SubprocessTransport | None = None
         self._stdin: asyncio.WriteTransport | None = None
         self._stdout: asyncio.ReadTransport | None = None

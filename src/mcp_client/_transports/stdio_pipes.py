@@ -59,7 +59,9 @@ class PipeEvents:
         self._stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL_LINES)
         self._on_message: ServerMessageSink | None = None
         self._spawn: Spawn | None = None
-        self._server_requests = ServerRequestSlots()
+        self.in_flight: Callable[[], int] = _none
+        """How many of our requests wait for an answer (the pipes say): each may explain a question."""
+        self._server_requests = ServerRequestSlots(in_flight=lambda: self.in_flight())
         self._dropping = False
         self._abandoned: collections.deque[Any] = collections.deque(maxlen=ABANDONED_IDS)
 
@@ -141,14 +143,20 @@ class PipeEvents:
             elif not self._dropping:  # once per burst: a flood would flood the log too
                 self._dropping = True
                 logger.warning(
-                    "%s: dropping server requests unanswered (from %r): %d are still unfinished; "
+                    "%s: dropping server requests unanswered (from %r): %d are still unfinished, "
+                    "more than the %d it may ask beyond one per request of ours in flight; "
                     "is the server still reading its stdin?",
                     self.label,
                     message.get("id"),
+                    self._server_requests.running,
                     MAX_SERVER_REQUESTS_IN_FLIGHT,
                 )
         else:
             await on_message(message)
+
+
+def _none() -> int:
+    return 0
 
 
 async def shut_down(
