@@ -10,9 +10,11 @@ purpose: the build fetches nothing from the network.
 
 from __future__ import annotations
 
+import ast
 import functools
 import importlib
 import operator
+import pkgutil
 import re
 import types
 import typing
@@ -216,7 +218,34 @@ def complete_pages(app: Sphinx, docname: str, source: list[str]) -> None:
     source[0] = text
 
 
+def fill_type_checking_names(package: str = "mcp_client") -> None:
+    """Give each module of ``package`` the names it imports only for type checkers.
+
+    ``from mcp_client import Client`` loads the session and the wire models on first use (see
+    ``mcp_client._wire``), so their names in annotations are imported under ``if TYPE_CHECKING:``
+    only; autodoc evaluates annotations in the module's globals, which must hold them to link them.
+    Every module is loaded by now, so these imports cannot run into a cycle.
+    """
+    root = importlib.import_module(package)
+    names = [package] + [m.name for m in pkgutil.walk_packages(root.__path__, f"{package}.")]
+    for name in names:
+        module = importlib.import_module(name)
+        tree = ast.parse(Path(module.__file__ or "").read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not (isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"):
+                continue
+            for statement in node.body:
+                if isinstance(statement, ast.ImportFrom) and statement.module and not statement.level:
+                    source = importlib.import_module(statement.module)
+                    for alias in statement.names:
+                        value: object = getattr(source, alias.name, None)
+                        if value is None:  # a submodule: `from mcp_client import _call_options`
+                            value = importlib.import_module(f"{statement.module}.{alias.name}")
+                        module.__dict__.setdefault(alias.asname or alias.name, value)
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
+    fill_type_checking_names()
     app.connect("source-read", complete_pages)
     app.connect("missing-reference", resolve)
     app.connect("autodoc-process-bases", public_bases)

@@ -15,49 +15,53 @@ import os
 import ssl
 from collections.abc import Iterable, Mapping, Sequence
 from types import TracebackType
-from typing import Any, Literal, Self, overload
+from typing import TYPE_CHECKING, Any, Literal, Self, overload
 
 import httpx
-from pydantic import BaseModel
 
-from mcp_client._call_options import call_options, check_seconds
-from mcp_client._elicitation import (
-    ElicitationCallback,
-    ElicitationCompleteCallback,
-    UrlCompletions,
-)
-from mcp_client._extensions import SKILLS_EXTENSION, TASKS_EXTENSION, Extensions
-from mcp_client._http_options import CertTypes, HttpClientFactory, HttpOptions
-from mcp_client._listen import Listening, listen_filter
-from mcp_client._notifications import LoggingCallback, MessageHandler, Notifications, ProgressCallback
-from mcp_client._options import check_level, check_mode, client_info_of, router_for, transport_for
-from mcp_client._roots import ListRootsCallback
-from mcp_client._sampling import SamplingCallback
-from mcp_client._session import ListChangedCallback, Session
-from mcp_client._skills import Skill, SkillEntry, SkillsAccess
-from mcp_client._tool_task import ToolTask
-from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Transport
-from mcp_client._transports.stdio import StdioServerParameters
-from mcp_client._version_choice import prior_discover as prior_discover_decision
-from mcp_client._versions import EraName
-from mcp_client.types import (
-    CallToolResult,
-    CompleteResult,
-    GetPromptResult,
-    Implementation,
-    InputRequiredResult,
-    ListPromptsResult,
-    ListResourcesResult,
-    ListResourceTemplatesResult,
-    ListToolsResult,
-    LoggingLevel,
-    PromptReference,
-    ReadResourceResult,
-    ResourceTemplateReference,
-    ServerCapabilities,
-)
+from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES
+from mcp_client._wire import lazy_module, wire
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+    from mcp_client import _call_options
+    from mcp_client._elicitation import ElicitationCallback, ElicitationCompleteCallback
+    from mcp_client._http_options import CertTypes, HttpClientFactory
+    from mcp_client._listen import Listening
+    from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback
+    from mcp_client._roots import ListRootsCallback
+    from mcp_client._sampling import SamplingCallback
+    from mcp_client._session import ListChangedCallback
+    from mcp_client._skills import Skill, SkillEntry
+    from mcp_client._tool_task import ToolTask
+    from mcp_client._transport import Transport
+    from mcp_client._transports.stdio import StdioServerParameters
+    from mcp_client._versions import EraName
+    from mcp_client.types import (
+        CallToolResult,
+        CompleteResult,
+        GetPromptResult,
+        Implementation,
+        InputRequiredResult,
+        ListPromptsResult,
+        ListResourcesResult,
+        ListResourceTemplatesResult,
+        ListToolsResult,
+        LoggingLevel,
+        PromptReference,
+        ReadResourceResult,
+        ResourceTemplateReference,
+        ServerCapabilities,
+    )
+
 
 __all__ = ["Client"]
+
+if not TYPE_CHECKING:
+    # The session, the transports and the wire models load when a Client is made, not when it is
+    # imported (see ``_wire``): ``__init__`` imports what it builds; the calls use this module.
+    _call_options = lazy_module("mcp_client._call_options")
 
 
 class Client:
@@ -142,6 +146,16 @@ class Client:
         prior_discover: Mapping[str, Any] | BaseModel | None = None,
         list_changed_callback: ListChangedCallback | None = None,
     ) -> None:
+        from mcp_client._call_options import check_seconds
+        from mcp_client._elicitation import UrlCompletions
+        from mcp_client._extensions import SKILLS_EXTENSION, TASKS_EXTENSION, Extensions
+        from mcp_client._http_options import HttpOptions
+        from mcp_client._notifications import Notifications
+        from mcp_client._options import check_level, check_mode, client_info_of, router_for, transport_for
+        from mcp_client._session import Session
+        from mcp_client._skills import SkillsAccess
+        from mcp_client._version_choice import prior_discover as prior_discover_decision
+
         check_mode(mode, input_required_max_rounds)
         if prior_discover is not None and mode == "legacy":
             raise ValueError(
@@ -317,7 +331,7 @@ class Client:
         silence, not the task's total time; cancelling the call cancels the task). ``as_task=True``
         returns a ``ToolTask`` instead, at once.
         """
-        options = call_options(
+        options = _call_options.call_options(
             read_timeout_seconds,
             progress_callback,
             meta,
@@ -374,10 +388,12 @@ class Client:
         allow_input_required: bool = False,
     ) -> GetPromptResult | InputRequiredResult:
         """Render a prompt; the server's questions go to the elicitation callback (keywords: call_tool's)."""
-        options = call_options(None, None, meta, input_responses, request_state, allow_input_required)
+        options = _call_options.call_options(
+            None, None, meta, input_responses, request_state, allow_input_required
+        )
         params: dict[str, Any] = {"name": name, "arguments": dict(arguments)} if arguments else {"name": name}
         what = f"prompts/get {name!r}"
-        return await self._session.call_parsed(GetPromptResult, "prompts/get", params, what, options)
+        return await self._session.call_parsed(wire.GetPromptResult, "prompts/get", params, what, options)
 
     @overload
     async def read_resource(
@@ -411,10 +427,12 @@ class Client:
         allow_input_required: bool = False,
     ) -> ReadResourceResult | InputRequiredResult:
         """Read a resource; the server's questions go to the elicitation callback (keywords: call_tool's)."""
-        options = call_options(None, None, meta, input_responses, request_state, allow_input_required)
+        options = _call_options.call_options(
+            None, None, meta, input_responses, request_state, allow_input_required
+        )
         what = f"resources/read {uri!r}"
         return await self._session.call_parsed(
-            ReadResourceResult, "resources/read", {"uri": uri}, what, options
+            wire.ReadResourceResult, "resources/read", {"uri": uri}, what, options
         )
 
     # ------------------------------------------------------------------------ the rest
@@ -429,16 +447,16 @@ class Client:
 
     async def list_prompts(self, *, refresh: bool = False) -> ListPromptsResult:
         """Every prompt of the server (all pages); cached as ``list_tools`` is."""
-        return await self._session.list_all(ListPromptsResult, "prompts/list", "prompts", refresh)
+        return await self._session.list_all(wire.ListPromptsResult, "prompts/list", "prompts", refresh)
 
     async def list_resources(self, *, refresh: bool = False) -> ListResourcesResult:
         """Every resource of the server (all pages); cached as ``list_tools`` is."""
-        return await self._session.list_all(ListResourcesResult, "resources/list", "resources", refresh)
+        return await self._session.list_all(wire.ListResourcesResult, "resources/list", "resources", refresh)
 
     async def list_resource_templates(self, *, refresh: bool = False) -> ListResourceTemplatesResult:
         """Every resource template of the server (all pages); cached as ``list_tools`` is."""
         return await self._session.list_all(
-            ListResourceTemplatesResult, "resources/templates/list", "resourceTemplates", refresh
+            wire.ListResourceTemplatesResult, "resources/templates/list", "resourceTemplates", refresh
         )
 
     async def list_skills(self) -> list[SkillEntry]:
@@ -476,12 +494,12 @@ class Client:
         ``context_arguments`` are the values of arguments already filled in.
         """
         params: dict[str, Any] = {
-            "ref": ref.model_dump_wire() if isinstance(ref, BaseModel) else dict(ref),  # pyright: ignore[reportAttributeAccessIssue]
+            "ref": ref.model_dump_wire() if isinstance(ref, wire.BaseModel) else dict(ref),  # pyright: ignore[reportAttributeAccessIssue]
             "argument": dict(argument),
         }
         if context_arguments:
             params["context"] = {"arguments": dict(context_arguments)}
-        return await self._session.request_parsed(CompleteResult, "completion/complete", params)
+        return await self._session.request_parsed(wire.CompleteResult, "completion/complete", params)
 
     async def subscribe_resource(self, uri: str) -> None:
         """Ask for ``resources/updated`` notices about ``uri`` (legacy; in 2026-07-28 use ``listen``)."""
@@ -493,6 +511,8 @@ class Client:
 
     async def set_logging_level(self, level: LoggingLevel) -> None:
         """Receive server log messages at ``level`` and up, from now on, in either era."""
+        from mcp_client._options import check_level
+
         check_level(level)
         await self._session.set_log_level(level)
 
@@ -514,6 +534,8 @@ class Client:
         tasks (``TaskStatusNotification``); while the subscription is open, a call or ``ToolTask``
         following one of them takes each pushed state at once instead of waiting for its next poll.
         """
+        from mcp_client._listen import listen_filter
+
         wanted = listen_filter(
             tools_list_changed, prompts_list_changed, resources_list_changed, resource_subscriptions, task_ids
         )

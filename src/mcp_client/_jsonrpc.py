@@ -8,9 +8,7 @@ never hand malformed input to the rest of the client.
 from __future__ import annotations
 
 import json
-from typing import Any
-
-from pydantic_core import PydanticSerializationError, from_json, to_json
+from typing import TYPE_CHECKING, Any
 
 from mcp_client._errors import ProtocolError, ServerError, UrlElicitationRequiredError
 
@@ -27,6 +25,36 @@ UNSUPPORTED_PROTOCOL_VERSION = -32022
 
 _dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode
 
+if TYPE_CHECKING:
+    from pydantic_core import from_json, to_json
+else:
+
+    def to_json(*args, **kwargs):
+        _bind_codec()
+        return to_json(*args, **kwargs)
+
+    def from_json(*args, **kwargs):
+        _bind_codec()
+        return from_json(*args, **kwargs)
+
+
+def _bind_codec() -> None:
+    """Replace the two stand-ins above with pydantic_core's functions, on the first message.
+
+    ``import pydantic_core`` costs a sixth of ``import httpx``; ``from mcp_client import Client`` does not
+    pay it (see ``_wire``), the first message does (``Session.open`` loads pydantic by then anyway).
+    """
+    global from_json, to_json
+    import pydantic_core
+
+    from_json, to_json = pydantic_core.from_json, pydantic_core.to_json
+
+
+def _serialization_errors() -> tuple[type[Exception], ...]:
+    from pydantic_core import PydanticSerializationError
+
+    return (PydanticSerializationError, ValueError, TypeError)
+
 
 def encode(message: Message) -> bytes:
     """Compact UTF-8 JSON with no newline inside, as both the HTTP and the stdio transport send it.
@@ -37,7 +65,7 @@ def encode(message: Message) -> bytes:
     """
     try:
         data = to_json(message, inf_nan_mode="constants")
-    except (PydanticSerializationError, ValueError, TypeError):
+    except _serialization_errors():
         return _dumps(message).encode("utf-8")
     if b"NaN" in data or b"Infinity" in data:  # perhaps only inside a string: the slow path decides
         return _dumps(message).encode("utf-8")
