@@ -1,0 +1,235 @@
+"""Each optional extra alone: a fresh venv with the package and that one extra, and a smoke that uses it.
+
+The full test venv has every optional library, so it cannot notice an extra that forgot one (the docs
+build that needed pytest, the suite that needed Sphinx to collect). Here each extra of ``EXTRAS`` gets
+its own venv in ``.venv-extras/NAME`` (made anew each run: nothing left from an earlier install), with
+``pip install -e ".[NAME]"`` and nothing else, then its smoke runs in that venv's Python and must do the
+real thing the extra is for: build the docs strictly, collect the test suite, store a record in a real
+Redis, sign a ``private_key_jwt`` assertion, parse a SKILL.md frontmatter, carry a span's trace context.
+
+To check a new extra, write its smoke below (a function that imports the extra's library and uses it
+through our code; raise or fail an ``assert`` when something is wrong) and add a row to ``EXTRAS``.
+
+Fast on purpose: the venvs are made without pip (the running pip installs into them with ``--python``),
+pip's cache is reused, no bytecode is compiled ahead, and the venvs are made two at a time.
+
+Usage: .venv/bin/python scripts/extras_smoke.py [NAME ...]   (default: every extra of the table)
+       ``scripts/test`` runs it; ``--inside NAME`` is how it runs a smoke in a venv (not for you).
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENVS = ROOT / ".venv-extras"
+SMOKE_TIMEOUT = 900.0  # seconds, for one install or one smoke on a busy machine
+
+
+# ------------------------------------------------------------------------------------------ the smokes
+# Each runs inside the venv of its extra (``sys.executable`` is that venv's Python), cwd = the repository.
+
+
+def docs_build() -> None:
+    """``bash scripts/docs`` (the strict build) with this venv: the docs extra is all it needs."""
+    with tempfile.TemporaryDirectory(prefix="mcp-client-extras-docs-") as out:
+        env = {**os.environ, "VENV": sys.prefix, "DOCS_BUILD": out}
+        _run(["bash", "scripts/docs"], env=env)
+        assert (Path(out) / "docs" / "index.html").exists(), "the docs build wrote no index.html"
+
+
+def test_collection() -> None:
+    """The whole suite collects with the test extra alone, and a test that needs Sphinx skips, saying why."""
+    pytest = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+    _run([*pytest, "--collect-only"])
+    shown = _run([*pytest, "-rs", "tests/test_docs_reference.py"])
+    assert "needs the docs extra" in shown, f"the docs reference test did not skip for Sphinx:\n{shown}"
+
+
+def redis_store() -> None:
+    """A ``RedisStore`` keeps and gives back a record in a real redis-server on loopback."""
+    import anyio
+
+    from ui_adapters import RedisStore
+
+    binary = shutil.which("redis-server")
+    if binary is None:
+        problem = "redis-server is not installed (Debian: apt-get install redis-server)"
+        if os.environ.get("CI"):
+            raise AssertionError(f"the redis extra's smoke must run in CI: {problem}")
+        import redis.asyncio  # noqa: F401  # at least the library the store imports on first use
+
+        print(f"redis: only imported, {problem}")
+        return
+
+    async def keep_a_record(url: str) -> None:
+        store = RedisStore(url, namespace="extras-smoke")
+        await store.open()
+        try:
+            await store.put_record("smoke", "one", {"answer": 42})
+            assert await store.get_record("smoke", "one") == {"answer": 42}
+        finally:
+            await store.close()
+
+    with _redis_server(binary) as url:
+        anyio.run(keep_a_record, url)
+
+
+def private_key_jwt_assertion() -> None:
+    """A ``private_key_jwt`` client assertion signed with an EC key verifies with its public key."""
+    import anyio
+    import jwt
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    from mcp_client.auth._jwt_assertion import ClientAssertion
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode()
+    assertion = anyio.run(ClientAssertion(pem).make, "smoke-client", "https://as.example")
+    claims = jwt.decode(assertion, key.public_key(), algorithms=["ES256"], audience="https://as.example")
+    assert (claims["iss"], claims["sub"]) == ("smoke-client", "smoke-client"), claims
+
+
+def skill_frontmatter() -> None:
+    """A SKILL.md's YAML frontmatter is parsed (PyYAML's safe_load), a date given as its ISO text."""
+    from mcp_client._skill_integrity import parse_frontmatter
+
+    text = "---\nname: pdf\ndescription: Fill PDF forms\nreviewed: 2026-01-31\n---\n# PDF\n"
+    parsed = parse_frontmatter("skill://pdf/SKILL.md", text)
+    assert parsed == {"name": "pdf", "description": "Fill PDF forms", "reviewed": "2026-01-31"}, parsed
+
+
+def client_span() -> None:
+    """A request's span puts the trace context of the app's current span into the request's ``_meta``."""
+    from opentelemetry import trace
+    from opentelemetry.trace import NonRecordingSpan, SpanContext, TraceFlags
+
+    from mcp_client._telemetry import request_span
+
+    parent = SpanContext(trace_id=0x1234, span_id=0x5678, is_remote=False, trace_flags=TraceFlags(1))
+    params: dict[str, object] = {"name": "get_weather"}
+    with trace.use_span(NonRecordingSpan(parent)), request_span("tools/call", params, request_id=1):
+        pass
+    meta = params.get("_meta")
+    assert isinstance(meta, dict) and f"{0x1234:032x}" in str(meta.get("traceparent")), params
+
+
+EXTRAS: dict[str, Callable[[], None]] = {
+    # extra (as pyproject.toml names it): its smoke
+    "docs": docs_build,
+    "test": test_collection,
+    "redis": redis_store,
+    "oauth-jwt": private_key_jwt_assertion,
+    "skills": skill_frontmatter,
+    "otel": client_span,
+}
+
+
+# ------------------------------------------------------------------------------------------ helpers
+
+
+def _run(argv: list[str], *, env: dict[str, str] | None = None) -> str:
+    """Run a command in the repository; its output, or an ``AssertionError`` carrying it."""
+    done = subprocess.run(
+        argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=SMOKE_TIMEOUT, check=False
+    )
+    shown = done.stdout + done.stderr
+    if done.returncode != 0:
+        raise AssertionError(f"{' '.join(argv)} exited {done.returncode}:\n{shown[-6000:]}")
+    return shown
+
+
+@contextlib.contextmanager
+def _redis_server(binary: str) -> Iterator[str]:
+    """A throwaway redis-server on a free loopback port, nothing persisted; yields its URL."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with tempfile.TemporaryDirectory(prefix="mcp-client-extras-redis-") as folder:
+        argv = [binary, "--bind", "127.0.0.1", "--port", str(port), "--dir", folder, "--save", ""]
+        proc = subprocess.Popen([*argv, "--appendonly", "no"], stdout=subprocess.DEVNULL)
+        try:
+            deadline = time.monotonic() + 15
+            while not _answers_ping(port):
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise AssertionError(f"redis-server did not start on port {port}")
+                time.sleep(0.05)
+            yield f"redis://127.0.0.1:{port}/0"
+        finally:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+def _answers_ping(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=1) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def check(name: str) -> tuple[str, float, float]:
+    """Make the venv of one extra, install the package with it, run its smoke; the seconds each took."""
+    venv = VENVS / name
+    shutil.rmtree(venv, ignore_errors=True)
+    started = time.monotonic()
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    python = str(venv / "bin" / "python")
+    pip = [sys.executable, "-m", "pip", "--python", python]
+    _run([*pip, "install", "--quiet", "--no-compile", "-e", f".[{name}]"])
+    _run([*pip, "check"])
+    installed = time.monotonic()
+    _run([python, __file__, "--inside", name])
+    return name, installed - started, time.monotonic() - installed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
+    parser.add_argument(
+        "names", nargs="*", metavar="NAME", help=f"extras to check (default: {', '.join(EXTRAS)})"
+    )
+    parser.add_argument("--inside", metavar="NAME", help=argparse.SUPPRESS)
+    parser.add_argument("--jobs", type=int, default=2, help="venvs made at the same time (default: 2)")
+    args = parser.parse_args()
+    if args.inside:
+        EXTRAS[args.inside]()
+        return 0
+    unknown = [name for name in args.names if name not in EXTRAS]
+    if unknown:
+        parser.error(f"no smoke for {unknown}: add it to EXTRAS in {Path(__file__).name}")
+    failed = 0
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        runs = {pool.submit(check, name): name for name in args.names or EXTRAS}
+        for run in concurrent.futures.as_completed(runs):
+            name = runs[run]
+            try:
+                _, install, smoke = run.result()
+            except (AssertionError, subprocess.SubprocessError) as exc:
+                failed += 1
+                print(f"   {name}: FAILED\n{exc}", flush=True)
+            else:
+                print(f"   {name}: ok (install {install:.0f} s, smoke {smoke:.0f} s)", flush=True)
+    if failed:
+        print(f"{failed} extra(s) do not work alone: see above (the venvs stay in {VENVS})")
+        return 1
+    shutil.rmtree(VENVS, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
