@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from mcp_client._group import ClientGroup, GroupTool
     from mcp_client._listen import Listening
     from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback, Subscription
+    from mcp_client._reconnect import Reconnect
     from mcp_client._roots import ListRootsCallback
     from mcp_client._sampling import SamplingCallback
     from mcp_client._skills import Skill, SkillEntry, SkillFile
@@ -101,6 +102,7 @@ __all__ = [
     "OAuthError",
     "ProgressCallback",
     "ProtocolError",
+    "Reconnect",
     "RequestId",
     "RequestStreamLost",
     "SamplingCallback",
@@ -169,6 +171,7 @@ _LAZY: dict[str, str] = {
     "MessageHandler": "_notifications",
     "ProgressCallback": "_notifications",
     "Subscription": "_notifications",
+    "Reconnect": "_reconnect",
     "ListRootsCallback": "_roots",
     "SamplingCallback": "_sampling",
     "Skill": "_skills",
