@@ -37,7 +37,7 @@ from mcp_client._errors import MCPClientError, MCPConnectionError, ServerError, 
 __all__ = [
     "RECONNECTING_KINDS",
     "Reconnect",
-    "ReconnectState",
+    "ServerHealth",
     "Supervisor",
     "lost_server",
     "may_repeat",
@@ -203,11 +203,12 @@ def safe_tools_of(tools: list[Any]) -> frozenset[str]:
 
 
 @dataclass(frozen=True)
-class ReconnectState:
-    """Where a client's connection stands, for a status page (``ClientGroup.health``).
+class ServerHealth:
+    """Where a server's connection stands, for a status page (``await ClientGroup.health()``).
 
-    ``state`` is ``"connected"``, ``"reconnecting"`` (``attempt`` failed in a row so far, the next in
-    about ``next_delay`` seconds) or ``"failed"`` (``attempts`` failed in a row; ``reason`` says why).
+    ``state`` is ``"connected"``, ``"reconnecting"`` (``attempt`` attempts failed in a row so far, the
+    next in about ``next_delay`` seconds; ``reason`` is the last failure) or ``"failed"`` (given up
+    for now, or never reconnected; ``reason`` says why).
     """
 
     state: Literal["connected", "reconnecting", "failed"]
@@ -250,13 +251,13 @@ class Supervisor:
         self._restarting_in: int | None = None
 
     @property
-    def state(self) -> ReconnectState:
+    def state(self) -> ServerHealth:
         if self._gave_up is not None:
-            return ReconnectState("failed", self.failures, None, str(self._gave_up))
+            return ServerHealth("failed", self.failures, None, str(self._gave_up))
         if self.failures:
             reason = str(self._last_error) if self._last_error is not None else None
-            return ReconnectState("reconnecting", self.failures, self._next_delay, reason)
-        return ReconnectState("connected")
+            return ServerHealth("reconnecting", self.failures, self._next_delay, reason)
+        return ServerHealth("connected")
 
     async def recover(
         self,
