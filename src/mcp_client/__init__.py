@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from mcp_client._group import ClientGroup, GroupTool
     from mcp_client._listen import Listening
     from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback, Subscription
-    from mcp_client._reconnect import Reconnect
+    from mcp_client._reconnect import Reconnect, ServerHealth
     from mcp_client._roots import ListRootsCallback
     from mcp_client._sampling import SamplingCallback
     from mcp_client._skills import Skill, SkillEntry, SkillFile
@@ -108,6 +108,7 @@ __all__ = [
     "SamplingCallback",
     "ServerError",
     "ServerExitedError",
+    "ServerHealth",
     "ServerMessageSink",
     "SessionExpiredError",
     "Skill",
@@ -172,6 +173,7 @@ _LAZY: dict[str, str] = {
     "ProgressCallback": "_notifications",
     "Subscription": "_notifications",
     "Reconnect": "_reconnect",
+    "ServerHealth": "_reconnect",
     "ListRootsCallback": "_roots",
     "SamplingCallback": "_sampling",
     "Skill": "_skills",
