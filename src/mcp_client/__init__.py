@@ -62,6 +62,7 @@ if TYPE_CHECKING:
     from mcp_client._group import ClientGroup, GroupTool
     from mcp_client._listen import Listening
     from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback, Subscription
+    from mcp_client._reconnect import Reconnect, ServerHealth
     from mcp_client._roots import ListRootsCallback
     from mcp_client._sampling import SamplingCallback
     from mcp_client._skills import Skill, SkillEntry, SkillFile
@@ -102,11 +103,13 @@ __all__ = [
     "OAuthError",
     "ProgressCallback",
     "ProtocolError",
+    "Reconnect",
     "RequestId",
     "RequestStreamLost",
     "SamplingCallback",
     "ServerError",
     "ServerExitedError",
+    "ServerHealth",
     "ServerMessageSink",
     "SessionExpiredError",
     "Skill",
@@ -172,6 +175,8 @@ _LAZY: dict[str, str] = {
     "MessageHandler": "_notifications",
     "ProgressCallback": "_notifications",
     "Subscription": "_notifications",
+    "Reconnect": "_reconnect",
+    "ServerHealth": "_reconnect",
     "ListRootsCallback": "_roots",
     "SamplingCallback": "_sampling",
     "Skill": "_skills",

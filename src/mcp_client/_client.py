@@ -11,9 +11,11 @@ questions, pause or run long take their options through ``_call_options``; ``lis
 
 from __future__ import annotations
 
+import inspect
+import logging
 import os
 import ssl
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, Self, overload
 
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
     from mcp_client._http_options import CertTypes, HttpClientFactory
     from mcp_client._listen import Listening
     from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback
+    from mcp_client._reconnect import Reconnect
     from mcp_client._roots import ListRootsCallback
     from mcp_client._sampling import SamplingCallback
     from mcp_client._session import ListChangedCallback
@@ -57,6 +60,14 @@ if TYPE_CHECKING:
 
 
 __all__ = ["Client"]
+
+logger = logging.getLogger("mcp_client.session")
+
+_LIST_NOTICES = (
+    "notifications/tools/list_changed",
+    "notifications/prompts/list_changed",
+    "notifications/resources/list_changed",
+)
 
 if not TYPE_CHECKING:
     # The session, the transports and the wire models load when a Client is made, not when it is
@@ -111,6 +122,12 @@ class Client:
     run a tool call as a durable task, which ``call_tool`` follows to its result (its questions going
     to the same callbacks), or hands back as a ``ToolTask`` with ``as_task=True``.
 
+    ``reconnect`` (a ``Reconnect``, on by default) brings a lost server back: a stdio server that exited
+    is started again by the next request, an HTTP server that refused the connection is tried again,
+    with backoff; a call in flight when the connection died is sent again only if its tool says
+    ``readOnlyHint`` or ``idempotentHint``. ``client.on_reconnect`` hears each reconnect.
+    ``reconnect=False``: a lost server fails every later request.
+
     ``skills=True`` declares the Agent Skills extension (``io.modelcontextprotocol/skills``) and
     enables ``list_skills``, ``get_skill`` and ``load_skill``, which verify what they read.
     """
@@ -145,6 +162,7 @@ class Client:
         httpx_client_factory: HttpClientFactory | None = None,
         prior_discover: Mapping[str, Any] | BaseModel | None = None,
         list_changed_callback: ListChangedCallback | None = None,
+        reconnect: Reconnect | bool = True,
     ) -> None:
         from mcp_client._call_options import check_seconds
         from mcp_client._elicitation import UrlCompletions
@@ -152,6 +170,7 @@ class Client:
         from mcp_client._http_options import HttpOptions
         from mcp_client._notifications import Notifications
         from mcp_client._options import check_level, check_mode, client_info_of, router_for, transport_for
+        from mcp_client._reconnect import RECONNECTING_KINDS, Supervisor, policy_of
         from mcp_client._session import Session
         from mcp_client._skills import SkillsAccess
         from mcp_client._version_choice import prior_discover as prior_discover_decision
@@ -200,6 +219,31 @@ class Client:
             ),
         )
         self._skills = SkillsAccess(self._session.request, self._session.label, declared=skills)
+        self.on_reconnect: Callable[[Client], object] | None = None
+        """Called (sync or async) with this client after it got its lost server back: the server's
+        state is new (a restarted process, a new session), which the app may want to tell its user."""
+        policy = policy_of(reconnect)
+        if policy is not None and transport_.kind in RECONNECTING_KINDS:
+            self._session.supervisor = Supervisor(
+                policy,
+                self._session.label,
+                self._session.reconnect,
+                lambda: self._reconnected(list_changed_callback),
+                restarts_process=transport_.kind == "stdio",
+            )
+
+    async def _reconnected(self, list_changed_callback: ListChangedCallback | None) -> None:
+        """After a reconnect: the lists the app was handed are stale, and the app may want to know."""
+        for notice in _LIST_NOTICES:
+            self._session.list_changed(notice, list_changed_callback)
+        hook = self.on_reconnect
+        if hook is not None:
+            try:
+                answer = hook(self)
+                if inspect.isawaitable(answer):
+                    await answer
+            except Exception:
+                logger.exception("Client.on_reconnect failed for %s", self.server)
 
     @property
     def server(self) -> str:

@@ -18,6 +18,7 @@ config's ``include_tools`` / ``exclude_tools``; ``call_tool`` routes a unique na
 
 from __future__ import annotations
 
+import inspect
 import logging
 import math
 import os
@@ -34,12 +35,14 @@ from mcp_client._client import Client
 from mcp_client._context import with_server_name
 from mcp_client._elicitation import ElicitationCallback
 from mcp_client._errors import ClientStateError, MCPClientError
+from mcp_client._group_keeper import MemberKeeper, client_health
 from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback
+from mcp_client._reconnect import ServerHealth, policy_of
 from mcp_client._roots import ListRootsCallback
 from mcp_client._sampling import SamplingCallback
 from mcp_client._transports.stdio import StdioServerParameters
 from mcp_client.config import MCPConfig, ServerConfig, load_config
-from mcp_client.types import CallToolResult, Tool
+from mcp_client.types import CallToolResult, Tool, ToolListChangedNotification
 
 __all__ = ["ClientGroup", "GroupTool"]
 
@@ -79,6 +82,8 @@ class _Member:
         self.done = anyio.Event()
         self.error: BaseException | None = None
         self.tools: list[GroupTool] | None = None
+        self.keeper: MemberKeeper | None = None
+        """Its failures in a row while it is down (``None`` until a first attempt failed)."""
 
 
 class ClientGroup:
@@ -255,7 +260,66 @@ class ClientGroup:
         return member
 
     async def _hold(self, member: _Member, ready: anyio.Event) -> None:
-        """The task that owns one server's ``Client`` from connecting to closing.
+        """The task that owns one server's ``Client``: connects it, and while it cannot, tries again in
+        the background with the backoff of ``Client(reconnect=...)`` (``_group_keeper``)."""
+        policy = policy_of(self._client_options.get("reconnect", True))
+        try:
+            while True:
+                connected = await self._hold_once(member, ready)
+                ready.set()
+                if connected or policy is None or member.stop.is_set():
+                    return
+                keeper = member.keeper = member.keeper or MemberKeeper(policy)
+                delay = keeper.failed(member.error)
+                logger.info(
+                    "server %r is down (%s); trying again in %.1f s", member.config.name, member.error, delay
+                )
+                with anyio.move_on_after(delay):
+                    await member.stop.wait()
+                if member.stop.is_set():
+                    return
+        finally:
+            ready.set()
+            member.done.set()
+
+    async def _came_back(self, member: _Member) -> None:
+        """A member that was down is connected: its tools return, and the app hears the list changed."""
+        if member.keeper is None:
+            return
+        member.keeper = None
+        member.error = None
+        member.tools = None
+        logger.warning("server %r is connected again", member.config.name)
+        if self._message_handler is not None:
+            notice = ToolListChangedNotification(method="notifications/tools/list_changed")
+            try:
+                answer = self._message_handler(notice)
+                if inspect.isawaitable(answer):
+                    await answer
+            except Exception:
+                logger.exception("the message handler failed on %r's list change", member.config.name)
+
+    async def health(self) -> dict[str, ServerHealth]:
+        """Each server's state, for a status page: ``connected`` (it answered a ping just now),
+        ``reconnecting`` (with the attempt and the next delay) or ``failed`` (with the reason)."""
+        states: dict[str, ServerHealth] = {}
+
+        async def check(name: str, member: _Member) -> None:
+            if member.client is not None:
+                states[name] = await client_health(member.client)
+            elif member.keeper is not None:
+                states[name] = member.keeper.health
+            else:
+                reason = str(member.error) if member.error is not None else "not connected"
+                states[name] = ServerHealth("failed", 0, None, reason)
+
+        async with anyio.create_task_group() as checking:
+            for name, member in list(self._members.items()):
+                checking.start_soon(check, name, member)
+        return {name: states[name] for name in self._members if name in states}
+
+    async def _hold_once(self, member: _Member, ready: anyio.Event) -> bool:
+        """One attempt: connect the server's ``Client`` and hold it open until the member is stopped.
 
         The connect deadline is a scope around the whole ``async with client``, lifted once connected: a
         scope entered around ``__aenter__`` alone would close before the client's own scopes.
@@ -269,6 +333,7 @@ class ClientGroup:
                     scope.deadline = math.inf
                     connected = True
                     member.client = client
+                    await self._came_back(member)
                     ready.set()
                     try:
                         await member.stop.wait()
@@ -286,9 +351,7 @@ class ClientGroup:
             else:
                 member.error = exc
                 logger.debug("server %r did not connect: %s", member.config.name, exc)
-        finally:
-            ready.set()
-            member.done.set()
+        return connected
 
     def _client_for(self, server: ServerConfig) -> Client:
         target: object
@@ -414,6 +477,14 @@ class ClientGroup:
             raise _not_unique(name, found[0][0], found[1][0])
         if found:
             return found[0]
+        down = {n: m.error for n, m in self._members.items() if m.client is None and m.error is not None}
+        if down:  # it may be one of theirs: say so, at once, rather than wait for them
+            # No double quote: KeyError shows its message's repr, which would then escape every quote.
+            why = "; ".join(f"{n!r}: {error}" for n, error in down.items()).replace('"', "'")
+            raise KeyError(
+                f"no tool named {name!r} among the connected servers; down (tried again in the background, "
+                f"see `await group.health()`): {why}"
+            )
         raise KeyError(f"no tool named {name!r} in this group; list them with `await group.list_tools()`")
 
 

@@ -46,6 +46,7 @@ from mcp_client._negotiation import Negotiator
 from mcp_client._notifications import Notifications
 from mcp_client._output_schema import OutputSchemas
 from mcp_client._questions import Call, Questions
+from mcp_client._reconnect import Supervisor, lost_server, may_repeat, safe_tools_of
 from mcp_client._router import Router
 from mcp_client._server_description import ServerDescription
 from mcp_client._server_messages import ServerMessageHandler
@@ -126,6 +127,12 @@ class Session:
         self._with_headers = transport.sends_headers
         self._state: Literal["new", "open", "closed"] = "new"
         self._task_group: anyio.abc.TaskGroup | None = None
+        self._mode = "auto"
+        self.supervisor: Supervisor | None = None
+        """Brings a lost server back (``Client(reconnect=...)``); ``None``: a lost server stays lost."""
+        self.safe_tools: frozenset[str] = frozenset()
+        """The tools that said ``readOnlyHint`` or ``idempotentHint`` when last listed: a call of one
+        of them may be sent again when its connection dies under it."""
         self.negotiator = Negotiator(
             self,
             transport,
@@ -151,6 +158,7 @@ class Session:
         if self._state != "new":
             raise ClientStateError("a Client can be entered only once; create a new Client to reconnect")
         self._state = "open"
+        self._mode = mode
         task_group = anyio.create_task_group()
         await task_group.__aenter__()
         self._task_group = task_group
@@ -296,9 +304,28 @@ class Session:
         except MCPClientError as exc:
             recovery = era.recovery(exc, method)
             if recovery is None:
-                raise
+                if self.supervisor is None or not lost_server(exc):
+                    raise
+                await self.supervisor.recover(exc, method, params, self.safe_tools)
+                return await self._send(self.require_open(), method, params, call, request_id)
+            if isinstance(recovery, Resend) and not may_repeat(method, params, self.safe_tools):
+                raise  # the server may have run it: sent again only when that can do no harm
             era = await self._recover(recovery)
             return await self._send(era, method, params, call, request_id)
+
+    async def reconnect(self) -> None:
+        """Bring the lost server back (the ``Supervisor``'s ``restart``): a stdio server's process started
+        again, and the era negotiated again as ``mode`` says; raises what failed."""
+        restart: Callable[[], Awaitable[None]] | None = getattr(self.transport, "restart", None)
+        if restart is not None:
+            await restart()
+        self.list_cache.forget()  # the new server may serve other lists
+        self.output_schemas.forget()
+        era = await self.negotiator.connect(self._mode, None)
+        if self._mode not in ("auto", "legacy"):
+            # An adopted version costs no traffic: make sure the new server answers before relying on it.
+            await self._send(era, era.ping_method, None, None)
+        await self._ask_log_level()
 
     async def _recover(self, recovery: Recovery) -> Era:
         if isinstance(recovery, Resend):
@@ -466,6 +493,7 @@ class Session:
         """Every tool of the server, after the era has learned what it needs from them."""
         tools = await self._listing("tools/list", "tools", refresh)
         self.output_schemas.absorb(tools)
+        self.safe_tools = safe_tools_of(tools)
         return self.require_open().absorb_tools(tools)
 
     async def tool_list(self, refresh: bool = False) -> ListToolsResult:

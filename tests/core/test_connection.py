@@ -128,12 +128,24 @@ async def test_server_exit_mid_call_reports_its_stderr(
     async with Client(StdioServerParameters(*guide_stdio_command), mode=era) as client:
         await client.call_tool("echo", {"text": "warm"})
         with anyio.fail_after(30), pytest.raises(ServerExitedError) as caught:
-            await client.call_tool("crash", {})
+            await client.call_tool("crash", {})  # not read-only: not sent again after the crash
         assert caught.value.returncode == 3
         assert "crash requested" in caught.value.stderr_tail
         assert "crash requested" in str(caught.value)
-        with pytest.raises(ServerExitedError):  # later calls fail the same way, at once
+        with anyio.fail_after(30):  # the next call starts the server again (Client(reconnect=...))
+            assert text_of(await client.call_tool("echo", {"text": "again"})) == "again"
+
+
+async def test_without_reconnect_later_calls_fail_at_once(
+    guide_stdio_command: tuple[str, list[str]], era: str
+) -> None:
+    async with Client(StdioServerParameters(*guide_stdio_command), mode=era, reconnect=False) as client:
+        await client.call_tool("echo", {"text": "warm"})
+        with anyio.fail_after(30), pytest.raises(ServerExitedError):
+            await client.call_tool("crash", {})
+        with pytest.raises(ServerExitedError) as caught:  # later calls fail the same way, at once
             await client.call_tool("echo", {"text": "again"})
+        assert caught.value.returncode == 3 and "crash requested" in caught.value.stderr_tail
 
 
 # ------------------------------------------------------------------ time and cancellation

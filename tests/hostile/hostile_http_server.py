@@ -66,6 +66,8 @@ class Server:
     ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
     counters: dict[str, int] = field(default_factory=dict)
     arrivals: dict[str, asyncio.Event] = field(default_factory=dict)
+    redeploying: dict[str, int] = field(default_factory=dict)
+    """Per URL: how many more POSTs a gateway answers 503 to (the ``redeploy`` tool starts it)."""
 
     def count(self, key: str) -> int:
         """How many times ``key`` was counted before (0 the first time)."""
@@ -221,6 +223,10 @@ Handler = Callable[
     [Server, Request, dict[str, Any], asyncio.StreamReader, asyncio.StreamWriter], Awaitable[None]
 ]
 TOOLS: dict[str, Handler] = {}
+
+
+TOOL_ANNOTATIONS: dict[str, dict[str, Any]] = {"drop_once": {"annotations": {"readOnlyHint": True}}}
+"""What ``tools/list`` says of a tool beyond its name (a client sends a read-only call again)."""
 
 
 def tool(name: str) -> Callable[[Handler], Handler]:
@@ -792,13 +798,15 @@ async def _unicode_event_id(
     await sse.end()
 
 
-@tool("drop_once")
+@tool("drop_once_order")  # the same, from a tool with a side effect: never sent again by the client
+@tool("drop_once")  # read-only (TOOL_ANNOTATIONS): sent again by the client after the loss
 async def _drop_once(
     server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
 ) -> None:
     """The first call under a tag: a priming event with an id, half an event, then the stream ends.
     Every later one: the answer, naming how many times it was asked."""
-    attempt = server.count(f"drop_once {request.target}")
+    name = message.get("params", {}).get("name")
+    attempt = server.count(f"{name} {request.target}")
     sse = await Sse(writer).start()
     if attempt == 0:
         await sse.raw(b"id: lost-1\ndata:\n\n")
@@ -806,6 +814,15 @@ async def _drop_once(
     else:
         await sse.event(text_result(message, f"answered on attempt {attempt + 1}"))
     await sse.end()
+
+
+@tool("redeploy")
+async def _redeploy(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """Answer, then have the gateway answer the next ``posts`` POSTs of this URL with HTTP 503."""
+    server.redeploying[request.target] = int(args_of(message).get("posts", 3))
+    await send_body(writer, 200, text_result(message, "redeploying"))
 
 
 @tool("barrier_ask")
@@ -929,6 +946,10 @@ async def handle_mcp(
         return
     method = message.get("method")
     session = request.headers.get("mcp-session-id")
+    if server.redeploying.get(request.target, 0) > 0:  # a gateway while the server behind it restarts
+        server.redeploying[request.target] -= 1
+        await send_body(writer, 503, b"<html><body>503 Service Unavailable</body></html>", "text/html")
+        return
     if (
         not request.modern
         and method != "initialize"
@@ -978,7 +999,10 @@ async def handle_mcp(
     elif method == "ping":
         await send_body(writer, 200, result(message, {}))
     elif method == "tools/list":
-        tools = [{"name": name, "inputSchema": {"type": "object"}} for name in TOOLS]
+        tools = [
+            {"name": name, "inputSchema": {"type": "object"}, **TOOL_ANNOTATIONS.get(name, {})}
+            for name in TOOLS
+        ]
         page: dict[str, Any] = {"tools": tools}
         if "repeat_cursor=1" in request.target:  # every page says there is a next one, the same one
             page = {"tools": tools[:1], "nextCursor": "page-2"}

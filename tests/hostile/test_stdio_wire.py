@@ -34,8 +34,10 @@ def anyio_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
     return stdio_backend(request.param, monkeypatch)
 
 
-def _client(mode: str = "legacy") -> Client:
-    return Client(hostile_stdio(), mode=mode, timeout=PATIENT, max_message_bytes=MAX_BYTES)
+def _client(mode: str = "legacy", *, reconnect: bool = True) -> Client:
+    return Client(
+        hostile_stdio(), mode=mode, timeout=PATIENT, max_message_bytes=MAX_BYTES, reconnect=reconnect
+    )
 
 
 async def _echo(client: Client, text: str) -> str:
@@ -122,9 +124,10 @@ async def test_half_a_line_then_exit_reports_the_exit_and_stderr() -> None:
 
 async def test_a_crash_fails_every_pending_call_with_the_stderr_tail(era: str) -> None:
     """Five calls wait on the server when it dies: each fails with its exit code and last words, and
-    the client then reports the connection as closed for every later call, at once."""
+    the client then reports the connection as closed for every later call, at once (``reconnect=False``:
+    with it, the next call would start the server again)."""
     outcomes: list[BaseException] = []
-    async with no_leaks(), _client(era) as client:
+    async with no_leaks(), _client(era, reconnect=False) as client:
         assert await _echo(client, "warm") == "warm"
 
         async def pending(tool: str, arguments: dict[str, object]) -> None:

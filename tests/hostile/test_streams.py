@@ -32,6 +32,7 @@ def _text(result: object) -> str:
 
 async def test_a_lost_modern_stream_is_sent_again_not_resumed(hostile: HostileServer, tag: str) -> None:
     async with no_leaks(), Client(hostile.url(tag), mode="2026-07-28", timeout=5) as client:
+        await client.list_tools()  # drop_once says readOnlyHint: safe to send again
         with anyio.fail_after(BOUND):
             result = await client.call_tool("drop_once", {})
         assert _text(result) == "answered on attempt 2"
@@ -41,6 +42,19 @@ async def test_a_lost_modern_stream_is_sent_again_not_resumed(hostile: HostileSe
     assert calls[0]["id"] != calls[1]["id"]  # a new request, with a new id
     assert calls[0]["params"] == calls[1]["params"]
     assert not [e for e in entries if e["method"] == "GET"]  # nothing to resume in this era
+
+
+async def test_a_lost_modern_stream_of_a_side_effect_call_is_not_sent_again(
+    hostile: HostileServer, tag: str
+) -> None:
+    """The server may have run the call: with no readOnlyHint or idempotentHint, the loss is the answer."""
+    async with no_leaks(), Client(hostile.url(tag), mode="2026-07-28", timeout=5) as client:
+        await client.list_tools()
+        with anyio.fail_after(BOUND), pytest.raises(MCPConnectionError):
+            await client.call_tool("drop_once_order", {})
+    entries = hostile.entries(tag)
+    calls = [e["body"] for e in entries if e["method"] == "POST" and e["body"].get("method") == "tools/call"]
+    assert len(calls) == 1
 
 
 async def test_a_legacy_stream_that_never_answers_says_so_plainly(hostile: HostileServer, tag: str) -> None:

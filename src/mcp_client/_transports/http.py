@@ -350,6 +350,7 @@ class StreamableHTTPTransport:
             request_id,
             _jsonrpc.INTERNAL_ERROR,
             f"HTTP {status} {response.reason_phrase} from {self.url}{detail}",
+            {"httpStatus": status},  # a gateway's 502/503/504 is read by _reconnect
         )
 
     async def _read_json(self, response: httpx.Response, request_id: Any) -> Message:

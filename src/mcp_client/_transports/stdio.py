@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 import sniffio
 
 from mcp_client._errors import MCPConnectionError
+from mcp_client._reconnect import never_sent
 from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Message, ServerMessageSink, Spawn
 from mcp_client._transports.stdio_pipes import PipeEvents, Pipes
 
@@ -71,6 +72,7 @@ class StdioTransport:
         self._pipes: Pipes | None = None
         self._events = PipeEvents(params.command_line, max_message_bytes)
         self._binds_waits = False
+        self._opened_with: tuple[Spawn, ServerMessageSink] | None = None
 
     @property
     def kind(self) -> str:
@@ -122,6 +124,7 @@ class StdioTransport:
         return self._events.stderr_tail
 
     async def open(self, spawn: Spawn, on_message: ServerMessageSink) -> None:
+        self._opened_with = (spawn, on_message)
         self._events.connect(spawn, on_message)
         argv = [self.params.command, *self.params.args]
         env = None if self.params.env is None else {**os.environ, **self.params.env}
@@ -148,7 +151,11 @@ class StdioTransport:
     ) -> Message:
         pipes = self._pipes
         if pipes is None:
-            raise self._events.not_open()
+            raise never_sent(self._events.not_open())
+        if self._events.exited is not None:
+            # Known gone before this request was written: it never reached the server, and may be
+            # sent again once the server is started again (see _reconnect).
+            raise never_sent(self._events.exited)
         return await pipes.request(message)
 
     async def send(
@@ -158,6 +165,21 @@ class StdioTransport:
         if pipes is None:
             raise self._events.not_open()
         await pipes.send(message)
+
+    async def restart(self) -> None:
+        """Start the server again, with the same command, environment and directory (after it exited).
+
+        The old process is shut down first (in the spec's order, should it still run). Raises
+        ``MCPConnectionError`` if the command cannot be started; the era is the client's to negotiate.
+        """
+        opened_with = self._opened_with
+        if opened_with is None:
+            raise self._events.not_open()
+        pipes, self._pipes = self._pipes, None
+        if pipes is not None:
+            await pipes.aclose()
+        self._events.exited = None
+        await self.open(*opened_with)
 
     async def aclose(self) -> None:
         if self._pipes is not None:

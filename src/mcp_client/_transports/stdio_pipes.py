@@ -64,6 +64,8 @@ class PipeEvents:
         self._server_requests = ServerRequestSlots(in_flight=lambda: self.in_flight())
         self._dropping = False
         self._abandoned: collections.deque[Any] = collections.deque(maxlen=ABANDONED_IDS)
+        self.exited: ServerExitedError | None = None
+        """How the server process ended, once a backend saw it end (cleared when it starts again)."""
 
     def connect(self, spawn: Spawn, on_message: ServerMessageSink) -> None:
         """Where server messages go from now on (``Transport.open``)."""
@@ -92,7 +94,8 @@ class PipeEvents:
         status = "is gone" if returncode is None else f"exited with code {returncode}"
         message = f"the server {self.label!r} {status}"
         message += f"; the last lines of its stderr:\n{tail}" if tail else " (it wrote nothing to stderr)"
-        return ServerExitedError(message, returncode=returncode, stderr_tail=tail)
+        self.exited = ServerExitedError(message, returncode=returncode, stderr_tail=tail)
+        return self.exited
 
     def stderr_line(self, line: bytes) -> None:
         text = line.decode("utf-8", "replace").rstrip()

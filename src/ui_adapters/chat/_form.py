@@ -31,11 +31,11 @@ from mcp_client.types import (
     ElicitResult,
 )
 from ui_adapters._form_json import describe_form
-from ui_adapters.broker._question_record import context_from_record, context_record
 from ui_adapters._url_safety import inspect_url, visible_url
+from ui_adapters.broker._question_record import context_from_record, context_record
+from ui_adapters.broker.stores import redact_server
 from ui_adapters.chat._message import ChatMessage, ChatStep, field_prompt, review_prompt
 from ui_adapters.chat._reading import read_answer, read_yes_no
-from ui_adapters.broker.stores import redact_server
 from ui_adapters.text import sanitize
 
 __all__ = ["ChatForm"]

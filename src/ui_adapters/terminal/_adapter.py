@@ -28,6 +28,11 @@ from ui_adapters.text import sanitize
 
 __all__ = ["NonInteractivePolicy", "TerminalFormAdapter"]
 
+WITHDRAWN_NOTICE = (
+    "Withdrawn: {server} no longer needs this answer (the call that asked is over: the server went "
+    "away or the call was cancelled). Nothing was sent."
+)
+
 NonInteractivePolicy = Literal["stdin", "decline", "cancel"]
 """Without a terminal: read answers line by line from ``stdin``, or ``decline`` / ``cancel`` at once."""
 
@@ -122,6 +127,12 @@ class TerminalFormAdapter:
             result = ElicitResult(action="decline")
         except UserCancelled:
             result = ElicitResult(action="cancel")
+        except anyio.get_cancelled_exc_class():
+            # The client withdrew the question: the call that asked is over (its server went away, or
+            # the app cancelled it). The form is gone; say so rather than leave the person wondering.
+            notice = WITHDRAWN_NOTICE.format(server=sanitize(context.server_name, max_length=200))
+            console.print(Text(notice, style="yellow"))
+            raise
         outcome = {"accept": "Answer sent.", "decline": "Declined.", "cancel": "Cancelled."}[result.action]
         console.print(Text(outcome, style="bold" if result.action == "accept" else "yellow"))
         return result

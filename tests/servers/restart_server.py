@@ -1,0 +1,104 @@
+"""A server that tests can kill and restart, and that counts how often each tool ran (the official `mcp` SDK).
+
+    python tests/servers/restart_server.py stdio
+    python tests/servers/restart_server.py http --port N
+
+Environment (all optional):
+
+- `RESTART_RUNS`: a file each tool run appends one line to (`read`, `write`): how often each ran.
+- `RESTART_STARTS`: a file each start of the process appends its pid to.
+- `RESTART_HOLD`: a file; a tool run waits (up to 60 s) while it holds this process's pid, so that a
+  test can kill the server during a call, and the restarted server (another pid) answers at once.
+- `RESTART_CRASH_AFTER`: a number N: the process exits with code 3 at start, after writing
+  "boom at start" to stderr, once N starts are in `RESTART_STARTS` (a server that crashes at start).
+
+Tools: `pid` (read-only: the process id), `peek` (read-only), `order` (a side effect), `ask` (asks a
+question by elicitation, then waits as `peek` does).
+"""
+
+import os
+import sys
+import time
+
+from _serve import serve, transport_parser
+from mcp.server.mcpserver import Context, MCPServer
+from mcp_types import ToolAnnotations
+from pydantic import BaseModel
+
+
+def _note(env: str, line: str) -> None:
+    path = os.environ.get(env)
+    if path:
+        with open(path, "a") as file:
+            file.write(line + "\n")
+
+
+def _hold() -> None:
+    path = os.environ.get("RESTART_HOLD")
+    deadline = time.monotonic() + 60
+    while path and time.monotonic() < deadline:
+        try:
+            with open(path) as file:
+                if file.read().strip() != str(os.getpid()):
+                    return
+        except FileNotFoundError:
+            return
+        time.sleep(0.05)
+
+
+def _starts() -> int:
+    path = os.environ.get("RESTART_STARTS")
+    if not path or not os.path.exists(path):
+        return 0
+    with open(path) as file:
+        return len(file.read().split())
+
+
+crash_after = os.environ.get("RESTART_CRASH_AFTER")
+if crash_after is not None and _starts() >= int(crash_after):
+    _note("RESTART_STARTS", str(os.getpid()))
+    sys.stderr.write("boom at start\n")
+    sys.exit(3)
+_note("RESTART_STARTS", str(os.getpid()))
+print(f"restart server starting, pid {os.getpid()}", file=sys.stderr, flush=True)
+
+server = MCPServer("restart-server")
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def pid() -> str:
+    """This server process's id."""
+    return str(os.getpid())
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def peek() -> str:
+    """Read something (no side effect): safe to run twice."""
+    _note("RESTART_RUNS", "read")
+    _hold()
+    return f"peeked by {os.getpid()}"
+
+
+@server.tool(annotations=ToolAnnotations(destructiveHint=True, idempotentHint=False))
+def order(item: str) -> str:
+    """Order something (a side effect): must never run twice for one call."""
+    _note("RESTART_RUNS", "write")
+    _hold()
+    return f"ordered {item} by {os.getpid()}"
+
+
+class Answer(BaseModel):
+    name: str
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=False))
+async def ask(ctx: Context) -> str:
+    """Ask a question, then answer with what was said."""
+    _note("RESTART_RUNS", "ask")
+    result = await ctx.elicit("What is your name?", Answer)
+    return f"hello {getattr(result, 'data', None)}"
+
+
+if __name__ == "__main__":
+    parser, _, _ = transport_parser(__doc__)
+    serve(parser.parse_args(), ready_marker="RESTART_SERVER_READY", server=server)
