@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Sequence
 from typing import Any
 
@@ -56,6 +57,14 @@ def _block(block: Any, tools: RequestTools) -> dict[str, Any]:
     }
 
 
+def _takes(method: Any, name: str) -> bool:
+    try:
+        parameters = inspect.signature(method).parameters
+    except (TypeError, ValueError):
+        return True
+    return name in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+
+
 class AnthropicSampling:
     """``sampling_callback=AnthropicSampling(AsyncAnthropic(), model="claude-sonnet-4-5")``.
 
@@ -91,8 +100,8 @@ class AnthropicSampling:
         }
         if params.system_prompt:
             request["system"] = params.system_prompt
-        if params.temperature is not None:
-            request["temperature"] = params.temperature
+        if params.temperature is not None and _takes(self._client.messages.create, "temperature"):
+            request["temperature"] = params.temperature  # anthropic 2.x has no temperature: a hint, dropped
         if params.stop_sequences:
             request["stop_sequences"] = params.stop_sequences
         if tools.tools:
@@ -106,6 +115,11 @@ class AnthropicSampling:
     async def __call__(
         self, context: ClientRequestContext, params: CreateMessageRequestParams
     ) -> SamplingAnswer:
+        """The ``sampling_callback``: the server's request answered by the model."""
+        return await self.complete(params)
+
+    async def complete(self, params: CreateMessageRequestParams) -> SamplingAnswer:
+        """The model's answer to ``params``; ``SamplingReview(sampling.complete)`` puts a person first."""
         request, tools = self.request(params)
         response = await settle(self._client.messages.create(**request))
         texts: list[str] = []

@@ -110,6 +110,11 @@ class GeminiSampling:
     async def __call__(
         self, context: ClientRequestContext, params: CreateMessageRequestParams
     ) -> SamplingAnswer:
+        """The ``sampling_callback``: the server's request answered by the model."""
+        return await self.complete(params)
+
+    async def complete(self, params: CreateMessageRequestParams) -> SamplingAnswer:
+        """The model's answer to ``params``; ``SamplingReview(sampling.complete)`` puts a person first."""
         request, tools = self.request(params)
         models = self._client.aio.models if hasattr(self._client, "aio") else self._client.models
         response = await settle(models.generate_content(**request))
@@ -126,4 +131,6 @@ class GeminiSampling:
             elif field_of(part, "text"):
                 texts.append(field_of(part, "text"))
         model = field_of(response, "model_version") or request["model"]
-        return answer(texts, uses, model, _reason_name(field_of(candidate, "finish_reason")))
+        # Gemini says STOP after a function call too; MCP says toolUse.
+        reason = "toolUse" if uses else _reason_name(field_of(candidate, "finish_reason"))
+        return answer(texts, uses, model, reason)

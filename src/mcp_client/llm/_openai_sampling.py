@@ -99,8 +99,8 @@ class OpenAISampling:
     Chat Completions request; tools the server offers go as functions, and the model's tool calls come
     back as ``tool_use`` blocks (a ``CreateMessageResultWithTools``). ``models`` lists other models the
     server's ``modelPreferences`` hints may pick (substring match); ``request_options`` are added to
-    every request (``{"reasoning_effort": "low"}``). Wrap it in ``ui_adapters.SamplingReview`` to have a
-    person see each request first.
+    every request (``{"reasoning_effort": "low"}``). ``SamplingReview(sampling.complete)``
+    (``ui_adapters``) has a person see each request first.
     """
 
     def __init__(
@@ -139,6 +139,11 @@ class OpenAISampling:
     async def __call__(
         self, context: ClientRequestContext, params: CreateMessageRequestParams
     ) -> SamplingAnswer:
+        """The ``sampling_callback``: the server's request answered by the model."""
+        return await self.complete(params)
+
+    async def complete(self, params: CreateMessageRequestParams) -> SamplingAnswer:
+        """The model's answer to ``params``; ``SamplingReview(sampling.complete)`` puts a person first."""
         request, tools = self.request(params)
         response = await settle(self._client.chat.completions.create(**request))
         choice = field_of(response, "choices")[0]
