@@ -133,5 +133,7 @@ def test_no_provider_sdk_or_framework_loads_with_the_client_or_the_bridge() -> N
         "print(loaded())\n"
         "from mcp_client.llm import ToolBridge, OpenAISampling, AnthropicSampling, GeminiSampling\n"
         "print(loaded(), ToolBridge.__module__)\n"
+        "import mcp_client.frameworks\n"
+        "print(loaded())\n"
     )
-    assert out.splitlines() == ["[]", "[] mcp_client.llm"]
+    assert out.splitlines() == ["[]", "[] mcp_client.llm", "[]"]
