@@ -107,3 +107,33 @@ def test_the_lazy_table_and_the_type_checking_imports_name_the_same_modules() ->
     lazy: dict[str, str] = vars(mcp_client)["_LAZY"]
     assert typed == lazy
     assert set(lazy) | {"__version__", "LEGACY_VERSIONS", "MODERN_VERSIONS"} == set(mcp_client.__all__)
+
+
+PROVIDERS_AND_FRAMEWORKS = (
+    "openai",
+    "anthropic",
+    "google.genai",
+    "agents",
+    "pydantic_ai",
+    "langchain_core",
+    "httpx2",
+)
+
+
+def test_no_provider_sdk_or_framework_loads_with_the_client_or_the_bridge() -> None:
+    """``mcp_client``, ``Client`` and even ``mcp_client.llm.ToolBridge`` import no provider SDK and no
+    agent framework: the SDKs are the app's, the frameworks load only in ``mcp_client.frameworks``."""
+    out = _run(
+        "import sys\n"
+        f"optional = {PROVIDERS_AND_FRAMEWORKS!r}\n"
+        "def loaded():\n"
+        "    return sorted(n for n in optional if n in sys.modules)\n"
+        "import mcp_client\n"
+        "from mcp_client import Client, ClientGroup\n"
+        "print(loaded())\n"
+        "from mcp_client.llm import ToolBridge, OpenAISampling, AnthropicSampling, GeminiSampling\n"
+        "print(loaded(), ToolBridge.__module__)\n"
+        "import mcp_client.frameworks\n"
+        "print(loaded())\n"
+    )
+    assert out.splitlines() == ["[]", "[] mcp_client.llm", "[]"]

@@ -1,0 +1,16 @@
+"""MCP tools inside agent frameworks, with the questions still reaching the app's callback.
+
+One thin module per framework, each built on ``mcp_client.llm.ToolBridge`` and importing its
+framework only when the module itself is imported (``import mcp_client.frameworks`` loads none):
+
+* ``mcp_client.frameworks.pydantic_ai.MCPToolset(client_or_group)``: a PydanticAI ``AbstractToolset``
+  (extra ``pydantic-ai``);
+* ``await mcp_client.frameworks.langchain.load_tools(client_or_group)``: LangChain ``StructuredTool``s
+  (extra ``langchain``);
+* ``await mcp_client.frameworks.openai_agents.function_tools(client_or_group)``: OpenAI Agents SDK
+  ``FunctionTool``s (extra ``openai-agents``).
+
+Every call goes through the server's ``Client.call_tool``: a tool that asks a question reaches the
+``elicitation_callback`` (terminal form, broker, canned answers) mid-run, and the framework gets the
+tool's final result.
+"""

@@ -1,0 +1,100 @@
+"""``MCPToolset``: an MCP ``Client``'s or ``ClientGroup``'s tools as a PydanticAI toolset.
+
+::
+
+    agent = Agent("openai:gpt-4.1", toolsets=[MCPToolset(client)])
+
+Tool errors (``isError``, invalid arguments the server refused) are raised as ``ModelRetry`` so the model
+sees them and may try again (within ``max_retries``); a question the tool asks is answered through the
+client's ``elicitation_callback`` before the result comes back.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Sequence
+from typing import Any
+
+try:
+    from pydantic_ai import BinaryContent, ModelRetry, RunContext
+    from pydantic_ai.tools import ToolDefinition
+    from pydantic_ai.toolsets import AbstractToolset
+    from pydantic_ai.toolsets.abstract import ToolsetTool
+    from pydantic_core import SchemaValidator, core_schema
+except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
+    from mcp_client.frameworks._extra import missing_extra
+
+    raise missing_extra("PydanticAI", "pydantic-ai", "pydantic_ai") from exc
+
+
+from mcp_client._client import Client
+from mcp_client._group import ClientGroup
+from mcp_client.llm._bridge import ToolBridge
+from mcp_client.llm._schema import object_schema
+from mcp_client.llm._view import ImagePart, TextPart, plain_text, result_parts, structured_output
+
+__all__ = ["MCPToolset"]
+
+# The MCP server checks the arguments against its own schema; PydanticAI passes them through.
+_ANY_ARGUMENTS = SchemaValidator(schema=core_schema.dict_schema())
+
+
+class MCPToolset(AbstractToolset[Any]):
+    """The tools of ``client`` (a ``Client`` or ``ClientGroup``) for a PydanticAI ``Agent``.
+
+    ``include`` / ``exclude`` filter as in ``ToolBridge``; names are the bridge's provider-safe ones.
+    The tool list is read from the client's cache on each run step, so it follows ``list_changed``.
+    """
+
+    def __init__(
+        self,
+        client: Client | ClientGroup,
+        *,
+        include: Sequence[str] | None = None,
+        exclude: Sequence[str] = (),
+        max_retries: int = 1,
+        id: str | None = None,
+    ) -> None:
+        self.bridge = ToolBridge(client, include=include, exclude=exclude)
+        self.max_retries = max_retries
+        self._id = id
+
+    @property
+    def id(self) -> str | None:
+        return self._id
+
+    async def get_tools(self, ctx: RunContext[Any]) -> dict[str, ToolsetTool[Any]]:
+        tools: dict[str, ToolsetTool[Any]] = {}
+        for exported in await self.bridge.tools():
+            definition = ToolDefinition(
+                name=exported.name,
+                parameters_json_schema=object_schema(exported.tool.input_schema),
+                description=exported.tool.description or exported.tool.title,
+            )
+            tools[exported.name] = ToolsetTool(
+                toolset=self, tool_def=definition, max_retries=self.max_retries, args_validator=_ANY_ARGUMENTS
+            )
+        return tools
+
+    async def call_tool(
+        self, name: str, tool_args: dict[str, Any], ctx: RunContext[Any], tool: ToolsetTool[Any]
+    ) -> Any:
+        exported = self.bridge.tool_for(name)
+        result = await self.bridge.call_tool(exported, tool_args)
+        parts = result_parts(exported, result)
+        if result.is_error:
+            raise ModelRetry(plain_text(parts, is_error=False))
+        structured = structured_output(exported, result)
+        if structured is not None:
+            return structured
+        if not any(isinstance(part, ImagePart) for part in parts):
+            return plain_text(parts, is_error=False)
+        out: list[Any] = []
+        for part in parts:
+            if isinstance(part, ImagePart):
+                out.append(BinaryContent(data=base64.b64decode(part.data), media_type=part.mime_type))
+            elif isinstance(part, TextPart):
+                out.append(part.text)
+            else:
+                out.append(plain_text([part], is_error=False))
+        return out

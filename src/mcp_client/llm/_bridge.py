@@ -1,0 +1,229 @@
+"""``ToolBridge``: a client's (or a group's) tools in each provider's format, and the model's calls run.
+
+The bridge knows no provider SDK: it hands out plain dicts the SDKs take as they are, and reads the
+SDK objects a model answers with through their attributes (``field_of``), so none of ``openai``,
+``anthropic`` or ``google-genai`` is imported here. Every call goes through ``call_tool`` of the server's
+``Client``, so a tool that asks a question reaches the ``elicitation_callback`` (or the group's
+per-server one) while the model waits for the result.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import anyio
+
+from mcp_client._client import Client
+from mcp_client._errors import InvalidToolResultError, MCPError, UrlElicitationRequiredError
+from mcp_client._group import ClientGroup, _wanted
+from mcp_client.llm import _anthropic, _gemini, _openai
+from mcp_client.llm._names import provider_names
+from mcp_client.llm._view import (
+    ExportedTool,
+    error_result,
+    field_of,
+    parse_arguments,
+    result_parts,
+)
+from mcp_client.types import CallToolResult, Tool
+
+__all__ = ["ToolBridge"]
+
+_Listing = list[tuple[str | None, list[Tool]]]
+
+
+class ToolBridge:
+    """Hand an MCP ``Client``'s or ``ClientGroup``'s tools to a model, and run the calls it asks for.
+
+    ::
+
+        bridge = ToolBridge(client)
+        response = await openai.chat.completions.create(model=..., messages=messages,
+                                                        tools=await bridge.openai_tools())
+        for call in response.choices[0].message.tool_calls or []:
+            messages.append(await bridge.run_openai(call))
+
+    ``include`` / ``exclude`` are ``fnmatch`` patterns matched against a tool's name (its group name or
+    its own name on the server). Names are made provider-safe (``[A-Za-z0-9_-]``, at most 64
+    characters, unique); ``tool_for(name)`` maps one back. The list is the client's cached one, so it
+    follows the server's ``list_changed`` notices: each export asks the cache, and converts again only
+    when the list changed.
+
+    ``run_*`` never raise for what the model got wrong: arguments that are not JSON, an unknown tool, or
+    a server that refuses the call come back as an error result the model can read. Connection
+    failures still raise (the app decides whether to go on).
+    """
+
+    def __init__(
+        self,
+        client: Client | ClientGroup,
+        *,
+        include: Sequence[str] | None = None,
+        exclude: Sequence[str] = (),
+    ) -> None:
+        self._client = client
+        self._include = tuple(include) if include is not None else None
+        self._exclude = tuple(exclude)
+        self._listing: _Listing | None = None
+        self._tools: list[ExportedTool] = []
+        self._by_name: dict[str, ExportedTool] = {}
+
+    # ------------------------------------------------------------------ the tool list
+
+    async def _fetch(self) -> _Listing:
+        client = self._client
+        if isinstance(client, Client):
+            return [(None, (await client.list_tools()).tools)]
+        members = client.clients
+        found: dict[str, list[Tool]] = {}
+
+        async def one(name: str, member: Client) -> None:
+            found[name] = (await member.list_tools()).tools
+
+        async with anyio.create_task_group() as listing:
+            for name, member in members.items():
+                listing.start_soon(one, name, member)
+        return [(name, found[name]) for name in members]
+
+    def _wanted(self, *names: str) -> bool:
+        if self._include is not None and not any(
+            fnmatch.fnmatchcase(n, p) for n in names for p in self._include
+        ):
+            return False
+        return not any(fnmatch.fnmatchcase(n, p) for n in names for p in self._exclude)
+
+    def _build(self, listing: _Listing) -> list[ExportedTool]:
+        entries: list[tuple[str, str | None, Tool]] = []
+        group = self._client if isinstance(self._client, ClientGroup) else None
+        for server, tools in listing:
+            for tool in tools:
+                if group is not None and server is not None:
+                    config = group.config.servers[server]
+                    if not _wanted(config, tool.name):
+                        continue
+                    unique = group._tool_name(config, tool.name)
+                else:
+                    unique = tool.name
+                if self._wanted(unique, tool.name):
+                    entries.append((unique, server, tool))
+        names = provider_names(unique for unique, _, _ in entries)
+        return [ExportedTool(names[unique], tool, server) for unique, server, tool in entries]
+
+    async def tools(self) -> list[ExportedTool]:
+        """The tools as the model sees them (the neutral view the provider formats are made from)."""
+        listing = await self._fetch()
+        if listing != self._listing:
+            self._tools = self._build(listing)
+            self._by_name = {tool.name: tool for tool in self._tools}
+            self._listing = listing
+        return self._tools
+
+    def tool_for(self, name: str) -> ExportedTool:
+        """The server and tool behind a name the model used (from the last export); ``KeyError`` if none."""
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise KeyError(
+                f"no tool named {name!r} in the last export; export the tools first "
+                "(e.g. `await bridge.openai_tools()`)"
+            ) from None
+
+    async def _export(self, convert: Callable[[ExportedTool], dict[str, Any]]) -> list[dict[str, Any]]:
+        return [convert(tool) for tool in await self.tools()]
+
+    # ------------------------------------------------------------------ provider formats
+
+    async def openai_tools(self, *, strict: bool | None = None) -> list[dict[str, Any]]:
+        """Chat Completions ``tools=[...]``. ``strict=None``: strict for each tool whose schema can be
+        made strict without changing what it accepts; ``False``: never; ``True`` is the same as ``None``
+        (a schema that cannot be strict is sent non-strict rather than changed)."""
+        key = "openai-chat" if strict is not False else "openai-chat-loose"
+        return await self._export(lambda t: t.converted(key, lambda u: _openai.chat_tool(u, strict)))
+
+    async def openai_responses_tools(self, *, strict: bool | None = None) -> list[dict[str, Any]]:
+        """Responses API ``tools=[...]`` (``strict`` as in ``openai_tools``)."""
+        key = "openai-responses" if strict is not False else "openai-responses-loose"
+        return await self._export(lambda t: t.converted(key, lambda u: _openai.responses_tool(u, strict)))
+
+    async def anthropic_tools(self) -> list[dict[str, Any]]:
+        """Messages API ``tools=[...]``."""
+        return await self._export(lambda t: t.converted("anthropic", _anthropic.tool))
+
+    async def gemini_tools(self) -> list[dict[str, Any]]:
+        """``[{"function_declarations": [...]}]``, for ``GenerateContentConfig(tools=...)``."""
+        declarations = await self._export(lambda t: t.converted("gemini", _gemini.declaration))
+        return [{"function_declarations": declarations}]
+
+    # ------------------------------------------------------------------ calls
+
+    async def _resolve(self, name: Any) -> ExportedTool | None:
+        if not isinstance(name, str):
+            return None
+        tool = self._by_name.get(name)
+        if tool is None:
+            await self.tools()  # the list may have changed since the model saw it
+            tool = self._by_name.get(name)
+        return tool
+
+    async def call(self, name: Any, arguments: Any) -> tuple[ExportedTool | None, CallToolResult]:
+        """Run the tool the model named with the arguments it gave (a JSON string or an object).
+
+        Returns the tool (``None`` when the model named none that exists) and the result; every
+        mistake of the model's is an error result, never an exception.
+        """
+        tool = await self._resolve(name)
+        if tool is None:
+            known = ", ".join(t.name for t in self._tools) or "none"
+            return None, error_result(f"There is no tool named {name!r}. The tools are: {known}.")
+        parsed, problem = parse_arguments(arguments)
+        if parsed is None:
+            return tool, error_result(f"The call to {tool.name} was not run: {problem}.")
+        return tool, await self.call_tool(tool, _openai.drop_omitted(tool, parsed))
+
+    async def call_tool(self, tool: ExportedTool, arguments: dict[str, Any]) -> CallToolResult:
+        """``call_tool`` on the tool's server; a refusal by the server becomes an error result."""
+        client = self._client
+        if isinstance(client, ClientGroup):
+            assert tool.server is not None  # a group's tools always name their server
+            client = client[tool.server]
+        try:
+            return await client.call_tool(tool.original_name, arguments)
+        except UrlElicitationRequiredError:
+            raise
+        except (MCPError, InvalidToolResultError) as exc:
+            return error_result(f"The call to {tool.name} failed: {exc}")
+
+    async def run_openai(self, call: Any) -> dict[str, Any]:
+        """Run an OpenAI tool call and return what goes back to the model.
+
+        A Chat Completions tool call (``ChatCompletionMessageToolCall`` or a dict with ``function``)
+        gives ``{"role": "tool", "tool_call_id", "content"}``; a Responses ``function_call`` item gives
+        ``{"type": "function_call_output", "call_id", "output"}``.
+        """
+        function = field_of(call, "function")
+        if function is not None:
+            tool, result = await self.call(field_of(function, "name"), field_of(function, "arguments"))
+            content = _openai.chat_content(result_parts(tool, result), result)
+            return {"role": "tool", "tool_call_id": field_of(call, "id"), "content": content}
+        tool, result = await self.call(field_of(call, "name"), field_of(call, "arguments"))
+        output = _openai.responses_output(result_parts(tool, result), result)
+        return {"type": "function_call_output", "call_id": field_of(call, "call_id"), "output": output}
+
+    async def run_anthropic(self, tool_use: Any) -> dict[str, Any]:
+        """Run an Anthropic ``tool_use`` block (``ToolUseBlock`` or a dict) and return its
+        ``tool_result`` block."""
+        tool, result = await self.call(field_of(tool_use, "name"), field_of(tool_use, "input"))
+        return _anthropic.tool_result(field_of(tool_use, "id"), result_parts(tool, result), result)
+
+    async def run_gemini(self, function_call: Any) -> dict[str, Any]:
+        """Run a Gemini ``FunctionCall`` (or a ``Part`` holding one, or a dict) and return the
+        ``{"function_response": ...}`` part."""
+        inner = field_of(function_call, "function_call")
+        if inner is not None:
+            function_call = inner
+        name = field_of(function_call, "name")
+        tool, result = await self.call(name, field_of(function_call, "args"))
+        parts = result_parts(tool, result)
+        return _gemini.response(str(name), field_of(function_call, "id"), tool, parts, result)

@@ -1,0 +1,142 @@
+"""Each framework adapter in a real run of its framework, offline: a scripted model calls the bistro's
+``book_table`` on a full date, the tool asks the user, the canned callback answers mid-run, and the
+run's final output carries the tool's answer.
+
+PydanticAI runs a ``FunctionModel``, LangChain a ``GenericFakeChatModel`` with tool calls, the OpenAI
+Agents SDK a scripted ``Model``.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from mcp_client import Client
+from tests.llm.conftest import BISTRO
+
+pytestmark = pytest.mark.anyio
+
+FULL = {"date": "2025-12-25", "party_size": 2}
+QUESTION = "No tables for 2 on 2025-12-25. Would you like another date?"
+BOOKED = "[SUCCESS] Booked for 2025-12-27"
+
+
+def _answers(canned_answers: Any) -> Any:
+    return canned_answers(fields={"accept_alternative": True, "date": "2025-12-27"})
+
+
+async def test_pydantic_ai_agent_run(canned_answers: Any) -> None:
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+    from mcp_client.frameworks.pydantic_ai import MCPToolset
+
+    seen: list[Any] = []
+
+    def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        returns = [p for m in messages for p in getattr(m, "parts", []) if isinstance(p, ToolReturnPart)]
+        if not returns:
+            seen.extend(t.name for t in info.function_tools)
+            return ModelResponse(parts=[ToolCallPart("book_table", FULL)])
+        return ModelResponse(parts=[TextPart(f"The tool said: {returns[0].content}")])
+
+    answers = _answers(canned_answers)
+    async with Client(BISTRO, mode="legacy", elicitation_callback=answers) as client:
+        agent = Agent(FunctionModel(model), toolsets=[MCPToolset(client)])
+        result = await agent.run("A table for two on Christmas")
+    assert seen == ["book_table"]
+    assert BOOKED in result.output
+    assert answers.messages == [QUESTION]
+
+
+async def test_langchain_tools(canned_answers: Any) -> None:
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage, ToolMessage
+
+    from mcp_client.frameworks.langchain import load_tools
+
+    call = {"name": "book_table", "args": FULL, "id": "call_1", "type": "tool_call"}
+    wrong = {"name": "book_table", "args": {"party_size": "two"}, "id": "call_2", "type": "tool_call"}
+    model = GenericFakeChatModel(messages=iter([AIMessage(content="", tool_calls=[call, wrong])]))
+    answers = _answers(canned_answers)
+    async with Client(BISTRO, mode="legacy", elicitation_callback=answers) as client:
+        tools = {tool.name: tool for tool in await load_tools(client)}
+        reply = await model.ainvoke("A table for two on Christmas")
+        assert isinstance(reply, AIMessage)
+        messages = [await tools[c["name"]].ainvoke(c) for c in reply.tool_calls]
+    booked, refused = messages
+    assert isinstance(booked, ToolMessage) and isinstance(refused, ToolMessage)
+    assert json.loads(str(booked.content)) == {"result": BOOKED}
+    assert booked.artifact.structured_content == {"result": BOOKED}
+    assert booked.status == "success"
+    assert refused.status == "error" and "date" in str(refused.content)
+    assert answers.messages == [QUESTION]
+
+
+async def test_openai_agents_run(canned_answers: Any) -> None:
+    from agents import Agent, RunConfig, Runner
+    from agents.items import ModelResponse
+    from agents.models.interface import Model
+    from agents.usage import Usage
+    from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
+
+    from mcp_client.frameworks.openai_agents import function_tools
+
+    class ScriptedModel(Model):
+        """Calls book_table, then says what the tool returned."""
+
+        def __init__(self) -> None:
+            self.tools: list[Any] = []
+
+        async def get_response(self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any) -> Any:
+            outputs = [i for i in input if isinstance(i, dict) and i.get("type") == "function_call_output"]
+            if not outputs:
+                self.tools = kwargs["tools"]
+                call = ResponseFunctionToolCall(
+                    type="function_call", call_id="c1", name="book_table", arguments=json.dumps(FULL)
+                )
+                return ModelResponse(output=[call], usage=Usage(), response_id=None)
+            text = ResponseOutputText(
+                type="output_text", text=f"Tool: {outputs[0]['output']}", annotations=[]
+            )
+            message = ResponseOutputMessage(
+                type="message", id="m1", role="assistant", status="completed", content=[text]
+            )
+            return ModelResponse(output=[message], usage=Usage(), response_id=None)
+
+        def stream_response(self, *args: Any, **kwargs: Any) -> Any:
+            raise NotImplementedError
+
+    answers = _answers(canned_answers)
+    scripted = ScriptedModel()
+    async with Client(BISTRO, mode="legacy", elicitation_callback=answers) as client:
+        agent = Agent(name="bistro", model=scripted, tools=await function_tools(client))
+        result = await Runner.run(
+            agent, "A table for two on Christmas", run_config=RunConfig(tracing_disabled=True)
+        )
+    assert BOOKED in result.final_output
+    assert [t.name for t in scripted.tools] == ["book_table"]
+    assert scripted.tools[0].strict_json_schema is True
+    assert answers.messages == [QUESTION]
+
+
+@pytest.mark.parametrize(
+    ("module", "extra"),
+    [("pydantic_ai", "pydantic-ai"), ("langchain", "langchain"), ("openai_agents", "openai-agents")],
+)
+def test_a_missing_framework_names_its_extra(module: str, extra: str) -> None:
+    blocked = {"pydantic_ai": "pydantic_ai", "langchain": "langchain_core", "openai_agents": "agents"}[module]
+    code = (
+        f"import sys; sys.modules[{blocked!r}] = None\n"
+        "import mcp_client.frameworks\n"
+        f"try:\n    import mcp_client.frameworks.{module}\n"
+        "except ImportError as exc:\n    print(exc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert f'pip install "mcp-client[{extra}]"' in done.stdout
