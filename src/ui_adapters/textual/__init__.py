@@ -1,0 +1,35 @@
+"""Questions answered inside a Textual app: a modal form built with Textual's own widgets.
+
+::
+
+    from ui_adapters.textual import textual_callback
+
+    class MyApp(App):
+        async def on_mount(self) -> None:
+            self.run_worker(self.talk_to_the_server())
+
+        async def talk_to_the_server(self) -> None:
+            async with Client(url, elicitation_callback=textual_callback(self)) as client:
+                ...
+
+* ``ElicitationScreen(params, context)``: a ``ModalScreen`` drawn from the question's form (``Input``
+  validated as you type, ``Select``, ``Switch``, ``SelectionList``, dates read in words) or its link;
+  it dismisses with the ``ElicitResult``. Keys: tab between fields, ctrl+s or Send sends, ctrl+n
+  declines, escape cancels.
+* ``textual_callback(app)``: an ``elicitation_callback`` that pushes the screen and waits for it.
+
+Textual is the optional ``textual`` extra (``pip install 'mcp-client[textual]'``), imported when this
+module is.
+"""
+
+try:
+    import textual as _textual  # noqa: F401  # pyright: ignore[reportUnusedImport]
+except ImportError as error:  # pragma: no cover - depends on what is installed
+    raise ImportError(
+        "ui_adapters.textual needs Textual, which is not installed: pip install 'mcp-client[textual]'"
+    ) from error
+
+from ui_adapters.textual._callback import textual_callback
+from ui_adapters.textual._screen import ElicitationScreen
+
+__all__ = ["ElicitationScreen", "textual_callback"]

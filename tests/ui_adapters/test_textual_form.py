@@ -1,0 +1,264 @@
+"""``ui_adapters.textual``: questions answered in a modal form inside a Textual app, driven with
+Textual's own pilot, keyboard only; the bistro example's question through ``textual_callback``; the
+screen at 80 and 120 columns."""
+
+from __future__ import annotations
+
+import html
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+pytest.importorskip("textual", reason="the textual extra is not installed (pip install -e '.[textual]')")
+
+from textual.app import App, ComposeResult  # noqa: E402
+from textual.widgets import Static  # noqa: E402
+
+from mcp_client import Client, ClientRequestContext, StdioServerParameters  # noqa: E402
+from mcp_client.types import (  # noqa: E402
+    ElicitRequestFormParams,
+    ElicitRequestURLParams,
+    ElicitResult,
+    Implementation,
+    TextContent,
+)
+from ui_adapters.textual import ElicitationScreen, textual_callback  # noqa: E402
+
+pytestmark = pytest.mark.anyio
+
+BISTRO = Path(__file__).resolve().parents[2] / "examples" / "servers" / "bistro.py"
+TIMEOUT = 60.0
+
+EVERY_KIND = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "title": "Name", "minLength": 2},
+        "email": {"type": "string", "format": "email", "title": "E-mail"},
+        "guests": {"type": "integer", "title": "Guests", "minimum": 1, "maximum": 12},
+        "budget": {"type": "number", "title": "Budget"},
+        "day": {"type": "string", "format": "date", "title": "Day"},
+        "agree": {"type": "boolean", "title": "Agree to the terms"},
+        "newsletter": {"type": "boolean", "title": "Newsletter", "default": True},
+        "seating": {"type": "string", "title": "Seating", "enum": ["inside", "terrace"]},
+        "extras": {
+            "type": "array",
+            "title": "Extras",
+            "items": {"type": "string", "enum": ["bread", "wine", "cake"]},
+        },
+        "note": {"type": "string", "title": "Note"},
+    },
+    "required": ["name", "email", "guests", "day", "agree", "seating"],
+}
+
+
+def context(name: str = "bistro") -> ClientRequestContext:
+    return ClientRequestContext(
+        server="http://127.0.0.1:8000/mcp",
+        server_info=Implementation(name=name, version="1"),
+        protocol_version="2025-11-25",
+        era="legacy",
+    )
+
+
+class Host(App[None]):
+    """An app that shows one question and keeps what the screen dismissed with."""
+
+    def __init__(self, screen: ElicitationScreen) -> None:
+        super().__init__()
+        self.question = screen
+        self.results: list[ElicitResult | None] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("the app")
+
+    def on_mount(self) -> None:
+        self.push_screen(self.question, callback=self.results.append)
+
+
+def every_kind_screen() -> ElicitationScreen:
+    params = ElicitRequestFormParams(message="Book a table?", requested_schema=EVERY_KIND)
+    return ElicitationScreen(params, context())
+
+
+async def type_text(pilot: Any, text: str) -> None:
+    await pilot.press(*[{" ": "space"}.get(ch, ch) for ch in text])
+
+
+async def test_every_field_kind_answered_with_the_keyboard_only() -> None:
+    app = Host(every_kind_screen())
+    async with app.run_test(size=(100, 60)) as pilot:
+        await type_text(pilot, "Ada")  # name
+        await pilot.press("tab")
+        await type_text(pilot, "ada@example.com")
+        await pilot.press("tab")
+        await type_text(pilot, "4 people")  # guests: read as 4
+        await pilot.press("tab")
+        await type_text(pilot, "1,200.50")  # budget
+        await pilot.press("tab")
+        await type_text(pilot, "2026-12-24")  # day
+        await pilot.press("tab", "enter", "down", "enter")  # agree: open the select, Yes
+        await pilot.press("tab", "space")  # newsletter: the switch flips from its default (on) to off
+        await pilot.press("tab", "enter", "down", "down", "enter")  # seating: terrace
+        await pilot.press("tab", "space", "down", "down", "space")  # extras: bread and cake
+        await pilot.press("tab")  # note: left empty
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+    assert app.results == [
+        ElicitResult(
+            action="accept",
+            content={
+                "name": "Ada",
+                "email": "ada@example.com",
+                "guests": 4,
+                "budget": 1200.5,
+                "day": "2026-12-24",
+                "agree": True,
+                "newsletter": False,
+                "seating": "terrace",
+                "extras": ["bread", "cake"],
+            },
+        )
+    ]
+
+
+async def test_a_wrong_value_is_shown_under_its_field_and_nothing_is_sent() -> None:
+    app = Host(every_kind_screen())
+    async with app.run_test(size=(100, 60)) as pilot:
+        await type_text(pilot, "A")  # too short
+        await pilot.press("tab")
+        await type_text(pilot, "not-an-email")
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.results == []
+        errors = {str(w.id): str(w.render()) for w in app.screen.query(".error")}
+        assert errors["error-0"] == "✗ must be at least 2 characters"
+        assert errors["error-1"].startswith("✗ must be an e-mail address")
+        assert errors["error-5"] == "✗ this field is required"  # the yes/no nobody chose
+        assert app.focused is not None and app.focused.id == "field-0"
+        await pilot.press("escape")
+        await pilot.pause()
+    assert app.results == [ElicitResult(action="cancel")]
+
+
+async def test_decline_with_ctrl_n() -> None:
+    app = Host(every_kind_screen())
+    async with app.run_test(size=(100, 60)) as pilot:
+        await pilot.press("ctrl+n")
+        await pilot.pause()
+    assert app.results == [ElicitResult(action="decline")]
+
+
+async def test_a_link_is_shown_with_its_host_and_opened_only_on_consent() -> None:
+    opened: list[str] = []
+    params = ElicitRequestURLParams(message="Sign in", url="https://user@paypal.com@evil.example/x", elicitation_id="e")
+    app = Host(ElicitationScreen(params, context(), open_url=opened.append))
+    async with app.run_test(size=(100, 30)) as pilot:
+        texts = [str(w.render()) for w in app.screen.query(Static)]
+        assert "bistro asks you to open a web page:" in texts
+        assert "Site: evil.example" in texts
+        assert any(text.startswith("⚠ ") for text in texts)
+        assert opened == []
+        await pilot.press("enter")  # the focused button: Open the link
+        await pilot.pause()
+    assert opened == [params.url]
+    assert app.results == [ElicitResult(action="accept")]
+
+
+async def test_a_refused_link_has_no_open_button() -> None:
+    params = ElicitRequestURLParams(message="Pay", url="javascript:alert(1)", elicitation_id="e")
+    app = Host(ElicitationScreen(params, context(), open_url=lambda url: None))
+    async with app.run_test(size=(100, 30)) as pilot:
+        assert [str(b.id) for b in app.screen.query("Button")] == ["decline", "cancel"]
+        await pilot.press("enter")
+        await pilot.pause()
+    assert app.results == [ElicitResult(action="decline")]
+
+
+@pytest.mark.parametrize("width", [80, 120])
+async def test_the_screen_at_80_and_120_columns(width: int, tmp_path: Path) -> None:
+    """The dialog fits the width; the header, the first fields, the keys and the buttons are on screen;
+    a field below the fold scrolls into view when tab reaches it. The screenshots are kept as SVG."""
+    app = Host(every_kind_screen())
+    async with app.run_test(size=(width, 40)) as pilot:
+        await pilot.pause()
+        first = visible_text(app, tmp_path / f"textual-form-{width}.svg")
+        for text in ("bistro asks:", "Book a table?", "Name", "E-mail", "ctrl+s: send", "Send", "Decline"):
+            assert text in first, f"{text!r} is not on the {width}-column screen"
+        assert "Extras (optional)" not in first  # below the fold at 40 rows
+        dialog = app.screen.query_one("#dialog")
+        assert dialog.region.right <= width and dialog.region.width >= min(width * 0.9, 100) - 1
+        await pilot.press(*["tab"] * 8)
+        await pilot.pause()
+        assert app.focused is not None and app.focused.id == "field-8"
+        assert "Extras (optional)" in visible_text(app, tmp_path / f"textual-form-{width}-scrolled.svg")
+
+
+def visible_text(app: App[Any], keep: Path) -> str:
+    """What the screen shows, as text (from Textual's own SVG screenshot, also written to ``keep``)."""
+    svg = app.export_screenshot()
+    keep.write_text(svg)
+    lines = re.findall(r"<text [^>]*>([^<]*)</text>", svg)
+    return html.unescape(" ".join(lines)).replace("\xa0", " ")
+
+
+# ----------------------------------------------------------------------------------- a real server
+
+
+class BistroApp(App[None]):
+    """A Textual app that books a table on the bistro example server; the question opens the modal."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answer: list[str] = []
+        self.call = anyio.CancelScope()  # the app's way to give up on the call
+
+    def compose(self) -> ComposeResult:
+        yield Static("booking…", id="status")
+
+    def on_mount(self) -> None:
+        self.run_worker(self.book(), exclusive=True)
+
+    async def book(self) -> None:
+        server = StdioServerParameters(sys.executable, [str(BISTRO)])
+        async with Client(server, mode="legacy", elicitation_callback=textual_callback(self)) as client:
+            with self.call:
+                result = await client.call_tool("book_table", {"date": "2025-12-25", "party_size": 2})
+                self.answer = [block.text for block in result.content if isinstance(block, TextContent)]
+
+
+async def test_the_bistro_question_answered_in_the_modal() -> None:
+    app = BistroApp()
+    async with app.run_test(size=(100, 40)) as pilot:
+        with anyio.fail_after(TIMEOUT):
+            while not isinstance(app.screen, ElicitationScreen):
+                await pilot.pause(0.05)
+        texts = [str(w.render()) for w in app.screen.query(Static)]
+        assert "bistro asks:" in texts
+        assert "No tables for 2 on 2025-12-25. Would you like another date?" in texts
+        await pilot.press("enter", "down", "enter")  # accept_alternative: Yes
+        await pilot.press("tab")  # the date field, its default selected: typing replaces it
+        await type_text(pilot, "27 Dec 2025")
+        await pilot.press("ctrl+s")
+        with anyio.fail_after(TIMEOUT):
+            while not app.answer:
+                await pilot.pause(0.05)
+    assert app.answer == ["[SUCCESS] Booked for 2025-12-27"]
+
+
+async def test_a_question_whose_call_ends_closes_with_a_notice() -> None:
+    app = BistroApp()
+    async with app.run_test(size=(100, 40), notifications=True) as pilot:
+        with anyio.fail_after(TIMEOUT):
+            while not isinstance(app.screen, ElicitationScreen):
+                await pilot.pause(0.05)
+        app.call.cancel()  # the call that asked goes away
+        with anyio.fail_after(TIMEOUT):
+            while isinstance(app.screen, ElicitationScreen):
+                await pilot.pause(0.05)
+        notices = [notification.message for notification in app._notifications]  # pyright: ignore[reportPrivateUsage]
+    assert notices == ["bistro withdrew its question: the call that asked has ended."]
+    assert app.answer == []
