@@ -15,18 +15,18 @@ import pytest
 
 pytest.importorskip("textual", reason="the textual extra is not installed (pip install -e '.[textual]')")
 
-from textual.app import App, ComposeResult  # noqa: E402
-from textual.widgets import Static  # noqa: E402
+from textual.app import App, ComposeResult
+from textual.widgets import Static
 
-from mcp_client import Client, ClientRequestContext, StdioServerParameters  # noqa: E402
-from mcp_client.types import (  # noqa: E402
+from mcp_client import Client, ClientRequestContext, StdioServerParameters
+from mcp_client.types import (
     ElicitRequestFormParams,
     ElicitRequestURLParams,
     ElicitResult,
     Implementation,
     TextContent,
 )
-from ui_adapters.textual import ElicitationScreen, textual_callback  # noqa: E402
+from ui_adapters.textual import ElicitationScreen, textual_callback
 
 pytestmark = pytest.mark.anyio
 
@@ -154,7 +154,9 @@ async def test_decline_with_ctrl_n() -> None:
 
 async def test_a_link_is_shown_with_its_host_and_opened_only_on_consent() -> None:
     opened: list[str] = []
-    params = ElicitRequestURLParams(message="Sign in", url="https://user@paypal.com@evil.example/x", elicitation_id="e")
+    params = ElicitRequestURLParams(
+        message="Sign in", url="https://user@paypal.com@evil.example/x", elicitation_id="e"
+    )
     app = Host(ElicitationScreen(params, context(), open_url=opened.append))
     async with app.run_test(size=(100, 30)) as pilot:
         texts = [str(w.render()) for w in app.screen.query(Static)]

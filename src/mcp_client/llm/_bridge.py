@@ -17,7 +17,7 @@ import anyio
 
 from mcp_client._client import Client
 from mcp_client._errors import InvalidToolResultError, MCPError, UrlElicitationRequiredError
-from mcp_client._group import ClientGroup, _wanted
+from mcp_client._group import ClientGroup
 from mcp_client.llm import _anthropic, _gemini, _openai
 from mcp_client.llm._names import provider_names
 from mcp_client.llm._view import (
@@ -101,7 +101,7 @@ class ToolBridge:
             for tool in tools:
                 if group is not None and server is not None:
                     config = group.config.servers[server]
-                    if not _wanted(config, tool.name):
+                    if not config.offers(tool.name):
                         continue
                     unique = group._tool_name(config, tool.name)
                 else:
