@@ -23,6 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.support import temp
+from tests.support.servers import listening_addresses as listening_addresses  # tests use it from here
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
@@ -148,37 +149,3 @@ def wait_http_ready(port: int, path: str = "/mcp", timeout: float = READY_TIMEOU
             time.sleep(0.1)
         finally:
             connection.close()
-
-
-def listening_addresses(pid: int) -> list[tuple[str, int]]:
-    """The (address, port) of every TCP socket in LISTEN state that process ``pid`` holds (Linux /proc)."""
-    inodes: set[str] = set()
-    fd_dir = Path(f"/proc/{pid}/fd")
-    for fd in fd_dir.iterdir():
-        with contextlib.suppress(OSError):
-            target = os.readlink(fd)
-            if target.startswith("socket:["):
-                inodes.add(target[len("socket:[") : -1])
-    found: list[tuple[str, int]] = []
-    for table, decode in (("tcp", _decode_ipv4), ("tcp6", _decode_ipv6)):
-        with contextlib.suppress(OSError):
-            for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
-                fields = line.split()
-                local, state, inode = fields[1], fields[3], fields[9]
-                if state == "0A" and inode in inodes:  # 0A is TCP_LISTEN
-                    address, port = local.split(":")
-                    found.append((decode(address), int(port, 16)))
-    return found
-
-
-def _decode_ipv4(hex_address: str) -> str:
-    return ".".join(str(b) for b in reversed(bytes.fromhex(hex_address)))
-
-
-def _decode_ipv6(hex_address: str) -> str:
-    import ipaddress
-
-    raw = bytes.fromhex(hex_address)
-    # /proc prints the address as four host-order (little-endian) 32-bit words.
-    words = b"".join(raw[i : i + 4][::-1] for i in range(0, 16, 4))
-    return str(ipaddress.IPv6Address(words))

@@ -9,6 +9,7 @@ serving streamable HTTP at `/mcp`.
 """
 
 import contextlib
+import ipaddress
 import os
 import socket
 import subprocess
@@ -43,6 +44,50 @@ def free_loopback_port() -> int:
         return int(sock.getsockname()[1])
 
 
+@contextlib.contextmanager
+def refused_loopback_port() -> Iterator[int]:
+    """A port on 127.0.0.1 that refuses every connection for the block ("nothing listens there").
+
+    The port is bound and never listened on, so no other process (another test worker, another run on
+    the machine) can start a server on it meanwhile, as it could on a port merely free a moment ago.
+    """
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP) as sock:
+        sock.bind((LOOPBACK, 0))
+        yield int(sock.getsockname()[1])
+
+
+def listening_addresses(pid: int) -> list[tuple[str, int]]:
+    """The (address, port) of every TCP socket in LISTEN state that process ``pid`` holds (Linux /proc)."""
+    inodes: set[str] = set()
+    with contextlib.suppress(OSError):
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                target = os.readlink(fd)
+                if target.startswith("socket:["):
+                    inodes.add(target[len("socket:[") : -1])
+    found: list[tuple[str, int]] = []
+    for table, decode in (("tcp", _decode_ipv4), ("tcp6", _decode_ipv6)):
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{pid}/net/{table}").read_text().splitlines()[1:]:
+                fields = line.split()
+                local, state, inode = fields[1], fields[3], fields[9]
+                if state == "0A" and inode in inodes:  # 0A is TCP_LISTEN
+                    address, port = local.split(":")
+                    found.append((decode(address), int(port, 16)))
+    return found
+
+
+def _decode_ipv4(hex_address: str) -> str:
+    return ".".join(str(b) for b in reversed(bytes.fromhex(hex_address)))
+
+
+def _decode_ipv6(hex_address: str) -> str:
+    raw = bytes.fromhex(hex_address)
+    # /proc prints the address as four host-order (little-endian) 32-bit words.
+    words = b"".join(raw[i : i + 4][::-1] for i in range(0, 16, 4))
+    return str(ipaddress.IPv6Address(words))
+
+
 def _accepts_connections(port: int) -> bool:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP) as sock:
         sock.settimeout(0.5)
@@ -51,6 +96,35 @@ def _accepts_connections(port: int) -> bool:
         except OSError:
             return False
         return True
+
+
+def serves_on(proc: subprocess.Popen[bytes], port: int) -> bool:
+    """``proc`` itself accepts connections on ``LOOPBACK:port``.
+
+    A port that answers is not enough: between our pick of a free port and the server's bind, another
+    process on the machine (another test worker, another run) may have taken it; then our server exits
+    with "address already in use" and the port that answers is somebody else's.
+    """
+    if not _accepts_connections(port):
+        return False
+    return any((LOOPBACK, port) in listening_addresses(pid) for pid in _self_and_descendants(proc.pid))
+
+
+def _self_and_descendants(pid: int) -> list[int]:
+    """``pid`` and every process below it (a server run through a wrapper listens in a child)."""
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                stat = (entry / "stat").read_text()
+                parent = int(stat[stat.rindex(")") + 2 :].split()[1])
+                children.setdefault(parent, []).append(int(entry.name))
+    found, todo = [pid], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
 
 
 def _stop(proc: subprocess.Popen[bytes]) -> None:
@@ -99,7 +173,7 @@ def run_http_server(
             try:
                 deadline = time.monotonic() + ready_timeout
                 while proc.poll() is None and time.monotonic() < deadline:
-                    if _accepts_connections(port):
+                    if serves_on(proc, port):
                         break
                     time.sleep(0.05)
                 else:
