@@ -128,6 +128,118 @@ def client_span() -> None:
     assert isinstance(meta, dict) and f"{0x1234:032x}" in str(meta.get("traceparent")), params
 
 
+def _exported_tool() -> object:
+    """A tool as the bridge exports it: an optional field, a nested object, a ``$ref`` to inline."""
+    from mcp_client.llm import ExportedTool
+    from mcp_client.types import Tool
+
+    schema = {
+        "type": "object",
+        "properties": {
+            "city": {"type": "string", "description": "where"},
+            "when": {"$ref": "#/$defs/slot"},
+        },
+        "required": ["city"],
+        "$defs": {"slot": {"type": "object", "properties": {"day": {"type": "string", "format": "date"}}}},
+    }
+    return ExportedTool(
+        "bistro__book_table", Tool(name="book_table", input_schema=schema, description="Book")
+    )
+
+
+def openai_formats() -> None:
+    """The exported tool passes the openai SDK's own types (Chat Completions and Responses)."""
+    from openai.types.chat import ChatCompletionToolParam
+    from openai.types.responses import FunctionToolParam
+    from pydantic import TypeAdapter
+
+    from mcp_client.llm import _openai
+
+    tool = _exported_tool()
+    TypeAdapter(ChatCompletionToolParam).validate_python(_openai.chat_tool(tool))  # type: ignore[arg-type]
+    TypeAdapter(FunctionToolParam).validate_python(_openai.responses_tool(tool))  # type: ignore[arg-type]
+
+
+def anthropic_format() -> None:
+    """The exported tool passes the anthropic SDK's ``ToolParam``."""
+    from anthropic.types import ToolParam
+    from pydantic import TypeAdapter
+
+    from mcp_client.llm import _anthropic
+
+    TypeAdapter(ToolParam).validate_python(_anthropic.tool(_exported_tool()))  # type: ignore[arg-type]
+
+
+def gemini_format() -> None:
+    """The exported tool is a google-genai ``FunctionDeclaration`` (its unsupported keywords removed)."""
+    from google.genai import types
+
+    from mcp_client.llm import _gemini
+
+    declaration = types.FunctionDeclaration.model_validate(_gemini.declaration(_exported_tool()))  # type: ignore[arg-type]
+    assert declaration.name == "bistro__book_table", declaration
+
+
+def pydantic_ai_toolset() -> None:
+    """``MCPToolset`` is a PydanticAI toolset an ``Agent`` takes (no model is called)."""
+    from pydantic_ai import Agent
+    from pydantic_ai.toolsets import AbstractToolset
+
+    from mcp_client import Client
+    from mcp_client.frameworks.pydantic_ai import MCPToolset
+
+    toolset = MCPToolset(Client("http://127.0.0.1:9/mcp"))
+    assert isinstance(toolset, AbstractToolset)
+    Agent("test", toolsets=[toolset])
+
+
+def langchain_tool() -> None:
+    """The exported tool is a LangChain ``StructuredTool`` with its arguments' schema."""
+    from langchain_core.tools import StructuredTool
+
+    from mcp_client import Client
+    from mcp_client.frameworks import langchain
+    from mcp_client.llm import ToolBridge
+
+    tool = langchain._tool(ToolBridge(Client("http://127.0.0.1:9/mcp")), _exported_tool())  # type: ignore[arg-type]
+    assert isinstance(tool, StructuredTool) and "city" in tool.args, tool.args
+
+
+def openai_agents_tool() -> None:
+    """The exported tool is an OpenAI Agents SDK ``FunctionTool`` (strict where the schema allows)."""
+    from agents import FunctionTool
+
+    from mcp_client import Client
+    from mcp_client.frameworks import openai_agents
+    from mcp_client.llm import ToolBridge
+
+    bridge = ToolBridge(Client("http://127.0.0.1:9/mcp"))
+    tool = openai_agents._tool(bridge, _exported_tool(), None)  # type: ignore[arg-type]
+    assert isinstance(tool, FunctionTool) and "city" in tool.params_json_schema["properties"], tool
+
+
+def chat_dates() -> None:
+    """A chat form reads "tomorrow" as a date through dateparser."""
+    import datetime
+
+    from mcp_client.types import ElicitRequestFormParams
+    from ui_adapters.chat import ChatForm
+
+    schema = {
+        "type": "object",
+        "properties": {"day": {"type": "string", "format": "date"}},
+        "required": ["day"],
+    }
+    form = ChatForm(ElicitRequestFormParams(message="When?", requested_schema=schema))
+    form.next_message()
+    form.reply("tomorrow")
+    form.next_message()
+    form.reply("yes")
+    result = form.result()
+    tomorrow = (datetime.date.today() + datetime.timedelta(days=1)).isoformat()
+    assert result.action == "accept" and result.content == {"day": tomorrow}, result
+
+
 EXTRAS: dict[str, Callable[[], None]] = {
     # extra (as pyproject.toml names it): its smoke
     "docs": docs_build,
@@ -136,6 +248,13 @@ EXTRAS: dict[str, Callable[[], None]] = {
     "oauth-jwt": private_key_jwt_assertion,
     "skills": skill_frontmatter,
     "otel": client_span,
+    "openai": openai_formats,
+    "anthropic": anthropic_format,
+    "gemini": gemini_format,
+    "pydantic-ai": pydantic_ai_toolset,
+    "langchain": langchain_tool,
+    "openai-agents": openai_agents_tool,
+    "chat": chat_dates,
 }
 
 
