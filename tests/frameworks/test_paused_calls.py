@@ -181,3 +181,45 @@ async def test_tool_bridge_raises_the_pause_and_shapes_the_resumed_result() -> N
             message = await bridge.run_openai(call, result=result)
     assert message["role"] == "tool" and message["tool_call_id"] == "call_9"
     assert DELETED in message["content"]
+
+
+async def test_a_legacy_servers_question_waits_in_the_run_and_the_broker_answers_it() -> None:
+    """A legacy server cannot release its call: with pause_with, its question still reaches the broker
+    mid-run, the app answers it there, and the model sees the tool's final result."""
+    from pydantic_ai import Agent, DeferredToolRequests
+    from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+    from mcp_client.frameworks.pydantic_ai import MCPToolset
+    from tests.llm.conftest import BISTRO
+
+    def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        returns = [p for m in messages for p in getattr(m, "parts", []) if isinstance(p, ToolReturnPart)]
+        if not returns:
+            return ModelResponse(parts=[ToolCallPart("book_table", {"date": "2025-12-25", "party_size": 2})])
+        return ModelResponse(parts=[TextPart(f"The tool said: {returns[0].content}")])
+
+    broker = QuestionBroker()
+    asked: list[str] = []
+
+    async def person() -> None:
+        async for question in broker:
+            asked.append(question.message)
+            await broker.answer(question.id, {"accept_alternative": True, "date": "2025-12-27"})
+
+    with anyio.fail_after(BOUND):
+        async with (
+            Client(BISTRO, mode="legacy", elicitation_callback=broker) as client,
+            anyio.create_task_group() as tg,
+        ):
+            tg.start_soon(person)
+            agent = Agent(
+                FunctionModel(model),
+                toolsets=[MCPToolset(client, pause_with=broker)],
+                output_type=[str, DeferredToolRequests],
+            )
+            run = await agent.run("A table for two on Christmas")
+            tg.cancel_scope.cancel()
+    assert isinstance(run.output, str) and "[SUCCESS] Booked for 2025-12-27" in run.output
+    assert asked == ["No tables for 2 on 2025-12-25. Would you like another date?"]
+    assert broker.paused_calls() == []
