@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import anyio
 import pytest
@@ -113,39 +112,11 @@ async def test_langchain_tool_raises_the_pause_and_the_resumed_result_is_its_too
 
 async def test_openai_agents_run_stops_with_the_pause_and_goes_on_with_the_result() -> None:
     from agents import Agent, RunConfig, Runner, TResponseInputItem
-    from agents.items import ModelResponse
-    from agents.models.interface import Model
-    from agents.usage import Usage
-    from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
 
     from mcp_client.frameworks.openai_agents import function_tools, resumed_items
+    from tests.frameworks.scripted_agents_model import ScriptedModel
 
-    class ScriptedModel(Model):
-        """Calls delete_folder, then says what the tool returned."""
-
-        def __init__(self) -> None:
-            self.inputs: list[Any] = []
-
-        async def get_response(self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any) -> Any:
-            self.inputs.append(input)
-            outputs = [i for i in input if isinstance(i, dict) and i.get("type") == "function_call_output"]
-            if not outputs:
-                call = ResponseFunctionToolCall(
-                    type="function_call", call_id="c1", name="delete_folder", arguments=json.dumps(PATH)
-                )
-                return ModelResponse(output=[call], usage=Usage(), response_id=None)
-            text = ResponseOutputText(
-                type="output_text", text=f"Tool: {outputs[0]['output']}", annotations=[]
-            )
-            message = ResponseOutputMessage(
-                type="message", id="m1", role="assistant", status="completed", content=[text]
-            )
-            return ModelResponse(output=[message], usage=Usage(), response_id=None)
-
-        def stream_response(self, *args: Any, **kwargs: Any) -> Any:
-            raise NotImplementedError
-
-    scripted = ScriptedModel()
+    scripted = ScriptedModel("delete_folder", PATH)
     config = RunConfig(tracing_disabled=True)
     broker = QuestionBroker()
     with anyio.fail_after(BOUND):
