@@ -181,7 +181,8 @@ class ToolBridge:
         """Run the tool the model named with the arguments it gave (a JSON string or an object).
 
         Returns the tool (``None`` when the model named none that exists) and the result; every
-        mistake of the model's is an error result, never an exception.
+        mistake of the model's is an error result, never an exception. ``ToolCallPaused`` when
+        ``pause_with`` paused the call.
         """
         tool = await self._resolve(name)
         if tool is None:
