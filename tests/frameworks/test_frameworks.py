@@ -80,40 +80,12 @@ async def test_langchain_tools(canned_answers: Any) -> None:
 
 async def test_openai_agents_run(canned_answers: Any) -> None:
     from agents import Agent, RunConfig, Runner
-    from agents.items import ModelResponse
-    from agents.models.interface import Model
-    from agents.usage import Usage
-    from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
 
     from mcp_client.frameworks.openai_agents import function_tools
-
-    class ScriptedModel(Model):
-        """Calls book_table, then says what the tool returned."""
-
-        def __init__(self) -> None:
-            self.tools: list[Any] = []
-
-        async def get_response(self, system_instructions: Any, input: Any, *args: Any, **kwargs: Any) -> Any:
-            outputs = [i for i in input if isinstance(i, dict) and i.get("type") == "function_call_output"]
-            if not outputs:
-                self.tools = kwargs["tools"]
-                call = ResponseFunctionToolCall(
-                    type="function_call", call_id="c1", name="book_table", arguments=json.dumps(FULL)
-                )
-                return ModelResponse(output=[call], usage=Usage(), response_id=None)
-            text = ResponseOutputText(
-                type="output_text", text=f"Tool: {outputs[0]['output']}", annotations=[]
-            )
-            message = ResponseOutputMessage(
-                type="message", id="m1", role="assistant", status="completed", content=[text]
-            )
-            return ModelResponse(output=[message], usage=Usage(), response_id=None)
-
-        def stream_response(self, *args: Any, **kwargs: Any) -> Any:
-            raise NotImplementedError
+    from tests.frameworks.scripted_agents_model import ScriptedModel
 
     answers = _answers(canned_answers)
-    scripted = ScriptedModel()
+    scripted = ScriptedModel("book_table", FULL)
     async with Client(BISTRO, mode="legacy", elicitation_callback=answers) as client:
         agent = Agent(name="bistro", model=scripted, tools=await function_tools(client))
         result = await Runner.run(

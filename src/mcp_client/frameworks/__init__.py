@@ -12,5 +12,7 @@ framework only when the module itself is imported (``import mcp_client.framework
 
 Every call goes through the server's ``Client.call_tool``: a tool that asks a question reaches the
 ``elicitation_callback`` (terminal form, broker, canned answers) mid-run, and the framework gets the
-tool's final result.
+tool's final result. With ``pause_with=broker`` (a ``QuestionBroker``), a 2026-07-28 server's question
+pauses the call instead and the run stops with the framework's signal (PydanticAI's ``CallDeferred``;
+``mcp_client.llm.ToolCallPaused`` for LangChain and the Agents SDK), naming the paused call to resume.
 """

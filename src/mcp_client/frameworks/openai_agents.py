@@ -9,15 +9,23 @@ Unlike the SDK's own MCP support, the calls go through ``Client.call_tool``: a t
 the ``elicitation_callback`` mid-run. Schemas are strict where they can be without changing what the
 tool accepts (as ``ToolBridge.openai_tools``); arguments that are not JSON, and tool errors, come back to
 the model as text starting with ``Error:``.
+
+With ``pause_with=broker`` (a ``QuestionBroker``), a 2026-07-28 server's question pauses the call
+instead: ``Runner.run`` raises ``mcp_client.llm.ToolCallPaused`` (an ``AgentsException`` too, so the
+SDK neither wraps it nor shows the model an error; its ``run_data`` holds the run so far), carrying the
+paused call's id and the model's ``tool_call_id``. Resume the call with the broker and run again with
+the run's input followed by ``resumed_items(paused, result)``.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
 try:
-    from agents import FunctionTool
+    from agents import AgentsException, FunctionTool
+    from agents.tool_context import ToolContext
 except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
     from mcp_client.frameworks._extra import missing_extra
 
@@ -27,16 +35,48 @@ from mcp_client._client import Client
 from mcp_client._group import ClientGroup
 from mcp_client.llm import _openai
 from mcp_client.llm._bridge import ToolBridge
+from mcp_client.llm._paused import PausingCaller, ToolCallPaused
 from mcp_client.llm._view import ExportedTool, result_parts
+from mcp_client.types import CallToolResult
 
-__all__ = ["function_tools"]
+__all__ = ["function_tools", "resumed_items"]
+
+
+class _AgentsToolCallPaused(ToolCallPaused, AgentsException):
+    """``ToolCallPaused`` as the SDK lets it through: an ``AgentsException`` is raised as it is."""
+
+    model_arguments: str | None = None  # the arguments as the model sent them (a JSON string)
+
+
+def resumed_items(paused: ToolCallPaused, result: CallToolResult) -> list[dict[str, Any]]:
+    """The input items that finish a paused call: the model's ``function_call`` and its
+    ``function_call_output`` for ``result`` (from ``await broker.resume(paused.call_id, client)``), as
+    if the tool had answered in the run. Append them to the run's input and run again."""
+    arguments = getattr(paused, "model_arguments", None) or json.dumps(paused.arguments)
+    call_id = paused.tool_call_id
+    output = _openai.chat_content(result_parts(paused.tool, result), result)
+    return [
+        {"type": "function_call", "call_id": call_id, "name": paused.tool.name, "arguments": arguments},
+        {"type": "function_call_output", "call_id": call_id, "output": output},
+    ]
 
 
 def _tool(bridge: ToolBridge, exported: ExportedTool, strict: bool | None) -> FunctionTool:
     body = _openai.responses_tool(exported, strict)
 
-    async def invoke(context: Any, arguments: str) -> str:  # a ToolContext, unused
-        tool, result = await bridge.call(exported.name, arguments)
+    async def invoke(context: ToolContext[Any], arguments: str) -> str:
+        try:
+            tool, result = await bridge.call(exported.name, arguments)
+        except ToolCallPaused as paused:
+            stop = _AgentsToolCallPaused(
+                paused.tool,
+                paused.call,
+                arguments=paused.arguments,
+                server=paused.server,
+                tool_call_id=context.tool_call_id,
+            )
+            stop.model_arguments = arguments
+            raise stop from None
         return _openai.chat_content(result_parts(tool, result), result)
 
     return FunctionTool(
@@ -54,10 +94,13 @@ async def function_tools(
     include: Sequence[str] | None = None,
     exclude: Sequence[str] = (),
     strict: bool | None = None,
+    pause_with: PausingCaller | None = None,
 ) -> list[FunctionTool]:
     """The tools of ``client`` (a ``Client`` or ``ClientGroup``), filtered as in ``ToolBridge``.
 
     The list is a snapshot: call again after the server's ``list_changed`` to pick up new tools.
+    ``pause_with`` (a ``QuestionBroker``): calls go through it, and a paused one ends the run with
+    ``ToolCallPaused`` (see the module docstring).
     """
-    bridge = ToolBridge(client, include=include, exclude=exclude)
+    bridge = ToolBridge(client, include=include, exclude=exclude, pause_with=pause_with)
     return [_tool(bridge, exported, strict) for exported in await bridge.tools()]

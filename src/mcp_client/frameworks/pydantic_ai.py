@@ -7,6 +7,12 @@
 Tool errors (``isError``, invalid arguments the server refused) are raised as ``ModelRetry`` so the model
 sees them and may try again (within ``max_retries``); a question the tool asks is answered through the
 client's ``elicitation_callback`` before the result comes back.
+
+With ``pause_with=broker`` (a ``QuestionBroker``), a 2026-07-28 server's question pauses the call
+instead: the tool raises PydanticAI's ``CallDeferred``, so the run ends with ``DeferredToolRequests``
+(the agent's ``output_type`` must include it), whose ``metadata[tool_call_id]["mcp_paused_call"]`` is
+the paused call's id. Resume it with the broker, pass ``deferred_result(...)`` back in
+``DeferredToolResults.calls``, and the model sees the tool's result.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 try:
-    from pydantic_ai import BinaryContent, ModelRetry, RunContext
+    from pydantic_ai import BinaryContent, CallDeferred, ModelRetry, RunContext
     from pydantic_ai.tools import ToolDefinition
     from pydantic_ai.toolsets import AbstractToolset
     from pydantic_ai.toolsets.abstract import ToolsetTool
@@ -30,8 +36,10 @@ except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
 from mcp_client._client import Client
 from mcp_client._group import ClientGroup
 from mcp_client.llm._bridge import ToolBridge
+from mcp_client.llm._paused import PausingCaller, ToolCallPaused
 from mcp_client.llm._schema import object_schema
 from mcp_client.llm._view import ImagePart, TextPart, plain_text, result_parts, structured_output
+from mcp_client.types import CallToolResult
 
 __all__ = ["MCPToolset"]
 
@@ -44,6 +52,8 @@ class MCPToolset(AbstractToolset[Any]):
 
     ``include`` / ``exclude`` filter as in ``ToolBridge``; names are the bridge's provider-safe ones.
     The tool list is read from the client's cache on each run step, so it follows ``list_changed``.
+    ``pause_with`` (a ``QuestionBroker``): calls go through it, and a paused one is deferred (see the
+    module docstring); the deferral's metadata holds ``mcp_paused_call``, ``mcp_server`` and ``mcp_tool``.
     """
 
     def __init__(
@@ -54,8 +64,9 @@ class MCPToolset(AbstractToolset[Any]):
         exclude: Sequence[str] = (),
         max_retries: int = 1,
         id: str | None = None,
+        pause_with: PausingCaller | None = None,
     ) -> None:
-        self.bridge = ToolBridge(client, include=include, exclude=exclude)
+        self.bridge = ToolBridge(client, include=include, exclude=exclude, pause_with=pause_with)
         self.max_retries = max_retries
         self._id = id
 
@@ -80,10 +91,24 @@ class MCPToolset(AbstractToolset[Any]):
         self, name: str, tool_args: dict[str, Any], ctx: RunContext[Any], tool: ToolsetTool[Any]
     ) -> Any:
         exported = self.bridge.tool_for(name)
-        result = await self.bridge.call_tool(exported, tool_args)
+        try:
+            result = await self.bridge.call_tool(exported, tool_args)
+        except ToolCallPaused as paused:
+            metadata = {"mcp_paused_call": paused.call_id, "mcp_server": paused.server, "mcp_tool": name}
+            raise CallDeferred(metadata=metadata) from paused
+        value = self.deferred_result(name, result)
+        if isinstance(value, ModelRetry):
+            raise value
+        return value
+
+    def deferred_result(self, name: str, result: CallToolResult) -> Any:
+        """What the tool ``name`` returns for ``result``: put it in ``DeferredToolResults.calls`` under
+        the call's ``tool_call_id`` once its paused call is resumed. A tool error is a ``ModelRetry``
+        (the model sees it and may try again, as when the tool runs in the run itself)."""
+        exported = self.bridge.tool_for(name)
         parts = result_parts(exported, result)
         if result.is_error:
-            raise ModelRetry(plain_text(parts, is_error=False))
+            return ModelRetry(plain_text(parts, is_error=False))
         structured = structured_output(exported, result)
         if structured is not None:
             return structured

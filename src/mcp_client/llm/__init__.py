@@ -25,15 +25,26 @@ if TYPE_CHECKING:
     from mcp_client.llm._bridge import ToolBridge
     from mcp_client.llm._gemini_sampling import GeminiSampling
     from mcp_client.llm._openai_sampling import OpenAISampling
+    from mcp_client.llm._paused import PausingCaller, ToolCallPaused
     from mcp_client.llm._view import ExportedTool
 
-__all__ = ["AnthropicSampling", "ExportedTool", "GeminiSampling", "OpenAISampling", "ToolBridge"]
+__all__ = [
+    "AnthropicSampling",
+    "ExportedTool",
+    "GeminiSampling",
+    "OpenAISampling",
+    "PausingCaller",
+    "ToolBridge",
+    "ToolCallPaused",
+]
 
 _LAZY: dict[str, str] = {
     "AnthropicSampling": "_anthropic_sampling",
     "ExportedTool": "_view",
     "GeminiSampling": "_gemini_sampling",
     "OpenAISampling": "_openai_sampling",
+    "PausingCaller": "_paused",
+    "ToolCallPaused": "_paused",
     "ToolBridge": "_bridge",
 }
 

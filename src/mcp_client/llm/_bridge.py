@@ -4,7 +4,8 @@ The bridge knows no provider SDK: it hands out plain dicts the SDKs take as they
 SDK objects a model answers with through their attributes (``field_of``), so none of ``openai``,
 ``anthropic`` or ``google-genai`` is imported here. Every call goes through ``call_tool`` of the server's
 ``Client``, so a tool that asks a question reaches the ``elicitation_callback`` (or the group's
-per-server one) while the model waits for the result.
+per-server one) while the model waits for the result; or, with ``pause_with=`` (a ``QuestionBroker``),
+through the broker, which may release the call instead (``ToolCallPaused``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from mcp_client._errors import InvalidToolResultError, MCPError, UrlElicitationR
 from mcp_client._group import ClientGroup
 from mcp_client.llm import _anthropic, _gemini, _openai
 from mcp_client.llm._names import provider_names
+from mcp_client.llm._paused import PausingCaller, ToolCallPaused
 from mcp_client.llm._view import (
     ExportedTool,
     error_result,
@@ -54,6 +56,12 @@ class ToolBridge:
     ``run_*`` never raise for what the model got wrong: arguments that are not JSON, an unknown tool, or
     a server that refuses the call come back as an error result the model can read. Connection
     failures still raise (the app decides whether to go on).
+
+    ``pause_with`` (a ``QuestionBroker``, or any ``PausingCaller``) makes every call through it: a
+    2026-07-28 server's question then pauses the call instead of holding the model's run, and
+    ``call_tool`` and ``run_*`` raise ``ToolCallPaused`` (with the paused call's id). Once the call is
+    resumed (``await broker.resume(call_id, client)``), ``run_*(call, result=...)`` gives the model its
+    result.
     """
 
     def __init__(
@@ -62,8 +70,10 @@ class ToolBridge:
         *,
         include: Sequence[str] | None = None,
         exclude: Sequence[str] = (),
+        pause_with: PausingCaller | None = None,
     ) -> None:
         self._client = client
+        self._pause_with = pause_with
         self._include = tuple(include) if include is not None else None
         self._exclude = tuple(exclude)
         self._listing: _Listing | None = None
@@ -171,7 +181,8 @@ class ToolBridge:
         """Run the tool the model named with the arguments it gave (a JSON string or an object).
 
         Returns the tool (``None`` when the model named none that exists) and the result; every
-        mistake of the model's is an error result, never an exception.
+        mistake of the model's is an error result, never an exception. ``ToolCallPaused`` when
+        ``pause_with`` paused the call.
         """
         tool = await self._resolve(name)
         if tool is None:
@@ -183,47 +194,75 @@ class ToolBridge:
         return tool, await self.call_tool(tool, _openai.drop_omitted(tool, parsed))
 
     async def call_tool(self, tool: ExportedTool, arguments: dict[str, Any]) -> CallToolResult:
-        """``call_tool`` on the tool's server; a refusal by the server becomes an error result."""
+        """``call_tool`` on the tool's server; a refusal by the server becomes an error result.
+
+        With ``pause_with``, the call goes through it; ``ToolCallPaused`` if it paused the call.
+        """
         client = self._client
         if isinstance(client, ClientGroup):
             assert tool.server is not None  # a group's tools always name their server
             client = client[tool.server]
         try:
-            return await client.call_tool(tool.original_name, arguments)
+            if self._pause_with is None:
+                return await client.call_tool(tool.original_name, arguments)
+            outcome = await self._pause_with.call_tool(client, tool.original_name, arguments)
         except UrlElicitationRequiredError:
             raise
         except (MCPError, InvalidToolResultError) as exc:
             return error_result(f"The call to {tool.name} failed: {exc}")
+        if isinstance(outcome, CallToolResult):
+            return outcome
+        raise ToolCallPaused(tool, outcome, arguments=arguments, server=client.server)
 
-    async def run_openai(self, call: Any) -> dict[str, Any]:
+    async def _run(
+        self, name: Any, arguments: Any, call_id: Any, result: CallToolResult | None
+    ) -> tuple[ExportedTool | None, CallToolResult]:
+        """``call``, or the result of a resumed call; a pause names the model's ``call_id``."""
+        if result is not None:
+            return await self._resolve(name), result
+        try:
+            return await self.call(name, arguments)
+        except ToolCallPaused as paused:
+            paused.tool_call_id = call_id if isinstance(call_id, str) else None
+            raise
+
+    async def run_openai(self, call: Any, *, result: CallToolResult | None = None) -> dict[str, Any]:
         """Run an OpenAI tool call and return what goes back to the model.
 
         A Chat Completions tool call (``ChatCompletionMessageToolCall`` or a dict with ``function``)
         gives ``{"role": "tool", "tool_call_id", "content"}``; a Responses ``function_call`` item gives
-        ``{"type": "function_call_output", "call_id", "output"}``.
+        ``{"type": "function_call_output", "call_id", "output"}``. ``result`` (of a call that paused and
+        was resumed) is shaped as it is, without calling the tool again.
         """
         function = field_of(call, "function")
         if function is not None:
-            tool, result = await self.call(field_of(function, "name"), field_of(function, "arguments"))
+            tool, result = await self._run(
+                field_of(function, "name"), field_of(function, "arguments"), field_of(call, "id"), result
+            )
             content = _openai.chat_content(result_parts(tool, result), result)
             return {"role": "tool", "tool_call_id": field_of(call, "id"), "content": content}
-        tool, result = await self.call(field_of(call, "name"), field_of(call, "arguments"))
+        call_id = field_of(call, "call_id")
+        tool, result = await self._run(field_of(call, "name"), field_of(call, "arguments"), call_id, result)
         output = _openai.responses_output(result_parts(tool, result), result)
-        return {"type": "function_call_output", "call_id": field_of(call, "call_id"), "output": output}
+        return {"type": "function_call_output", "call_id": call_id, "output": output}
 
-    async def run_anthropic(self, tool_use: Any) -> dict[str, Any]:
+    async def run_anthropic(self, tool_use: Any, *, result: CallToolResult | None = None) -> dict[str, Any]:
         """Run an Anthropic ``tool_use`` block (``ToolUseBlock`` or a dict) and return its
-        ``tool_result`` block."""
-        tool, result = await self.call(field_of(tool_use, "name"), field_of(tool_use, "input"))
-        return _anthropic.tool_result(field_of(tool_use, "id"), result_parts(tool, result), result)
+        ``tool_result`` block (``result``: as in ``run_openai``)."""
+        use_id = field_of(tool_use, "id")
+        tool, result = await self._run(
+            field_of(tool_use, "name"), field_of(tool_use, "input"), use_id, result
+        )
+        return _anthropic.tool_result(use_id, result_parts(tool, result), result)
 
-    async def run_gemini(self, function_call: Any) -> dict[str, Any]:
+    async def run_gemini(self, function_call: Any, *, result: CallToolResult | None = None) -> dict[str, Any]:
         """Run a Gemini ``FunctionCall`` (or a ``Part`` holding one, or a dict) and return the
-        ``{"function_response": ...}`` part."""
+        ``{"function_response": ...}`` part (``result``: as in ``run_openai``)."""
         inner = field_of(function_call, "function_call")
         if inner is not None:
             function_call = inner
         name = field_of(function_call, "name")
-        tool, result = await self.call(name, field_of(function_call, "args"))
+        call_id = field_of(function_call, "id")
+        tool, result = await self._run(name, field_of(function_call, "args"), call_id, result)
         parts = result_parts(tool, result)
-        return _gemini.response(str(name), field_of(function_call, "id"), tool, parts, result)
+        return _gemini.response(str(name), call_id, tool, parts, result)
