@@ -4,7 +4,9 @@ screen at 80 and 120 columns."""
 
 from __future__ import annotations
 
+import difflib
 import html
+import os
 import re
 import sys
 from pathlib import Path
@@ -16,6 +18,7 @@ import pytest
 pytest.importorskip("textual", reason="the textual extra is not installed (pip install -e '.[textual]')")
 
 from textual.app import App, ComposeResult
+from textual.screen import Screen
 from textual.widgets import Static
 
 from mcp_client import Client, ClientRequestContext, StdioServerParameters
@@ -182,29 +185,56 @@ async def test_a_refused_link_has_no_open_button() -> None:
 
 @pytest.mark.parametrize("width", [80, 120])
 async def test_the_screen_at_80_and_120_columns(width: int, tmp_path: Path) -> None:
-    """The dialog fits the width; the header, the first fields, the keys and the buttons are on screen;
-    a field below the fold scrolls into view when tab reaches it. The screenshots are kept as SVG."""
+    """The screen, line by line, is the one stored in tests/fixtures/textual (the dialog fits the width;
+    the header, the first fields, the keys and the buttons are on screen); a field below the fold
+    scrolls into view when tab reaches it. ``UPDATE_SNAPSHOTS=1`` rewrites the stored screens after a
+    deliberate change: read the diff before committing it."""
     app = Host(every_kind_screen())
     async with app.run_test(size=(width, 40)) as pilot:
         await pilot.pause()
-        first = visible_text(app, tmp_path / f"textual-form-{width}.svg")
-        for text in ("bistro asks:", "Book a table?", "Name", "E-mail", "ctrl+s: send", "Send", "Decline"):
-            assert text in first, f"{text!r} is not on the {width}-column screen"
-        assert "Extras (optional)" not in first  # below the fold at 40 rows
+        shown = screen_lines(app, tmp_path / f"textual-form-{width}.svg")
+        assert_snapshot(shown, SNAPSHOTS / f"form-{width}x40.txt")
         dialog = app.screen.query_one("#dialog")
         assert dialog.region.right <= width and dialog.region.width >= min(width * 0.9, 100) - 1
         await pilot.press(*["tab"] * 8)
         await pilot.pause()
         assert app.focused is not None and app.focused.id == "field-8"
-        assert "Extras (optional)" in visible_text(app, tmp_path / f"textual-form-{width}-scrolled.svg")
+        scrolled = "\n".join(screen_lines(app, tmp_path / f"textual-form-{width}-scrolled.svg"))
+        assert "Extras (optional)" in scrolled
 
 
-def visible_text(app: App[Any], keep: Path) -> str:
-    """What the screen shows, as text (from Textual's own SVG screenshot, also written to ``keep``)."""
+SNAPSHOTS = Path(__file__).resolve().parents[1] / "fixtures" / "textual"
+
+
+def screen_lines(app: App[Any], keep: Path) -> list[str]:
+    """The screen's rows as text, from Textual's own SVG screenshot (also written to ``keep``).
+
+    Each drawn run of characters is a ``<text>`` on its row's clip path, at ``x`` pixels; blank cells
+    are not drawn, so the columns come from ``x`` divided by a cell's width.
+    """
     svg = app.export_screenshot()
-    keep.write_text(svg)
-    lines = re.findall(r"<text [^>]*>([^<]*)</text>", svg)
-    return html.unescape(" ".join(lines)).replace("\xa0", " ")
+    keep.write_text(svg, encoding="utf-8")
+    width, height = app.size
+    rows = [[" "] * width for _ in range(height)]
+    for x, length, row, drawn in re.findall(
+        r'<text class="[^"]*" x="([\d.]+)" y="[\d.]+" textLength="([\d.]+)" '
+        r'clip-path="url\(#[\w-]+-line-(\d+)\)">([^<]*)</text>',
+        svg,
+    ):
+        text = html.unescape(drawn).replace("\xa0", " ")
+        column = round(float(x) / (float(length) / len(text)))
+        rows[int(row)][column : column + len(text)] = text
+    return ["".join(row).rstrip() for row in rows]
+
+
+def assert_snapshot(shown: list[str], stored: Path) -> None:
+    if os.environ.get("UPDATE_SNAPSHOTS") == "1":
+        stored.parent.mkdir(parents=True, exist_ok=True)
+        stored.write_text("\n".join(shown) + "\n", encoding="utf-8")
+    expected = stored.read_text(encoding="utf-8").splitlines()
+    if shown != expected:
+        diff = "\n".join(difflib.unified_diff(expected, shown, str(stored), "the screen now", lineterm=""))
+        pytest.fail(f"the screen differs from {stored.name} (UPDATE_SNAPSHOTS=1 rewrites it):\n{diff}")
 
 
 # ----------------------------------------------------------------------------------- a real server
@@ -246,21 +276,53 @@ async def test_the_bistro_question_answered_in_the_modal() -> None:
         await type_text(pilot, "27 Dec 2025")
         await pilot.press("ctrl+s")
         with anyio.fail_after(TIMEOUT):
-            while not app.answer:
+            while not app.answer or app.workers:  # the worker also closes its Client before the app ends
                 await pilot.pause(0.05)
     assert app.answer == ["[SUCCESS] Booked for 2025-12-27"]
 
 
-async def test_a_question_whose_call_ends_closes_with_a_notice() -> None:
+WITHDRAWN = (
+    "Withdrawn: bistro no longer needs this answer (the call that asked is over: the server went away "
+    "or the call was cancelled). Nothing was sent."
+)
+
+
+@pytest.mark.parametrize("when", ["while it is mounted", "once it is shown"])
+async def test_a_question_whose_call_ends_closes_with_a_notice(when: str) -> None:
+    """The call is cancelled as soon as the modal is pushed (the callback still awaits its mount), or
+    once its first field has the focus (the callback awaits the answer): either way it closes and says
+    why, and nothing is sent."""
     app = BistroApp()
     async with app.run_test(size=(100, 40), notifications=True) as pilot:
         with anyio.fail_after(TIMEOUT):
             while not isinstance(app.screen, ElicitationScreen):
                 await pilot.pause(0.05)
+            if when == "once it is shown":
+                while app.focused is None or app.focused.id != "field-0":
+                    await pilot.pause(0.05)
         app.call.cancel()  # the call that asked goes away
         with anyio.fail_after(TIMEOUT):
-            while isinstance(app.screen, ElicitationScreen):
+            while any(isinstance(s, ElicitationScreen) for s in app.screen_stack) or app.workers:
                 await pilot.pause(0.05)
         notices = [notification.message for notification in app._notifications]  # pyright: ignore[reportPrivateUsage]
-    assert notices == ["bistro withdrew its question: the call that asked has ended."]
+    assert notices == [WITHDRAWN]
     assert app.answer == []
+
+
+async def test_a_withdrawn_question_under_another_screen_closes_when_back_on_top() -> None:
+    """The app's own screen over the question is left alone; the question closes when it is uncovered."""
+    app = Host(every_kind_screen())
+    async with app.run_test(size=(100, 40), notifications=True) as pilot:
+        await pilot.pause()
+        cover = Screen[None]()
+        await app.push_screen(cover)
+        app.question.withdraw()
+        await pilot.pause()
+        assert app.screen is cover
+        notices = [notification.message for notification in app._notifications]  # pyright: ignore[reportPrivateUsage]
+        assert notices == [WITHDRAWN]
+        app.pop_screen()
+        with anyio.fail_after(TIMEOUT):
+            while app.question in app.screen_stack:
+                await pilot.pause(0.05)
+    assert app.results == [None]
