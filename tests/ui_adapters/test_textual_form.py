@@ -19,7 +19,7 @@ pytest.importorskip("textual", reason="the textual extra is not installed (pip i
 
 from textual.app import App, ComposeResult
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.widgets import Log, Static
 
 from mcp_client import Client, ClientRequestContext, StdioServerParameters
 from mcp_client.types import (
@@ -29,11 +29,12 @@ from mcp_client.types import (
     Implementation,
     TextContent,
 )
+from tests.support.docs_examples import ROOT, examples
 from ui_adapters.textual import ElicitationScreen, textual_callback
 
 pytestmark = pytest.mark.anyio
 
-BISTRO = Path(__file__).resolve().parents[2] / "examples" / "servers" / "bistro.py"
+BISTRO = ROOT / "examples" / "servers" / "bistro.py"
 TIMEOUT = 60.0
 
 EVERY_KIND = {
@@ -326,3 +327,29 @@ async def test_a_withdrawn_question_under_another_screen_closes_when_back_on_top
             while app.question in app.screen_stack:
                 await pilot.pause(0.05)
     assert app.results == [None]
+
+
+async def test_the_docs_example_books_through_the_modal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The "Inside a Textual app" example of docs/ui.md, as written (its app, run under the pilot from
+    the repository root, where its relative path to the bistro points)."""
+    (example,) = [
+        found
+        for found in examples()
+        if found.page == "docs/ui.md" and found.tested_by == "tests/ui_adapters/test_textual_form.py"
+    ]
+    namespace: dict[str, Any] = {"__name__": "docs_example"}
+    exec(compile(example.code, example.id, "exec"), namespace)
+    monkeypatch.chdir(ROOT)
+    app: App[None] = namespace["BookingApp"]()
+    async with app.run_test(size=(100, 40)) as pilot:
+        with anyio.fail_after(TIMEOUT):
+            while not isinstance(app.screen, ElicitationScreen):
+                await pilot.pause(0.05)
+            while app.focused is None or app.focused.id != "field-0":
+                await pilot.pause(0.05)
+        await pilot.press("enter", "down", "enter", "tab", *"2025-12-27", "ctrl+s")
+        log = app.query_one(Log)
+        with anyio.fail_after(TIMEOUT):
+            while not log.lines or app.workers:
+                await pilot.pause(0.05)
+        assert log.lines == ["[SUCCESS] Booked for 2025-12-27"]

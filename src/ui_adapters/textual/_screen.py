@@ -96,6 +96,7 @@ class ElicitationScreen(ModalScreen[ElicitResult]):
 
     @property
     def server_name(self) -> str:
+        """The asking server's name as shown (cleaned of control characters, at most 80 of them)."""
         name = self.context.server_name if self.context is not None else "the server"
         return sanitize(name, max_length=80, single_line=True) or "the server"
 
