@@ -54,6 +54,8 @@ EVERY_KIND = {
             "items": {"type": "string", "enum": ["bread", "wine", "cake"]},
         },
         "note": {"type": "string", "title": "Note"},
+        "website": {"type": "string", "format": "uri", "title": "Website"},
+        "arrival": {"type": "string", "format": "date-time", "title": "Arrival"},
     },
     "required": ["name", "email", "guests", "day", "agree", "seating"],
 }
@@ -109,6 +111,10 @@ async def test_every_field_kind_answered_with_the_keyboard_only() -> None:
         await pilot.press("tab", "enter", "down", "down", "enter")  # seating: terrace
         await pilot.press("tab", "space", "down", "down", "space")  # extras: bread and cake
         await pilot.press("tab")  # note: left empty
+        await pilot.press("tab")
+        await type_text(pilot, "https://ada.example/menu")
+        await pilot.press("tab")
+        await type_text(pilot, "2026-12-24 19:30+01:00")  # arrival: a date and time with its zone
         await pilot.press("ctrl+s")
         await pilot.pause()
     assert app.results == [
@@ -124,6 +130,8 @@ async def test_every_field_kind_answered_with_the_keyboard_only() -> None:
                 "newsletter": False,
                 "seating": "terrace",
                 "extras": ["bread", "cake"],
+                "website": "https://ada.example/menu",
+                "arrival": "2026-12-24T19:30:00+01:00",
             },
         )
     ]
@@ -135,12 +143,15 @@ async def test_a_wrong_value_is_shown_under_its_field_and_nothing_is_sent() -> N
         await type_text(pilot, "A")  # too short
         await pilot.press("tab")
         await type_text(pilot, "not-an-email")
+        await pilot.press("tab", "tab", "tab")
+        await type_text(pilot, "2026-13-45")  # day: no such date
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert app.results == []
         errors = {str(w.id): str(w.render()) for w in app.screen.query(".error")}
         assert errors["error-0"] == "✗ must be at least 2 characters"
         assert errors["error-1"].startswith("✗ must be an e-mail address")
+        assert errors["error-4"] == "✗ type a date, like 2026-12-24, 24 Dec or tomorrow"
         assert errors["error-5"] == "✗ this field is required"  # the yes/no nobody chose
         assert app.focused is not None and app.focused.id == "field-0"
         await pilot.press("escape")
