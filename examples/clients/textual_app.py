@@ -15,6 +15,7 @@ Quitting closes it first (and so stops the server) before the app ends.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from typing import Any, ClassVar
@@ -25,6 +26,7 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Footer, Header, Input, OptionList, RichLog
 from textual.widgets.option_list import Option
+from textual.worker import WorkerError
 
 from mcp_client import Client, MCPClientError, StdioServerParameters
 from mcp_client.types import TextContent, Tool
@@ -117,10 +119,12 @@ class ToolsApp(App[None]):
         log.write(f"{'✗' if result.is_error else '←'} {name}: {text}")
 
     async def action_leave(self) -> None:
-        """Close the connection (its worker ends when the Client has closed), then end the app."""
-        self.workers.cancel_group(self, "calls")
+        """Stop the calls (a question still open is withdrawn), close the connection, then end the app."""
+        calls = self.workers.cancel_group(self, "calls")
         self._leaving.set()
-        await self.workers.wait_for_complete()
+        for worker in [*calls, *self.workers]:
+            with contextlib.suppress(WorkerError):  # a cancelled call's worker says so: nothing to report
+                await worker.wait()
         self.exit()
 
 

@@ -1,6 +1,7 @@
 """``examples/clients/textual_app.py`` driven by Textual's own pilot, keyboard only, against the real demo
 server over stdio: the tools are listed, calling one that asks opens the modal, the answer given there
-is what the server acts on, and quitting closes the connection before the app ends."""
+is what the server acts on, and quitting closes the connection before the app ends, withdrawing a
+question still open."""
 
 from __future__ import annotations
 
@@ -73,3 +74,20 @@ async def test_the_tools_are_listed_and_a_question_opens_the_modal() -> None:
         await pilot.press("ctrl+q")
         await wait_until(pilot, lambda: not app.is_running)
     assert app.client is None  # the Client closed (and its server stopped) before the app ended
+
+
+async def test_quitting_with_a_question_open_withdraws_it_and_closes_the_connection() -> None:
+    app = load_example().ToolsApp()
+    async with app.run_test(size=(100, 40), notifications=True) as pilot:
+        options = app.query_one("#tools", OptionList)
+        await wait_until(pilot, lambda: options.option_count == 2)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.focused is not None and app.focused.id == "field-0")
+        await pilot.press("ctrl+q")  # a priority key: it works over the modal
+        await wait_until(pilot, lambda: not app.is_running)
+        notices = [notification.message for notification in app._notifications]  # pyright: ignore[reportPrivateUsage]
+    assert notices == [
+        "Withdrawn: demo-bistro no longer needs this answer (the call that asked is over: the server went "
+        "away or the call was cancelled). Nothing was sent."
+    ]
+    assert app.client is None
