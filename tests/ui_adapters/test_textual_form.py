@@ -8,6 +8,7 @@ import difflib
 import html
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -21,7 +22,7 @@ from textual.app import App, ComposeResult
 from textual.screen import Screen
 from textual.widgets import Log, Static
 
-from mcp_client import Client, ClientRequestContext, StdioServerParameters
+from mcp_client import Client, ClientRequestContext, MCPClientError, StdioServerParameters
 from mcp_client.types import (
     ElicitRequestFormParams,
     ElicitRequestURLParams,
@@ -30,11 +31,13 @@ from mcp_client.types import (
     TextContent,
 )
 from tests.support.docs_examples import ROOT, examples
+from tests.support.servers import stdio_command
 from ui_adapters.textual import ElicitationScreen, textual_callback
 
 pytestmark = pytest.mark.anyio
 
 BISTRO = ROOT / "examples" / "servers" / "bistro.py"
+RESTART_SERVER = ROOT / "tests" / "servers" / "restart_server.py"
 TIMEOUT = 60.0
 
 EVERY_KIND = {
@@ -364,3 +367,45 @@ async def test_the_docs_example_books_through_the_modal(monkeypatch: pytest.Monk
             while not log.lines or app.workers:
                 await pilot.pause(0.05)
         assert log.lines == ["[SUCCESS] Booked for 2025-12-27"]
+
+
+class DyingServerApp(App[None]):
+    """A Textual app whose call's server is killed while its question is open (the connection dies)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.server_pid: int | None = None
+        self.outcome: list[str] = []
+
+    def on_mount(self) -> None:
+        self.run_worker(self.ask())
+
+    async def ask(self) -> None:
+        server = StdioServerParameters(*stdio_command(RESTART_SERVER))
+        async with Client(server, mode="legacy", elicitation_callback=textual_callback(self)) as client:
+            self.server_pid = int(texts_of(await client.call_tool("pid", {}))[0])
+            try:
+                self.outcome = texts_of(await client.call_tool("ask", {}))
+            except MCPClientError as error:
+                self.outcome = [f"failed: {type(error).__name__}"]
+
+
+def texts_of(result: Any) -> list[str]:
+    return [block.text for block in result.content if isinstance(block, TextContent)]
+
+
+async def test_a_question_whose_server_dies_closes_with_a_notice() -> None:
+    """A real SIGKILL under the open modal: it closes and says why, and the call fails with the exit."""
+    app = DyingServerApp()
+    async with app.run_test(size=(100, 40), notifications=True) as pilot:
+        with anyio.fail_after(TIMEOUT):
+            while app.focused is None or app.focused.id != "field-0":
+                await pilot.pause(0.05)
+        assert app.server_pid is not None
+        os.kill(app.server_pid, signal.SIGKILL)
+        with anyio.fail_after(TIMEOUT):
+            while any(isinstance(s, ElicitationScreen) for s in app.screen_stack) or app.workers:
+                await pilot.pause(0.05)
+        notices = [notification.message for notification in app._notifications]  # pyright: ignore[reportPrivateUsage]
+    assert notices == [WITHDRAWN.replace("bistro", "restart-server")]
+    assert app.outcome == ["failed: ServerExitedError"]
