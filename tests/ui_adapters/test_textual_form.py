@@ -409,3 +409,34 @@ async def test_a_question_whose_server_dies_closes_with_a_notice() -> None:
         notices = [notification.message for notification in app._notifications]  # pyright: ignore[reportPrivateUsage]
     assert notices == [WITHDRAWN.replace("bistro", "restart-server")]
     assert app.outcome == ["failed: ServerExitedError"]
+
+
+async def test_a_client_in_a_thread_worker_gets_an_error_saying_where_to_run_it() -> None:
+    """Textual's screens belong to the app's thread: a Client on another loop is told, not obeyed."""
+    errors: list[str] = []
+
+    class ThreadedApp(App[None]):
+        def on_mount(self) -> None:
+            self.run_worker(self.book, thread=True)
+
+        def book(self) -> None:
+            async def call() -> None:
+                server = StdioServerParameters(sys.executable, [str(BISTRO)])
+                async with Client(
+                    server, mode="legacy", elicitation_callback=textual_callback(self)
+                ) as client:
+                    try:
+                        await client.call_tool("book_table", {"date": "2025-12-25", "party_size": 2})
+                    except MCPClientError as error:
+                        errors.append(str(error))
+
+            anyio.run(call)
+
+    app = ThreadedApp()
+    async with app.run_test(size=(100, 40)) as pilot:
+        with anyio.fail_after(TIMEOUT):
+            while not errors or app.workers:
+                await pilot.pause(0.05)
+        assert not any(isinstance(s, ElicitationScreen) for s in app.screen_stack)
+    assert "the Client runs in another thread than the app" in errors[0]
+    assert "app.run_worker(coroutine)" in errors[0]

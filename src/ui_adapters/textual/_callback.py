@@ -1,9 +1,11 @@
 """``textual_callback``: an ``elicitation_callback`` that asks inside a running Textual app.
 
-The Client must run on the app's own event loop (in a worker: ``app.run_worker(...)``, or any task of
-the app): the callback pushes an ``ElicitationScreen`` and waits for it to be dismissed. Questions are
-asked one at a time. A question whose call goes away while it is shown is withdrawn: the screen closes
-and the app shows a notification saying why (``ElicitationScreen.withdraw``).
+The Client must run on the app's own event loop (in an async worker: ``app.run_worker(coroutine)``, or
+any task of the app): the callback pushes an ``ElicitationScreen`` and waits for it to be dismissed. A
+Client in a thread worker runs its own loop, where Textual's screens cannot be used: its questions are
+refused with an error saying so (the call raises it) rather than touching the app from the wrong
+thread. Questions are asked one at a time. A question whose call goes away while it is shown is
+withdrawn: the screen closes and the app shows a notification saying why (``ElicitationScreen.withdraw``).
 
 The Client cancels this callback when the call that asked ends (anyio cancels the question's scope; on
 Textual's asyncio loop that is a ``CancelledError`` at whatever the callback awaits). Everything the
@@ -13,6 +15,7 @@ withdraws the screen.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -31,6 +34,11 @@ def textual_callback(app: App[Any], *, open_url: Callable[[str], None] | None = 
     turn = anyio.Lock()
 
     async def callback(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        if threading.get_ident() != app._thread_id:
+            raise RuntimeError(
+                "textual_callback: the Client runs in another thread than the app (a thread worker?), "
+                "where Textual's screens cannot be used; run it in an async worker: app.run_worker(coroutine)"
+            )
         async with turn:
             answered = anyio.Event()
             outcome: list[ElicitResult] = []
