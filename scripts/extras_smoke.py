@@ -218,11 +218,11 @@ def openai_agents_tool() -> None:
     assert isinstance(tool, FunctionTool) and "city" in tool.params_json_schema["properties"], tool
 
 
-def chat_dates() -> None:
-    """A chat form reads "tomorrow" as a date through dateparser."""
-    import datetime
+def chat_dates_in_words() -> None:
+    """A ``ChatForm`` reads "tomorrow" as a date (dateparser) and sends it as ISO after the review."""
+    from datetime import UTC, datetime
 
-    from mcp_client.types import ElicitRequestFormParams
+    from mcp_client.types import ElicitRequestFormParams, ElicitResult
     from ui_adapters.chat import ChatForm
 
     schema = {
@@ -230,14 +230,41 @@ def chat_dates() -> None:
         "properties": {"day": {"type": "string", "format": "date"}},
         "required": ["day"],
     }
-    form = ChatForm(ElicitRequestFormParams(message="When?", requested_schema=schema))
+    params = ElicitRequestFormParams(message="Which day?", requested_schema=schema)
+    form = ChatForm(params, now=lambda: datetime(2026, 12, 23, 12, 0, tzinfo=UTC))
     form.next_message()
-    form.reply("tomorrow")
-    form.next_message()
-    form.reply("yes")
-    result = form.result()
-    tomorrow = (datetime.date.today() + datetime.timedelta(days=1)).isoformat()
-    assert result.action == "accept" and result.content == {"day": tomorrow}, result
+    review = form.reply("tomorrow")
+    assert review.step == "review", review
+    form.reply("send")
+    assert form.result() == ElicitResult(action="accept", content={"day": "2026-12-24"}), form.result()
+
+
+def textual_screen() -> None:
+    """An ``ElicitationScreen`` pushed in a headless Textual app (``run_test``), answered with keys."""
+    import anyio
+    from textual.app import App
+
+    from mcp_client.types import ElicitRequestFormParams, ElicitResult
+    from ui_adapters.textual import ElicitationScreen
+
+    schema = {"type": "object", "properties": {"guests": {"type": "integer"}}, "required": ["guests"]}
+    results: list[ElicitResult | None] = []
+
+    class Host(App[None]):
+        def on_mount(self) -> None:
+            question = ElicitationScreen(
+                ElicitRequestFormParams(message="How many?", requested_schema=schema)
+            )
+            self.push_screen(question, callback=results.append)
+
+    async def answer() -> None:
+        app = Host()
+        async with app.run_test() as pilot:
+            await pilot.press("4", "ctrl+s")
+            await pilot.pause()
+
+    anyio.run(answer)
+    assert results == [ElicitResult(action="accept", content={"guests": 4})], results
 
 
 EXTRAS: dict[str, Callable[[], None]] = {
@@ -248,13 +275,14 @@ EXTRAS: dict[str, Callable[[], None]] = {
     "oauth-jwt": private_key_jwt_assertion,
     "skills": skill_frontmatter,
     "otel": client_span,
+    "chat": chat_dates_in_words,
+    "textual": textual_screen,
     "openai": openai_formats,
     "anthropic": anthropic_format,
     "gemini": gemini_format,
     "pydantic-ai": pydantic_ai_toolset,
     "langchain": langchain_tool,
     "openai-agents": openai_agents_tool,
-    "chat": chat_dates,
 }
 
 

@@ -51,7 +51,7 @@ PUBLIC_MODULES = (
 FOREIGN = re.compile(
     r"^(httpx|anyio|pydantic|pydantic_core|typing|typing_extensions|collections|types|enum|datetime|"
     r"pathlib|os|re|json|asyncio|trio|pytest|_pytest|starlette|webbrowser|logging|abc|contextlib|"
-    r"builtins|rich|prompt_toolkit|ssl|opentelemetry|redis|yaml)(\.|$)"
+    r"builtins|rich|prompt_toolkit|textual|ssl|opentelemetry|redis|yaml)(\.|$)"
     r"|^(str|int|float|bool|bytes|dict|list|tuple|set|frozenset|object|None|type|Exception|LookupError|"
     r"ValueError|RuntimeError|BaseException|Any|Callable|Awaitable|Mapping|Sequence|Iterable|Iterator|"
     r"AsyncIterator|Literal|Self|Path|TypeAlias|ellipsis|NoneType|Input|Output|Console)$"

@@ -138,18 +138,22 @@ async def test_questions_are_asked_one_at_a_time() -> None:
 
 
 def test_importing_ui_adapters_loads_no_terminal_library() -> None:
+    """Nor Textual: ``ui_adapters.textual`` loads it, and only that module does (the chat adapter not)."""
     code = (
         "import sys, mcp_client\n"
         "before = set(sys.modules)\n"
         "import ui_adapters, ui_adapters.routing, ui_adapters.policies, ui_adapters.canned\n"
+        "import ui_adapters.chat\n"
         "from ui_adapters import CannedAnswers, ElicitationRouter, StopAskingPolicy, always_decline\n"
         "router = ui_adapters.terminal_callback()\n"
         "assert router.elicitation_modes == {'form', 'url'}\n"
         "new = {m.split('.')[0] for m in set(sys.modules) - before}\n"
-        "assert not new & {'rich', 'prompt_toolkit'}, new\n"
+        "assert not new & {'rich', 'prompt_toolkit', 'textual'}, new\n"
         "assert 'prompt_toolkit' not in sys.modules\n"
         "from ui_adapters import UrlAdapter\n"
-        "assert 'prompt_toolkit' in sys.modules\n"
+        "assert 'prompt_toolkit' in sys.modules and 'textual' not in sys.modules\n"
+        "from ui_adapters.textual import textual_callback\n"
+        "assert 'textual' in sys.modules\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr

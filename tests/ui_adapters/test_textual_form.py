@@ -4,8 +4,11 @@ screen at 80 and 120 columns."""
 
 from __future__ import annotations
 
+import difflib
 import html
+import os
 import re
+import signal
 import sys
 from pathlib import Path
 from typing import Any
@@ -16,9 +19,10 @@ import pytest
 pytest.importorskip("textual", reason="the textual extra is not installed (pip install -e '.[textual]')")
 
 from textual.app import App, ComposeResult
-from textual.widgets import Static
+from textual.screen import Screen
+from textual.widgets import Log, Static
 
-from mcp_client import Client, ClientRequestContext, StdioServerParameters
+from mcp_client import Client, ClientRequestContext, MCPClientError, StdioServerParameters
 from mcp_client.types import (
     ElicitRequestFormParams,
     ElicitRequestURLParams,
@@ -26,11 +30,14 @@ from mcp_client.types import (
     Implementation,
     TextContent,
 )
+from tests.support.docs_examples import ROOT, examples
+from tests.support.servers import stdio_command
 from ui_adapters.textual import ElicitationScreen, textual_callback
 
 pytestmark = pytest.mark.anyio
 
-BISTRO = Path(__file__).resolve().parents[2] / "examples" / "servers" / "bistro.py"
+BISTRO = ROOT / "examples" / "servers" / "bistro.py"
+RESTART_SERVER = ROOT / "tests" / "servers" / "restart_server.py"
 TIMEOUT = 60.0
 
 EVERY_KIND = {
@@ -50,6 +57,8 @@ EVERY_KIND = {
             "items": {"type": "string", "enum": ["bread", "wine", "cake"]},
         },
         "note": {"type": "string", "title": "Note"},
+        "website": {"type": "string", "format": "uri", "title": "Website"},
+        "arrival": {"type": "string", "format": "date-time", "title": "Arrival"},
     },
     "required": ["name", "email", "guests", "day", "agree", "seating"],
 }
@@ -105,6 +114,10 @@ async def test_every_field_kind_answered_with_the_keyboard_only() -> None:
         await pilot.press("tab", "enter", "down", "down", "enter")  # seating: terrace
         await pilot.press("tab", "space", "down", "down", "space")  # extras: bread and cake
         await pilot.press("tab")  # note: left empty
+        await pilot.press("tab")
+        await type_text(pilot, "https://ada.example/menu")
+        await pilot.press("tab")
+        await type_text(pilot, "2026-12-24 19:30+01:00")  # arrival: a date and time with its zone
         await pilot.press("ctrl+s")
         await pilot.pause()
     assert app.results == [
@@ -120,6 +133,8 @@ async def test_every_field_kind_answered_with_the_keyboard_only() -> None:
                 "newsletter": False,
                 "seating": "terrace",
                 "extras": ["bread", "cake"],
+                "website": "https://ada.example/menu",
+                "arrival": "2026-12-24T19:30:00+01:00",
             },
         )
     ]
@@ -131,12 +146,15 @@ async def test_a_wrong_value_is_shown_under_its_field_and_nothing_is_sent() -> N
         await type_text(pilot, "A")  # too short
         await pilot.press("tab")
         await type_text(pilot, "not-an-email")
+        await pilot.press("tab", "tab", "tab")
+        await type_text(pilot, "2026-13-45")  # day: no such date
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert app.results == []
         errors = {str(w.id): str(w.render()) for w in app.screen.query(".error")}
         assert errors["error-0"] == "✗ must be at least 2 characters"
         assert errors["error-1"].startswith("✗ must be an e-mail address")
+        assert errors["error-4"] == "✗ type a date, like 2026-12-24, 24 Dec or tomorrow"
         assert errors["error-5"] == "✗ this field is required"  # the yes/no nobody chose
         assert app.focused is not None and app.focused.id == "field-0"
         await pilot.press("escape")
@@ -182,29 +200,56 @@ async def test_a_refused_link_has_no_open_button() -> None:
 
 @pytest.mark.parametrize("width", [80, 120])
 async def test_the_screen_at_80_and_120_columns(width: int, tmp_path: Path) -> None:
-    """The dialog fits the width; the header, the first fields, the keys and the buttons are on screen;
-    a field below the fold scrolls into view when tab reaches it. The screenshots are kept as SVG."""
+    """The screen, line by line, is the one stored in tests/fixtures/textual (the dialog fits the width;
+    the header, the first fields, the keys and the buttons are on screen); a field below the fold
+    scrolls into view when tab reaches it. ``UPDATE_SNAPSHOTS=1`` rewrites the stored screens after a
+    deliberate change: read the diff before committing it."""
     app = Host(every_kind_screen())
     async with app.run_test(size=(width, 40)) as pilot:
         await pilot.pause()
-        first = visible_text(app, tmp_path / f"textual-form-{width}.svg")
-        for text in ("bistro asks:", "Book a table?", "Name", "E-mail", "ctrl+s: send", "Send", "Decline"):
-            assert text in first, f"{text!r} is not on the {width}-column screen"
-        assert "Extras (optional)" not in first  # below the fold at 40 rows
+        shown = screen_lines(app, tmp_path / f"textual-form-{width}.svg")
+        assert_snapshot(shown, SNAPSHOTS / f"form-{width}x40.txt")
         dialog = app.screen.query_one("#dialog")
         assert dialog.region.right <= width and dialog.region.width >= min(width * 0.9, 100) - 1
         await pilot.press(*["tab"] * 8)
         await pilot.pause()
         assert app.focused is not None and app.focused.id == "field-8"
-        assert "Extras (optional)" in visible_text(app, tmp_path / f"textual-form-{width}-scrolled.svg")
+        scrolled = "\n".join(screen_lines(app, tmp_path / f"textual-form-{width}-scrolled.svg"))
+        assert "Extras (optional)" in scrolled
 
 
-def visible_text(app: App[Any], keep: Path) -> str:
-    """What the screen shows, as text (from Textual's own SVG screenshot, also written to ``keep``)."""
+SNAPSHOTS = Path(__file__).resolve().parents[1] / "fixtures" / "textual"
+
+
+def screen_lines(app: App[Any], keep: Path) -> list[str]:
+    """The screen's rows as text, from Textual's own SVG screenshot (also written to ``keep``).
+
+    Each drawn run of characters is a ``<text>`` on its row's clip path, at ``x`` pixels; blank cells
+    are not drawn, so the columns come from ``x`` divided by a cell's width.
+    """
     svg = app.export_screenshot()
-    keep.write_text(svg)
-    lines = re.findall(r"<text [^>]*>([^<]*)</text>", svg)
-    return html.unescape(" ".join(lines)).replace("\xa0", " ")
+    keep.write_text(svg, encoding="utf-8")
+    width, height = app.size
+    rows = [[" "] * width for _ in range(height)]
+    for x, length, row, drawn in re.findall(
+        r'<text class="[^"]*" x="([\d.]+)" y="[\d.]+" textLength="([\d.]+)" '
+        r'clip-path="url\(#[\w-]+-line-(\d+)\)">([^<]*)</text>',
+        svg,
+    ):
+        text = html.unescape(drawn).replace("\xa0", " ")
+        column = round(float(x) / (float(length) / len(text)))
+        rows[int(row)][column : column + len(text)] = text
+    return ["".join(row).rstrip() for row in rows]
+
+
+def assert_snapshot(shown: list[str], stored: Path) -> None:
+    if os.environ.get("UPDATE_SNAPSHOTS") == "1":
+        stored.parent.mkdir(parents=True, exist_ok=True)
+        stored.write_text("\n".join(shown) + "\n", encoding="utf-8")
+    expected = stored.read_text(encoding="utf-8").splitlines()
+    if shown != expected:
+        diff = "\n".join(difflib.unified_diff(expected, shown, str(stored), "the screen now", lineterm=""))
+        pytest.fail(f"the screen differs from {stored.name} (UPDATE_SNAPSHOTS=1 rewrites it):\n{diff}")
 
 
 # ----------------------------------------------------------------------------------- a real server
@@ -246,21 +291,152 @@ async def test_the_bistro_question_answered_in_the_modal() -> None:
         await type_text(pilot, "27 Dec 2025")
         await pilot.press("ctrl+s")
         with anyio.fail_after(TIMEOUT):
-            while not app.answer:
+            while not app.answer or app.workers:  # the worker also closes its Client before the app ends
                 await pilot.pause(0.05)
     assert app.answer == ["[SUCCESS] Booked for 2025-12-27"]
 
 
-async def test_a_question_whose_call_ends_closes_with_a_notice() -> None:
+WITHDRAWN = (
+    "Withdrawn: bistro no longer needs this answer (the call that asked is over: the server went away "
+    "or the call was cancelled). Nothing was sent."
+)
+
+
+@pytest.mark.parametrize("when", ["while it is mounted", "once it is shown"])
+async def test_a_question_whose_call_ends_closes_with_a_notice(when: str) -> None:
+    """The call is cancelled as soon as the modal is pushed (the callback still awaits its mount), or
+    once its first field has the focus (the callback awaits the answer): either way it closes and says
+    why, and nothing is sent."""
     app = BistroApp()
     async with app.run_test(size=(100, 40), notifications=True) as pilot:
         with anyio.fail_after(TIMEOUT):
             while not isinstance(app.screen, ElicitationScreen):
                 await pilot.pause(0.05)
+            if when == "once it is shown":
+                while app.focused is None or app.focused.id != "field-0":
+                    await pilot.pause(0.05)
         app.call.cancel()  # the call that asked goes away
         with anyio.fail_after(TIMEOUT):
-            while isinstance(app.screen, ElicitationScreen):
+            while any(isinstance(s, ElicitationScreen) for s in app.screen_stack) or app.workers:
                 await pilot.pause(0.05)
         notices = [notification.message for notification in app._notifications]  # pyright: ignore[reportPrivateUsage]
-    assert notices == ["bistro withdrew its question: the call that asked has ended."]
+    assert notices == [WITHDRAWN]
     assert app.answer == []
+
+
+async def test_a_withdrawn_question_under_another_screen_closes_when_back_on_top() -> None:
+    """The app's own screen over the question is left alone; the question closes when it is uncovered."""
+    app = Host(every_kind_screen())
+    async with app.run_test(size=(100, 40), notifications=True) as pilot:
+        await pilot.pause()
+        cover = Screen[None]()
+        await app.push_screen(cover)
+        app.question.withdraw()
+        await pilot.pause()
+        assert app.screen is cover
+        notices = [notification.message for notification in app._notifications]  # pyright: ignore[reportPrivateUsage]
+        assert notices == [WITHDRAWN]
+        app.pop_screen()
+        with anyio.fail_after(TIMEOUT):
+            while app.question in app.screen_stack:
+                await pilot.pause(0.05)
+    assert app.results == [None]
+
+
+async def test_the_docs_example_books_through_the_modal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The "Inside a Textual app" example of docs/ui.md, as written (its app, run under the pilot from
+    the repository root, where its relative path to the bistro points)."""
+    (example,) = [
+        found
+        for found in examples()
+        if found.page == "docs/ui.md" and found.tested_by == "tests/ui_adapters/test_textual_form.py"
+    ]
+    namespace: dict[str, Any] = {"__name__": "docs_example"}
+    exec(compile(example.code, example.id, "exec"), namespace)
+    monkeypatch.chdir(ROOT)
+    app: App[None] = namespace["BookingApp"]()
+    async with app.run_test(size=(100, 40)) as pilot:
+        with anyio.fail_after(TIMEOUT):
+            while not isinstance(app.screen, ElicitationScreen):
+                await pilot.pause(0.05)
+            while app.focused is None or app.focused.id != "field-0":
+                await pilot.pause(0.05)
+        await pilot.press("enter", "down", "enter", "tab", *"2025-12-27", "ctrl+s")
+        log = app.query_one(Log)
+        with anyio.fail_after(TIMEOUT):
+            while not log.lines or app.workers:
+                await pilot.pause(0.05)
+        assert log.lines == ["[SUCCESS] Booked for 2025-12-27"]
+
+
+class DyingServerApp(App[None]):
+    """A Textual app whose call's server is killed while its question is open (the connection dies)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.server_pid: int | None = None
+        self.outcome: list[str] = []
+
+    def on_mount(self) -> None:
+        self.run_worker(self.ask())
+
+    async def ask(self) -> None:
+        server = StdioServerParameters(*stdio_command(RESTART_SERVER))
+        async with Client(server, mode="legacy", elicitation_callback=textual_callback(self)) as client:
+            self.server_pid = int(texts_of(await client.call_tool("pid", {}))[0])
+            try:
+                self.outcome = texts_of(await client.call_tool("ask", {}))
+            except MCPClientError as error:
+                self.outcome = [f"failed: {type(error).__name__}"]
+
+
+def texts_of(result: Any) -> list[str]:
+    return [block.text for block in result.content if isinstance(block, TextContent)]
+
+
+async def test_a_question_whose_server_dies_closes_with_a_notice() -> None:
+    """A real SIGKILL under the open modal: it closes and says why, and the call fails with the exit."""
+    app = DyingServerApp()
+    async with app.run_test(size=(100, 40), notifications=True) as pilot:
+        with anyio.fail_after(TIMEOUT):
+            while app.focused is None or app.focused.id != "field-0":
+                await pilot.pause(0.05)
+        assert app.server_pid is not None
+        os.kill(app.server_pid, signal.SIGKILL)
+        with anyio.fail_after(TIMEOUT):
+            while any(isinstance(s, ElicitationScreen) for s in app.screen_stack) or app.workers:
+                await pilot.pause(0.05)
+        notices = [notification.message for notification in app._notifications]  # pyright: ignore[reportPrivateUsage]
+    assert notices == [WITHDRAWN.replace("bistro", "restart-server")]
+    assert app.outcome == ["failed: ServerExitedError"]
+
+
+async def test_a_client_in_a_thread_worker_gets_an_error_saying_where_to_run_it() -> None:
+    """Textual's screens belong to the app's thread: a Client on another loop is told, not obeyed."""
+    errors: list[str] = []
+
+    class ThreadedApp(App[None]):
+        def on_mount(self) -> None:
+            self.run_worker(self.book, thread=True)
+
+        def book(self) -> None:
+            async def call() -> None:
+                server = StdioServerParameters(sys.executable, [str(BISTRO)])
+                async with Client(
+                    server, mode="legacy", elicitation_callback=textual_callback(self)
+                ) as client:
+                    try:
+                        await client.call_tool("book_table", {"date": "2025-12-25", "party_size": 2})
+                    except MCPClientError as error:
+                        errors.append(str(error))
+
+            anyio.run(call)
+
+    app = ThreadedApp()
+    async with app.run_test(size=(100, 40)) as pilot:
+        with anyio.fail_after(TIMEOUT):
+            while not errors or app.workers:
+                await pilot.pause(0.05)
+        assert not any(isinstance(s, ElicitationScreen) for s in app.screen_stack)
+    assert "the Client runs in another thread than the app" in errors[0]
+    assert "app.run_worker(coroutine)" in errors[0]

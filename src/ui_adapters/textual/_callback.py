@@ -1,13 +1,21 @@
 """``textual_callback``: an ``elicitation_callback`` that asks inside a running Textual app.
 
-The Client must run on the app's own event loop (in a worker: ``app.run_worker(...)``, or any task of
-the app): the callback pushes an ``ElicitationScreen`` and waits for it to be dismissed. Questions are
-asked one at a time. A question whose call goes away while it is shown is withdrawn: the screen closes
-and the app shows a notification saying why.
+The Client must run on the app's own event loop (in an async worker: ``app.run_worker(coroutine)``, or
+any task of the app): the callback pushes an ``ElicitationScreen`` and waits for it to be dismissed. A
+Client in a thread worker runs its own loop, where Textual's screens cannot be used: its questions are
+refused with an error saying so (the call raises it) rather than touching the app from the wrong
+thread. Questions are asked one at a time. A question whose call goes away while it is shown is
+withdrawn: the screen closes and the app shows a notification saying why (``ElicitationScreen.withdraw``).
+
+The Client cancels this callback when the call that asked ends (anyio cancels the question's scope; on
+Textual's asyncio loop that is a ``CancelledError`` at whatever the callback awaits). Everything the
+callback awaits, from pushing the screen to its dismissal, is therefore inside the ``try`` that
+withdraws the screen.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +34,11 @@ def textual_callback(app: App[Any], *, open_url: Callable[[str], None] | None = 
     turn = anyio.Lock()
 
     async def callback(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        if threading.get_ident() != app._thread_id:
+            raise RuntimeError(
+                "textual_callback: the Client runs in another thread than the app (a thread worker?), "
+                "where Textual's screens cannot be used; run it in an async worker: app.run_worker(coroutine)"
+            )
         async with turn:
             answered = anyio.Event()
             outcome: list[ElicitResult] = []
@@ -35,16 +48,14 @@ def textual_callback(app: App[Any], *, open_url: Callable[[str], None] | None = 
                 answered.set()
 
             screen = ElicitationScreen(params, context, open_url=open_url)
-            await app.push_screen(screen, callback=dismissed)
             try:
+                await app.push_screen(screen, callback=dismissed)
                 await answered.wait()
             except anyio.get_cancelled_exc_class():
-                if screen.is_attached and not answered.is_set():
-                    screen.dismiss(None)
-                    app.notify(
-                        f"{screen.server_name} withdrew its question: the call that asked has ended.",
-                        severity="warning",
-                    )
+                # The call that asked is over. The cancellation may come while the screen is still being
+                # mounted (the await above), not only while it waits for an answer: both close it.
+                if not answered.is_set():
+                    screen.withdraw()
                 raise
             return outcome[0]
 

@@ -5,6 +5,10 @@ the reason a value is refused, right under it); a link question shows the full l
 would really contact and the warnings the terminal shows, and opens the link only when the person chooses
 to. It dismisses with the ``ElicitResult``: Send (checked against the form model first), Decline
 (ctrl+n) or Cancel (escape). Server text is shown as plain text, never as Textual markup.
+
+A question can also be withdrawn (``withdraw``): the call that asked is over, so nobody waits for the
+answer. The screen then says so in a notification and closes without an answer; if the app has put
+another screen over it, it closes as soon as it is back on top, so the app's own screens are left alone.
 """
 
 from __future__ import annotations
@@ -33,6 +37,12 @@ from ui_adapters.textual._fields import MISSING, FieldInput, field_label
 __all__ = ["ElicitationScreen"]
 
 _MAX_MESSAGE = 4000
+
+WITHDRAWN_NOTICE = (
+    "Withdrawn: {server} no longer needs this answer (the call that asked is over: the server went "
+    "away or the call was cancelled). Nothing was sent."
+)
+"""The notification shown when a question is withdrawn (the terminal adapter's words)."""
 
 
 class ElicitationScreen(ModalScreen[ElicitResult]):
@@ -76,6 +86,8 @@ class ElicitationScreen(ModalScreen[ElicitResult]):
         self.context = context
         self._open_url = open_url
         self._inputs: list[FieldInput] = []
+        self.withdrawn = False
+        """True once ``withdraw`` was called: the answer, if any, is no longer wanted."""
         if isinstance(params, ElicitRequestFormParams):
             self._inputs = [
                 FieldInput.build(form_field, f"field-{index}")
@@ -84,6 +96,7 @@ class ElicitationScreen(ModalScreen[ElicitResult]):
 
     @property
     def server_name(self) -> str:
+        """The asking server's name as shown (cleaned of control characters, at most 80 of them)."""
         name = self.context.server_name if self.context is not None else "the server"
         return sanitize(name, max_length=80, single_line=True) or "the server"
 
@@ -143,6 +156,23 @@ class ElicitationScreen(ModalScreen[ElicitResult]):
             focusable[0].focus()
         else:
             self.query_one("#buttons Button", Button).focus()
+
+    def withdraw(self) -> None:
+        """Close without an answer, saying why: the call that asked is over (see the module docstring).
+
+        Safe to call from any task of the app's event loop, at any point of the screen's life: before
+        it is mounted, while it is shown, under another screen, or after it was dismissed (nothing then).
+        """
+        if self.withdrawn or self not in self.app.screen_stack:
+            return
+        self.withdrawn = True
+        self.app.notify(WITHDRAWN_NOTICE.format(server=self.server_name), severity="warning", timeout=10)
+        if self.app.screen is self:
+            self.dismiss(None)
+
+    def on_screen_resume(self) -> None:
+        if self.withdrawn and self.app.screen is self:
+            self.dismiss(None)  # withdrawn while another screen was over it
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
