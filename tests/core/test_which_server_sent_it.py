@@ -3,10 +3,17 @@
 Two real features servers (tests/servers/features_server.py), one over stdio and one over HTTP on
 127.0.0.1, in one ``ClientGroup`` with one ``logging_callback``, one ``message_handler`` and one
 ``progress_callback``; each records the name ``current_server()`` gives while it runs. The callbacks keep
-their signatures (the params alone).
+their signatures (the params alone). And the app of docs/servers.md ("Which server sent it"), run as
+written against two studio example servers.
 """
 
 from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
 
 import anyio.lowlevel
 import pytest
@@ -14,6 +21,10 @@ import pytest
 from mcp_client import Client, ClientGroup, current_server
 from mcp_client.types import LoggingMessageNotificationParams, ServerNotification
 from tests.core.features import features_server, text_of, wait_for
+from tests.support.servers import stdio_command
+
+REPO = Path(__file__).resolve().parents[2]
+STUDIO = REPO / "examples" / "servers" / "studio.py"
 
 pytestmark = pytest.mark.anyio
 
@@ -80,3 +91,23 @@ async def test_a_lone_clients_callbacks_hear_the_servers_own_name(
         await client.call_tool("chatty")
         await wait_for(heard, 1)
     assert heard == ["features"]
+
+
+def test_the_docs_app_prints_each_line_under_its_servers_name(tmp_path: Path) -> None:
+    page = (REPO / "docs" / "servers.md").read_text(encoding="utf-8")
+    found = re.search(
+        r"tested-by=tests/core/test_which_server_sent_it.py -->\n```python\n(.*?)```", page, re.S
+    )
+    assert found is not None
+    (tmp_path / "app.py").write_text(found.group(1), encoding="utf-8")
+    command, _ = stdio_command(STUDIO)  # the interpreter with the official `mcp` SDK
+    studios = {name: {"command": command, "args": [str(STUDIO)]} for name in ("paris", "tokyo")}
+    (tmp_path / "mcp.json").write_text(json.dumps({"mcpServers": studios}), encoding="utf-8")
+    done = subprocess.run(
+        [sys.executable, "app.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    for name in ("paris", "tokyo"):
+        assert f"[{name}] warning: video 7: rendering at low quality (disk almost full)" in lines, done.stdout
+        assert f"[{name}] pass 1 of 3" in lines, done.stdout
