@@ -27,7 +27,7 @@ from mcp_client._versions import LEGACY_VERSIONS, MODERN_VERSIONS
 
 if TYPE_CHECKING:
     from mcp_client._client import Client
-    from mcp_client._context import ClientRequestContext, with_server_name
+    from mcp_client._context import ClientRequestContext, current_server, with_server_name
     from mcp_client._elicitation import ElicitationCallback, ElicitationCompleteCallback
     from mcp_client._errors import (
         CallbackError,
@@ -130,6 +130,7 @@ __all__ = [
     "UnsupportedProtocolVersionError",
     "UrlElicitationRequiredError",
     "__version__",
+    "current_server",
     "with_server_name",
 ]
 
@@ -137,6 +138,7 @@ __all__ = [
 _LAZY: dict[str, str] = {
     "Client": "_client",
     "ClientRequestContext": "_context",
+    "current_server": "_context",
     "with_server_name": "_context",
     "ElicitationCallback": "_elicitation",
     "ElicitationCompleteCallback": "_elicitation",

@@ -165,6 +165,7 @@ class Client:
         reconnect: Reconnect | bool = True,
     ) -> None:
         from mcp_client._call_options import check_seconds
+        from mcp_client._context import shown_name
         from mcp_client._elicitation import UrlCompletions
         from mcp_client._extensions import SKILLS_EXTENSION, TASKS_EXTENSION, Extensions
         from mcp_client._http_options import HttpOptions
@@ -201,6 +202,7 @@ class Client:
             message_handler=message_handler,
             on_tools_changed=lambda: self._session.output_schemas.forget(),
             on_list_changed=lambda notice: self._session.list_changed(notice, list_changed_callback),
+            source=lambda: shown_name(self._session.description.info, self._session.label),
         )
         # The HTTP+SSE transport predates the 2026-07-28 era: chosen explicitly, it speaks the handshake.
         self._mode = "legacy" if transport == "sse" and mode == "auto" else mode

@@ -1,16 +1,57 @@
-"""Who is asking: the context every elicitation callback receives next to the question."""
+"""Who is asking, or telling: the context every question's callback receives, and the server a notice
+callback is hearing from (``current_server()``)."""
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from collections.abc import Awaitable, Callable, Generator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mcp_client._versions import EraName
 from mcp_client.types import Implementation
 
-__all__ = ["ClientRequestContext", "with_server_name"]
+__all__ = [
+    "ClientRequestContext",
+    "current_server",
+    "notices_from",
+    "shown_name",
+    "with_notices_from",
+    "with_server_name",
+]
+
+_CURRENT_SERVER: ContextVar[str | None] = ContextVar("mcp_client.current_server", default=None)
+
+
+def shown_name(info: Implementation | None, server: str) -> str:
+    """The name to show for a server: its own title or name, else its URL or command line."""
+    if info is not None:
+        return info.title or info.name or server
+    return server
+
+
+def current_server() -> str | None:
+    """The name of the server whose notice is being handled, or ``None`` outside a notice callback.
+
+    Call it inside a ``logging_callback``, ``message_handler`` or ``progress_callback`` (sync or async)
+    when one callback hears several servers: in a ``ClientGroup`` it is the server's name in the
+    ``mcpServers`` config; under a ``Client`` of its own, the server's title or name as it gave them (else
+    its URL or command line), as ``ClientRequestContext.server_name`` says for questions. It names the
+    server for the whole callback, tasks the callback starts included, and nothing after it returned.
+    """
+    return _CURRENT_SERVER.get()
+
+
+@contextmanager
+def notices_from(name: str) -> Generator[None]:
+    """While the block runs, ``current_server()`` is ``name``."""
+    token = _CURRENT_SERVER.set(name)
+    try:
+        yield
+    finally:
+        _CURRENT_SERVER.reset(token)
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,6 +66,12 @@ class ClientRequestContext:
     question comes from a tool task (``input_required`` on ``tasks/get``): ``input_key`` is then its key
     in the task's ``inputRequests``. ``config_name`` is the
     server's name in the ``mcpServers`` config when the question comes through a ``ClientGroup``.
+
+    ``tool_name`` and ``arguments`` are the tool call that asks (read-only arguments, as the app sent
+    them), so a UI can say "bistro · book_table asks". 2026-07-28: the call whose result (or task) carried
+    the question. Legacy: the request the server says the question belongs to, which only streamable
+    HTTP can say (the question arrives on that call's response stream); over stdio and the old HTTP+SSE
+    transport, and for a question not asked by a tool call (a prompt, a resource), they are ``None``.
     """
 
     server: str
@@ -37,6 +84,8 @@ class ClientRequestContext:
     question_count: int = 1
     task_id: str | None = None
     config_name: str | None = None
+    tool_name: str | None = None
+    arguments: Mapping[str, Any] | None = field(default=None, hash=False)
 
     @property
     def server_name(self) -> str:
@@ -47,9 +96,7 @@ class ClientRequestContext:
         """
         if self.config_name is not None:
             return self.config_name
-        if self.server_info is not None:
-            return self.server_info.title or self.server_info.name or self.server
-        return self.server
+        return shown_name(self.server_info, self.server)
 
 
 def with_server_name(callback: Callable[..., object], name: str) -> Callable[..., Awaitable[Any]]:
@@ -64,5 +111,17 @@ def with_server_name(callback: Callable[..., object], name: str) -> Callable[...
     async def named(context: ClientRequestContext, /, *args: Any, **kwargs: Any) -> Any:
         answer = callback(replace(context, config_name=name), *args, **kwargs)
         return await answer if inspect.isawaitable(answer) else answer
+
+    return named
+
+
+def with_notices_from(callback: Callable[..., object], name: str) -> Callable[..., Awaitable[Any]]:
+    """``callback`` (a logging callback, message handler or progress callback, sync or async) as an
+    async callback during which ``current_server() == name`` (``ClientGroup`` wraps each server's so)."""
+
+    async def named(*args: Any) -> Any:
+        with notices_from(name):
+            answer = callback(*args)
+            return await answer if inspect.isawaitable(answer) else answer
 
     return named

@@ -11,9 +11,11 @@ them. Closing the group (or ``remove(name)``) asks that task to leave its ``asyn
 
 Questions from every server reach the one ``elicitation_callback`` (or the per-server one given in
 ``callbacks``), with ``context.server_name`` set to the config's name for the server, so a terminal or
-browser UI says who is asking. Tools are offered under unique names (``{server}_{tool}`` unless the
-config gives a ``tool_prefix``, ``rename_tools`` or the app a ``tool_name`` function), filtered by the
-config's ``include_tools`` / ``exclude_tools``; ``call_tool`` routes a unique name back to its server.
+browser UI says who is asking. Notices too: the shared ``logging_callback``, ``message_handler`` and
+a call's ``progress_callback`` run with ``current_server()`` naming the server that sent each one.
+Tools are offered under unique names (``{server}_{tool}`` unless the config gives a ``tool_prefix``,
+``rename_tools`` or the app a ``tool_name`` function), filtered by the config's ``include_tools`` /
+``exclude_tools``; ``call_tool`` routes a unique name back to its server.
 """
 
 from __future__ import annotations
@@ -25,14 +27,14 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, TypeVar, cast
 
 import anyio
 import httpx
 from anyio.abc import TaskGroup
 
 from mcp_client._client import Client
-from mcp_client._context import with_server_name
+from mcp_client._context import notices_from, with_notices_from, with_server_name
 from mcp_client._elicitation import ElicitationCallback
 from mcp_client._errors import ClientStateError, MCPClientError
 from mcp_client._group_keeper import MemberKeeper, client_health
@@ -293,9 +295,10 @@ class ClientGroup:
         if self._message_handler is not None:
             notice = ToolListChangedNotification(method="notifications/tools/list_changed")
             try:
-                answer = self._message_handler(notice)
-                if inspect.isawaitable(answer):
-                    await answer
+                with notices_from(member.config.name):
+                    answer = self._message_handler(notice)
+                    if inspect.isawaitable(answer):
+                        await answer
             except Exception:
                 logger.exception("the message handler failed on %r's list change", member.config.name)
 
@@ -381,8 +384,8 @@ class ClientGroup:
             "mode": server.mode or self._mode,
             "timeout": server.timeout if server.timeout is not None else self._timeout,
             "sampling_capabilities": self._sampling_capabilities,
-            "logging_callback": self._logging_callback,
-            "message_handler": self._message_handler,
+            "logging_callback": _named(self._logging_callback, server.name),
+            "message_handler": _named(self._message_handler, server.name),
             **self._client_options,
         }
         if server.headers:
@@ -454,10 +457,11 @@ class ClientGroup:
         progress_callback: ProgressCallback | None = None,
         **options: Any,
     ) -> CallToolResult:
-        """Call a tool by its unique group name (from ``list_tools``); the rest is as ``Client.call_tool``."""
+        """Call a tool by its unique group name (from ``list_tools``); the rest is as ``Client.call_tool``
+        (``progress_callback`` runs with ``current_server()`` naming the server)."""
         server, tool = await self.route(name)
         return await self[server].call_tool(
-            tool, arguments, read_timeout_seconds, progress_callback, **options
+            tool, arguments, read_timeout_seconds, _named(progress_callback, server), **options
         )  # type: ignore[no-any-return]
 
     async def route(self, name: str) -> tuple[str, str]:
@@ -486,6 +490,14 @@ class ClientGroup:
                 f"see `await group.health()`): {why}"
             )
         raise KeyError(f"no tool named {name!r} in this group; list them with `await group.list_tools()`")
+
+
+_C = TypeVar("_C", bound=Callable[..., Any])
+
+
+def _named(callback: _C | None, server: str) -> _C | None:
+    """``callback``, run with ``current_server() == server`` (the config's name beats the server's own)."""
+    return cast("_C", with_notices_from(callback, server)) if callback is not None else None
 
 
 def _not_unique(name: str, first: str, second: str) -> ValueError:

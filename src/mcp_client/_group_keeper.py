@@ -50,9 +50,15 @@ class MemberKeeper:
 
 
 async def client_health(client: Client) -> ServerHealth:
-    """A connected client's state: it answers a ping (bounded), or what its reconnect says."""
+    """A connected client's state: it answers a ping (bounded), or what its reconnect says.
+
+    While a reconnect is under way its state is given as it is (a ping would only queue behind it). A
+    client whose reconnect gave up is pinged like any other: before ``max_delay`` has passed the ping
+    fails at once (``failed``); after it, the ping is the request that tries again, so a server that
+    came back reads ``connected`` without waiting for the app's next call.
+    """
     supervisor = client._session.supervisor  # pyright: ignore[reportPrivateUsage]
-    if supervisor is not None and supervisor.failures:
+    if supervisor is not None and supervisor.state.state == "reconnecting":
         return supervisor.state
     try:
         with anyio.fail_after(_HEALTH_PING_SECONDS):

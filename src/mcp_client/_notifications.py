@@ -13,7 +13,8 @@ does not handle itself and sends it to exactly one kind of consumer:
   carries), and to ``message_handler``; a tools notice also marks the known output schemas stale.
 * anything else -> ``message_handler`` as an ``UnknownNotification``.
 
-Callbacks may be sync or async. A callback that raises is logged, never allowed to break the connection
+Callbacks may be sync or async; while one runs, ``current_server()`` names the server that sent the
+notice (``_context``). A callback that raises is logged, never allowed to break the connection
 it was called from. Nothing here does I/O or knows the era: the session registers calls and
 subscriptions, the transports feed ``dispatch``.
 """
@@ -23,12 +24,13 @@ from __future__ import annotations
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Generator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, Final, Literal
 
 import anyio
 from pydantic import ValidationError
 
+from mcp_client._context import notices_from
 from mcp_client._errors import SubscriptionLostError
 from mcp_client._timeouts import RequestClock
 from mcp_client.types import (
@@ -91,11 +93,23 @@ _CHANGE_NOTICES: Final[dict[str, type[ServerNotification]]] = {
 }
 
 
-async def _call(callback: Callable[..., Awaitable[None] | None], *args: Any, what: str) -> None:
+Source = Callable[[], str]
+"""The name of the server notices come from, asked when one is delivered (it may learn its name late)."""
+
+
+def _naming(source: Source | None) -> AbstractContextManager[None]:
+    """A block in which ``current_server()`` names the server of ``source`` (nothing without one)."""
+    return notices_from(source()) if source is not None else nullcontext()
+
+
+async def _call(
+    callback: Callable[..., Awaitable[None] | None], *args: Any, what: str, source: Source | None
+) -> None:
     try:
-        result = callback(*args)
-        if inspect.isawaitable(result):
-            await result
+        with _naming(source):
+            result = callback(*args)
+            if inspect.isawaitable(result):
+                await result
     except Exception:
         logger.exception("the %s raised; the notification is dropped", what)
 
@@ -121,9 +135,10 @@ class ProgressRoute:
 class ProgressRoutes:
     """Progress tokens of the calls in flight. A call without a ``progress_callback`` never gets one."""
 
-    def __init__(self) -> None:
+    def __init__(self, source: Source | None = None) -> None:
         self._routes: dict[str | int, ProgressRoute] = {}
         self._next = 0
+        self._source = source
 
     @contextmanager
     def open(self, callback: ProgressCallback) -> Generator[ProgressRoute]:
@@ -135,6 +150,11 @@ class ProgressRoutes:
             yield route
         finally:
             del self._routes[route.token]
+
+    def naming(self) -> AbstractContextManager[None]:
+        """A block in which ``current_server()`` names this connection's server (a task's status
+        messages reach the progress callback outside ``deliver``)."""
+        return _naming(self._source)
 
     async def deliver(self, params: dict[str, Any]) -> None:
         token = params.get("progressToken")
@@ -149,7 +169,14 @@ class ProgressRoutes:
             return
         if route.clock is not None:
             route.clock.restart()  # the server is alive and working: a fresh timeout
-        await _call(route.callback, update.progress, update.total, update.message, what="progress_callback")
+        await _call(
+            route.callback,
+            update.progress,
+            update.total,
+            update.message,
+            what="progress_callback",
+            source=self._source,
+        )
 
 
 # ------------------------------------------------------------------------------------------ subscriptions
@@ -267,8 +294,10 @@ class Notifications:
         message_handler: MessageHandler | None = None,
         on_tools_changed: Callable[[], None] | None = None,
         on_list_changed: Callable[[str], object] | None = None,
+        source: Source | None = None,
     ) -> None:
-        self.progress: ProgressRoutes = ProgressRoutes()
+        self.progress: ProgressRoutes = ProgressRoutes(source)
+        self._source = source
         self._logging_callback = logging_callback
         self._message_handler = message_handler
         self._on_tools_changed = on_tools_changed
@@ -300,7 +329,7 @@ class Notifications:
             pass  # taken by the calls following the task and the subscriptions asking for it
         elif self._message_handler is not None:
             notice = UnknownNotification(method=method, params=params or None)
-            await _call(self._message_handler, notice, what="message_handler")
+            await _call(self._message_handler, notice, what="message_handler", source=self._source)
         else:
             logger.debug("ignoring a %s notification", method)
 
@@ -330,7 +359,7 @@ class Notifications:
             logger.debug("dropping a malformed log notification: %r", params)
             return
         if self._logging_callback is not None:
-            await _call(self._logging_callback, message, what="logging_callback")
+            await _call(self._logging_callback, message, what="logging_callback", source=self._source)
             return
         # One fixed logger: Python keeps every logger it ever made, so a logger per server-chosen name
         # would let a server grow our memory without bound. Its logger name travels as record data.
@@ -356,7 +385,7 @@ class Notifications:
             if stamp is None or stamp == subscription.subscription_id:
                 subscription.offer(notice)
         if self._message_handler is not None:
-            await _call(self._message_handler, notice, what="message_handler")
+            await _call(self._message_handler, notice, what="message_handler", source=self._source)
 
     def _acknowledged(self, params: dict[str, Any]) -> None:
         stamp = _subscription_id(params)

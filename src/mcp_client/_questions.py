@@ -17,7 +17,8 @@ answers each with ``Questions.answer``. No request is waiting then, so no clock 
 from __future__ import annotations
 
 import logging
-from types import TracebackType
+from collections.abc import Mapping
+from types import MappingProxyType, TracebackType
 from typing import Any
 
 import anyio
@@ -40,14 +41,46 @@ class Call:
     A failure is held in a one-item box that several calls may share (a question whose call the
     transport could not name belongs to every call then in flight); the first of them to fail takes it.
     ``timeout`` (if not the client's) and ``progress`` (its progress token) apply to each of its requests.
+    ``tool_name`` and ``arguments`` are the tool it calls (``None`` for a prompt, a resource, a poll): the
+    context of each question it asks carries them, so a UI can say which call asks.
     """
 
-    __slots__ = ("_failures", "progress", "timeout")
+    __slots__ = ("_failures", "arguments", "progress", "timeout", "tool_name")
 
-    def __init__(self, timeout: float | None = None, progress: ProgressRoute | None = None) -> None:
+    def __init__(
+        self,
+        timeout: float | None = None,
+        progress: ProgressRoute | None = None,
+        *,
+        tool_name: str | None = None,
+        arguments: Mapping[str, Any] | None = None,
+    ) -> None:
         self._failures: list[list[BaseException]] = []
         self.timeout: float | None = timeout
         self.progress: ProgressRoute | None = progress
+        self.tool_name: str | None = tool_name
+        self.arguments: Mapping[str, Any] | None = (
+            MappingProxyType(dict(arguments)) if arguments is not None else None
+        )
+
+    @classmethod
+    def of(
+        cls,
+        method: str,
+        params: Mapping[str, Any],
+        timeout: float | None = None,
+        progress: ProgressRoute | None = None,
+    ) -> Call:
+        """The call of one request ``method`` with ``params``: a ``tools/call`` names its tool."""
+        if method != "tools/call" or not isinstance(params.get("name"), str):
+            return cls(timeout, progress)
+        arguments = params.get("arguments")
+        return cls(
+            timeout,
+            progress,
+            tool_name=params["name"],
+            arguments=arguments if isinstance(arguments, Mapping) else None,
+        )
 
     def add_failure(self, box: list[BaseException]) -> None:
         self._failures.append(box)
@@ -68,7 +101,7 @@ class PushedQuestion:
     whose named request is already over is cancelled at once.
     """
 
-    __slots__ = ("_calls", "_clocks", "_open_owners", "_orphan", "_scope")
+    __slots__ = ("_calls", "_clocks", "_named", "_open_owners", "_orphan", "_scope")
 
     def __init__(
         self, deadlines: RequestDeadlines, related: RequestId | None, scope: anyio.CancelScope
@@ -82,6 +115,7 @@ class PushedQuestion:
             self._clocks = list(active.values())
             self._orphan = False
         self._calls = [c.call for c in self._clocks if isinstance(c.call, Call)]
+        self._named = related is not None
         self._open_owners = len(self._clocks)
         self._scope = scope
 
@@ -102,6 +136,11 @@ class PushedQuestion:
             clock.resume()
             if clock.on_end and self._owner_ended in clock.on_end:
                 clock.on_end.remove(self._owner_ended)
+
+    @property
+    def call(self) -> Call | None:
+        """The call the server said this question belongs to; ``None`` when it did not say (stdio)."""
+        return self._calls[0] if self._named and len(self._calls) == 1 else None
 
     def _owner_ended(self) -> None:
         self._open_owners -= 1
@@ -144,14 +183,17 @@ class Questions:
         """Our requests waiting for an answer now: each may explain one question the server pushes."""
         return len(self._deadlines.active)
 
-    def push_context(self, era: Era, request_id: Any) -> ClientRequestContext:
-        """The context of a question the server pushed as its request ``request_id``."""
+    def push_context(self, era: Era, request_id: Any, call: Call | None = None) -> ClientRequestContext:
+        """The context of a question the server pushed as its request ``request_id``, for ``call`` (the
+        call the server said it belongs to, if it said)."""
         return ClientRequestContext(
             server=self._label,
             server_info=self._description.info,
             protocol_version=era.protocol_version,
             era=era.name,
             request_id=request_id,
+            tool_name=call.tool_name if call is not None else None,
+            arguments=call.arguments if call is not None else None,
         )
 
     def check(self, key: str, method: str) -> None:
@@ -172,10 +214,12 @@ class Questions:
         index: int,
         count: int,
         task_id: str | None = None,
+        call: Call | None = None,
     ) -> dict[str, Any]:
         """Answer question ``key`` (``index`` of ``count``) a server returned in ``inputRequests``.
 
-        ``task_id`` names the tool task that asks, for questions a task's ``tasks/get`` carried.
+        ``task_id`` names the tool task that asks, for questions a task's ``tasks/get`` carried; ``call``
+        is the call whose result (or task) carried the question.
         """
         context = ClientRequestContext(
             server=self._label,
@@ -186,5 +230,7 @@ class Questions:
             question_index=index,
             question_count=count,
             task_id=task_id,
+            tool_name=call.tool_name if call is not None else None,
+            arguments=call.arguments if call is not None else None,
         )
         return await self._router.answer(method, params, context, era)

@@ -32,6 +32,7 @@ from typing import Any, Literal
 
 import anyio
 
+from mcp_client import _telemetry
 from mcp_client._errors import MCPClientError, MCPConnectionError, ServerError, ServerExitedError
 
 __all__ = [
@@ -254,7 +255,7 @@ class Supervisor:
     def state(self) -> ServerHealth:
         if self._gave_up is not None:
             return ServerHealth("failed", self.failures, None, str(self._gave_up))
-        if self.failures:
+        if self.failures or self._lock.locked():  # attempts failed, or the first one is under way
             reason = str(self._last_error) if self._last_error is not None else None
             return ServerHealth("reconnecting", self.failures, self._next_delay, reason)
         return ServerHealth("connected")
@@ -288,35 +289,43 @@ class Supervisor:
             self._gave_up = None
             self.failures = 0
         self._last_error = error
-        for _ in range(self.policy.attempts):
-            if self.failures:
-                self._next_delay = self.policy.delay(self.failures)
-                await anyio.sleep(self._next_delay)
-            self._restarting_in = anyio.get_current_task().id
-            try:
-                await self._restart()
-            except MCPClientError as exc:
-                self.failures += 1
-                self._last_error = exc
-                logger.info("%s: attempt %d to reconnect failed: %s", self._label, self.failures, exc)
-                continue
-            finally:
-                self._restarting_in = None
-            attempts, self.failures, self._next_delay = self.failures + 1, 0, None
-            self.generation += 1
-            what = "started again" if self._restarts_process else "reached again"
-            logger.warning(
-                "%s went away (%s) and was %s (attempt %d); its state is new",
-                self._label,
-                _first_line(error),
-                what,
-                attempts,
-            )
-            await self._reconnected()
-            return
-        self._gave_up = self._exhausted()
-        self._resume_at = time.monotonic() + self.policy.max_delay
-        raise self._gave_up
+        cause = _first_line(error)
+        with _telemetry.reconnect_span(self._label, cause, restarts_process=self._restarts_process) as span:
+            for _ in range(self.policy.attempts):
+                if self.failures:
+                    self._next_delay = self.policy.delay(self.failures)
+                    await anyio.sleep(self._next_delay)
+                self._restarting_in = anyio.get_current_task().id
+                try:
+                    await self._restart()
+                except MCPClientError as exc:
+                    self.failures += 1
+                    self._last_error = exc
+                    logger.info("%s: attempt %d to reconnect failed: %s", self._label, self.failures, exc)
+                    _telemetry.event(
+                        span,
+                        "mcp.client.reconnect_attempt_failed",
+                        {"mcp.reconnect.attempt": self.failures, "error.type": type(exc).__name__},
+                    )
+                    continue
+                finally:
+                    self._restarting_in = None
+                attempts, self.failures, self._next_delay = self.failures + 1, 0, None
+                self.generation += 1
+                what = "started again" if self._restarts_process else "reached again"
+                logger.warning(
+                    "%s went away (%s) and was %s (attempt %d); its state is new",
+                    self._label,
+                    cause,
+                    what,
+                    attempts,
+                )
+                _telemetry.event(span, "mcp.client.reconnected", {"mcp.reconnect.attempt": attempts})
+                await self._reconnected()
+                return
+            self._gave_up = self._exhausted()
+            self._resume_at = time.monotonic() + self.policy.max_delay
+            raise self._gave_up
 
     def _exhausted(self) -> MCPConnectionError:
         last = self._last_error

@@ -127,7 +127,7 @@ class ServerMessageHandler:
         with anyio.CancelScope() as scope, self._questions.pushed(related, scope) as owners:
             self._in_flight[request_id] = scope
             try:
-                context = self._questions.push_context(era, request_id)
+                context = self._questions.push_context(era, request_id, owners.call)
                 answer = await self._router.run(handler, message.get("params"), context, era)
             except MCPError as exc:
                 # A refusal: the callback's own MCPError goes to the server as it is (an undeclared kind

@@ -589,7 +589,8 @@ class Session:
         result = await self.call("tools/call", params, what, options)
         if self.extensions.claim("tools/call", result, self.label) is None:
             return ToolTask(self, tool=name, immediate=result)
-        runner = TaskRunner(self, read_task(result, what), Call(options.timeout), name)
+        call = Call.of("tools/call", params, options.timeout)
+        runner = TaskRunner(self, read_task(result, what), call, name)
         return ToolTask(self, tool=name, runner=runner)
 
     async def resume_task(self, saved: str | Mapping[str, Any]) -> ToolTask:
@@ -600,7 +601,8 @@ class Session:
                 "this Client did not declare the tasks extension; pass tasks=True to Client to follow tasks"
             )
         task_id, tool, asked = resume_data(saved)
-        runner = TaskRunner(self, Task(task_id=task_id, status="working"), Call(), tool, asked)
+        call = Call(tool_name=tool)
+        runner = TaskRunner(self, Task(task_id=task_id, status="working"), call, tool, asked)
         await runner.poll()
         return ToolTask(self, tool=tool, runner=runner)
 
@@ -619,14 +621,14 @@ class Session:
     ) -> dict[str, Any]:
         """One request that may need input: the multi-round-trip loop, and legacy local failures."""
         if options is None:
-            return await self._call(method, params, what, Call(), False)
+            return await self._call(method, params, what, Call.of(method, params), False)
         with ExitStack() as stack:
             route = None
             if options.progress_callback is not None:
                 route = stack.enter_context(self.notifications.progress.open(options.progress_callback))
             era = self.require_open()
             params = dress(params, options, route, what, era.resumable, self.description.protocol_version)
-            call = Call(options.timeout, route)
+            call = Call.of(method, params, options.timeout, route)
             return await self._call(method, params, what, call, options.allow_input_required, options.as_task)
 
     async def follow_task(
@@ -664,7 +666,9 @@ class Session:
             key: str, method: str, params: dict[str, Any], index: int, count: int
         ) -> dict[str, Any]:
             # Asked between two requests of the call: no request is waiting, so no clock needs pausing.
-            return await self._questions.answer(self.require_open(), key, method, params, index, count)
+            return await self._questions.answer(
+                self.require_open(), key, method, params, index, count, call=call
+            )
 
         try:
             result = await self.request(method, params, call)

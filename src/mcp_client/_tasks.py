@@ -181,7 +181,9 @@ class TaskRunner:
         async def one(
             key: str, method: str, params: dict[str, Any], index: int, count: int
         ) -> dict[str, Any]:
-            return await questions.answer(era, key, method, params, index, count, task_id=task.task_id)
+            return await questions.answer(
+                era, key, method, params, index, count, task_id=task.task_id, call=self.call
+            )
 
         answers = await _input_required.answer_all(fresh, one, self._what, questions.check)
         self.asked.mark(fresh)
@@ -197,9 +199,10 @@ class TaskRunner:
             async for task in states:
                 count += 1
                 if progress is not None and task.status_message:
-                    outcome = progress.callback(float(count), None, task.status_message)
-                    if inspect.isawaitable(outcome):
-                        await outcome
+                    with self.session.notifications.progress.naming():
+                        outcome = progress.callback(float(count), None, task.status_message)
+                        if inspect.isawaitable(outcome):
+                            await outcome
         return self.outcome()
 
     def outcome(self) -> dict[str, Any]:

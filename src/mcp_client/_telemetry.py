@@ -10,6 +10,12 @@ set (``mcp.method.name``, ``jsonrpc.request.id``, ``gen_ai.tool.name`` / ``gen_a
 context"; legacy servers that read them, as the official SDK's do, join the same trace). An error answer
 marks the span ``ERROR`` with ``error.type`` (the JSON-RPC code) and ``rpc.response.status_code``.
 
+A lost server brought back (``Client(reconnect=...)``) is an ``INTERNAL`` span ``mcp.client.reconnect``
+around the attempts, with the event
+``mcp.client.reconnected`` when the server is back (or ``mcp.client.reconnect_attempt_failed`` per
+failed attempt, and the span ``ERROR`` when the client gives up), so a trace shows the restart where it
+happened, next to the WARNING on ``mcp_client.session``.
+
 Spans go to whatever tracer provider the app configured; with the API alone and no SDK they are
 non-recording and cost little.
 """
@@ -21,7 +27,7 @@ from collections.abc import Generator, MutableMapping
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any
 
-__all__ = ["request_span", "tracing_available"]
+__all__ = ["event", "reconnect_span", "request_span", "tracing_available"]
 
 _TRACER_NAME = "mcp-client"
 _available: bool | None = None
@@ -110,3 +116,35 @@ def failed(span: Any, code: object, message: str) -> None:
     span.set_attribute("error.type", str(code))
     span.set_attribute("rpc.response.status_code", str(code))
     span.set_status(Status(StatusCode.ERROR, message))
+
+
+def reconnect_span(server: str, cause: str, *, restarts_process: bool) -> AbstractContextManager[Any]:
+    """A span around bringing ``server`` back after ``cause`` (no-op without OTel); yields it or ``None``.
+
+    An exception leaving the block (the client gave up) is recorded on it and marks it ``ERROR``.
+    """
+    if not tracing_available():
+        return nullcontext()
+    return _reconnect_span(server, cause, restarts_process)
+
+
+@contextmanager
+def _reconnect_span(server: str, cause: str, restarts_process: bool) -> Generator[Any]:
+    from opentelemetry import trace
+
+    attributes: dict[str, Any] = {
+        "mcp.server": server,
+        "mcp.reconnect.cause": cause,
+        "mcp.reconnect.restarts_process": restarts_process,
+    }
+    tracer = trace.get_tracer(_TRACER_NAME)
+    with tracer.start_as_current_span(
+        "mcp.client.reconnect", kind=trace.SpanKind.INTERNAL, attributes=attributes
+    ) as span:
+        yield span
+
+
+def event(span: Any, name: str, attributes: dict[str, Any]) -> None:
+    """Add the event ``name`` to ``span`` (from ``reconnect_span``; ``None``: nothing to do)."""
+    if span is not None:
+        span.add_event(name, attributes)

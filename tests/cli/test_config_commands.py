@@ -8,6 +8,7 @@ real terminal (``cli_screen``).
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -43,11 +44,13 @@ def config(tmp_path: Path) -> str:
 def test_servers_says_how_each_server_went(config: str) -> None:
     done = run_cli("servers", "--config", config)
     assert done.returncode == 3, done.stderr  # one server did not connect
-    lines = {line.split()[0]: line for line in done.stdout.splitlines()}
-    assert "connected" in lines["bistro"] and "stdio" in lines["bistro"] and "1 tool" in lines["bistro"]
-    assert "not connected" not in lines["typed"]
-    assert "not connected: could not start the server command '/no/such/mcp-server'" in lines["broken"]
-    assert "disabled in the file" in lines["off"]
+    lines = {line.split()[0]: line.split(maxsplit=1)[1] for line in done.stdout.splitlines()}
+    assert lines["bistro"].startswith("connected ") and "stdio" in lines["bistro"]
+    assert "1 tool" in lines["bistro"] and lines["typed"].startswith("connected ")
+    # ClientGroup.health()'s state, one look at each server (not tried again: the same every run).
+    failed = r"failed +could not start the server command '/no/such/mcp-server'"
+    assert re.match(failed, lines["broken"]), done.stdout
+    assert re.match(r"disabled +in the file", lines["off"])
 
 
 def test_servers_exit_0_when_the_only_server_not_connected_is_disabled_in_the_file(tmp_path: Path) -> None:
@@ -61,7 +64,7 @@ def test_servers_exit_0_when_the_only_server_not_connected_is_disabled_in_the_fi
     )
     done = run_cli("servers", "--config", config)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "disabled in the file" in done.stdout
+    assert re.search(r"disabled +in the file", done.stdout)
     done = run_cli("servers", "--config", config, "--json")
     assert done.returncode == 0, done.stdout + done.stderr
     assert {row["name"]: row.get("disabled", False) for row in json.loads(done.stdout)} == {
@@ -86,13 +89,16 @@ def test_servers_columns_line_up_whatever_the_lengths_of_the_names(tmp_path: Pat
     assert done.returncode == 3, done.stderr
     lines = done.stdout.splitlines()
     assert [line.split()[0] for line in lines] == names
-    status = {
-        line.index(word) for line, word in zip(lines, ["connected"] * 3 + ["not", "disabled"], strict=True)
-    }
+    states = ["connected"] * 3 + ["failed", "disabled"]
+    status = {line.index(word) for line, word in zip(lines, states, strict=True)}
     assert status == {len(names[1]) + 2}, done.stdout  # one column, two spaces after the longest name
     connected = lines[:3]
     for word in ("stdio", "tool"):
         assert len({line.index(word) for line in connected}) == 1, done.stdout
+    # What follows the state starts in one column too: two spaces after the longest state.
+    column = len(names[1]) + 2 + len("connected") + 2
+    assert {line[column - 2 : column] for line in lines} == {"  "}, done.stdout
+    assert all(line[column] != " " for line in lines), done.stdout
 
 
 def test_servers_as_json(config: str) -> None:
@@ -104,12 +110,16 @@ def test_servers_as_json(config: str) -> None:
     assert rows["bistro"]["era"] in ("legacy", "modern")
     assert rows["bistro"]["tools"] == 1
     assert rows["broken"]["connected"] is False and "/no/such/mcp-server" in rows["broken"]["error"]
+    assert rows["bistro"]["health"] == {"state": "connected", "attempt": 0, "nextDelay": None, "reason": None}
+    broken = rows["broken"]["health"]
+    assert broken["state"] == "failed" and "/no/such/mcp-server" in broken["reason"]
+    assert rows["off"]["health"] is None
 
 
 def test_servers_of_one_name_only(config: str) -> None:
     done = run_cli("servers", "--config", config, "typed")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("typed  connected")
+    assert done.stdout.startswith("typed  connected  ")
     assert "bistro" not in done.stdout
 
 
@@ -288,6 +298,6 @@ def test_a_question_on_the_terminal_names_the_server_of_the_file(config: str) ->
 
 def test_servers_on_the_terminal(config: str) -> None:
     with cli_screen("servers", "--config", config) as term:
-        term.wait_for(r"broken\s+not connected")
+        term.wait_for(r"broken\s+failed\s+could not start")
         assert term.wait_exit() == 3
         assert any(line.startswith("bistro  connected") for line in term.lines), term.text

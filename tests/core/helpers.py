@@ -39,6 +39,16 @@ def reply(action: str) -> Recorder:
     return Recorder(lambda _params: ElicitResult(action=action))  # type: ignore[arg-type]
 
 
+def plan_trip_answer(params: Any) -> ElicitResult:
+    """Answers each of the guide server's ``plan_trip`` questions (dates, budget, then confirm)."""
+    props = params.requested_schema["properties"]
+    if "start" in props:
+        return ElicitResult(action="accept", content={"start": "2026-05-01", "nights": 3})
+    if "max_eur" in props:
+        return ElicitResult(action="accept", content={"max_eur": 2500})
+    return ElicitResult(action="accept", content={"confirm": True})
+
+
 def text_of(result: Any) -> str:
     return "\n".join(block.text for block in result.content if block.type == "text")
 

@@ -29,7 +29,15 @@ from mcp_client.types import (
     ElicitRequestURLParams,
     ElicitResult,
 )
-from tests.core.helpers import Recorder, RecordingTransport, accept, reply, server_for, text_of
+from tests.core.helpers import (
+    Recorder,
+    RecordingTransport,
+    accept,
+    plan_trip_answer,
+    reply,
+    server_for,
+    text_of,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -232,15 +240,7 @@ async def test_empty_folder_asks_nothing(server: Any, era: str) -> None:
 
 
 async def test_dependent_resolvers_over_several_rounds(server: Any, era: str) -> None:
-    def answer(params: Any) -> ElicitResult:
-        props = params.requested_schema["properties"]
-        if "start" in props:
-            return ElicitResult(action="accept", content={"start": "2026-05-01", "nights": 3})
-        if "max_eur" in props:
-            return ElicitResult(action="accept", content={"max_eur": 2500})
-        return ElicitResult(action="accept", content={"confirm": True})
-
-    callback = Recorder(answer)
+    callback = Recorder(plan_trip_answer)
     async with Client(server, mode=era, elicitation_callback=callback) as client:
         result = await client.call_tool("plan_trip", {"destination": "Lisbon"})
     assert text_of(result) == "Lisbon: 2026-05-01 x3 nights, <= 2500.0 EUR, luxury=True"

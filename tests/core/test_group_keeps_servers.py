@@ -1,4 +1,5 @@
-"""A ClientGroup keeps its servers alive: a member that starts late joins by itself, and health() says so.
+"""A ClientGroup keeps its servers alive: a member that starts late joins by itself, one that crashes
+mid-run comes back, the others keep working throughout, and health() says so at each step.
 
 Real processes: the late member is the restart server, made to crash at start until the test lets it
 start (``RESTART_CRASH_AFTER`` counts its starts; the test removes the starts file).
@@ -6,12 +7,15 @@ start (``RESTART_CRASH_AFTER`` counts its starts; the test removes the starts fi
 
 from __future__ import annotations
 
+import os
+import signal
 from pathlib import Path
 
 import anyio
 import pytest
 
-from mcp_client import ClientGroup, Reconnect
+from mcp_client import ClientGroup, Reconnect, ServerHealth
+from tests.core.helpers import text_of
 from tests.core.test_reconnect_stdio import Counters
 from tests.hostile._leaks import wait_until
 from tests.support.servers import SERVERS_DIR, stdio_command
@@ -56,3 +60,75 @@ async def test_a_member_that_starts_late_joins_and_health_shows_each_step(tmp_pa
             assert (await group.health())["late"].state == "connected"
         assert "late" not in group.failures
         assert any(getattr(c, "method", None) == "notifications/tools/list_changed" for c in changes)
+
+
+async def test_one_member_crashes_mid_run_one_starts_late_and_the_others_keep_working(tmp_path: Path) -> None:
+    """The issue's check: a group of three; "late" crashes at start until let, "crashy" is killed mid-run
+    and crashes at start until let; "steady" answers every call throughout; health() shows each step."""
+    folders = {name: tmp_path / name for name in ("steady", "crashy", "late")}
+    for folder in folders.values():
+        folder.mkdir()
+    steady, crashy, late = (Counters(folder) for folder in folders.values())
+    late.starts.write_text("0\n")  # crashes at start until the test removes its starts file
+    command, args = stdio_command(RESTART_SERVER)
+    config = {
+        "mcpServers": {
+            "steady": {"command": command, "args": args, "env": steady.env()},
+            # Its first start is let through; any start after it crashes, until the file is removed.
+            "crashy": {"command": command, "args": args, "env": crashy.env(RESTART_CRASH_AFTER="1")},
+            "late": {"command": command, "args": args, "env": late.env(RESTART_CRASH_AFTER="1")},
+        }
+    }
+    policy = Reconnect(attempts=3, first_delay=0.1, max_delay=0.5)
+    steady_answers: list[str] = []
+    steady_failures: list[BaseException] = []
+    done = anyio.Event()
+
+    async with ClientGroup(config, client_options={"reconnect": policy}) as group:
+
+        async def keep_calling_steady() -> None:
+            while not done.is_set():
+                try:
+                    steady_answers.append(text_of(await group.call_tool("steady_pid", {})))
+                except Exception as exc:  # every failure is the finding
+                    steady_failures.append(exc)
+                await anyio.sleep(0.05)
+
+        async def health_becomes(name: str, states: tuple[str, ...]) -> ServerHealth:
+            with anyio.fail_after(BOUND):
+                while True:
+                    health = (await group.health())[name]
+                    if health.state in states:
+                        return health
+                    await anyio.sleep(0.1)
+
+        async with anyio.create_task_group() as background:
+            background.start_soon(keep_calling_steady)
+
+            # Step 1: steady and crashy connected, late down and tried again in the background.
+            health = await group.health()
+            assert health["steady"].state == "connected" and health["crashy"].state == "connected"
+            assert health["late"].state in ("reconnecting", "failed")
+            crashy_pid = int(text_of(await group.call_tool("crashy_pid", {})))
+
+            # Step 2: crashy is killed mid-run, and cannot start again: health says so, steady works on.
+            os.kill(crashy_pid, signal.SIGKILL)
+            down = await health_becomes("crashy", ("reconnecting", "failed"))
+            assert "boom at start" in (down.reason or ""), down
+            assert (await group.health())["steady"].state == "connected"
+
+            # Step 3: late may start: it joins by itself, its tools appear.
+            late.starts.unlink()
+            await health_becomes("late", ("connected",))
+            names = [tool.name for tool in await group.list_tools()]
+            assert "late_pid" in names and "steady_pid" in names
+            assert text_of(await group.call_tool("late_pid", {})).isdigit()
+
+            # Step 4: crashy may start again: the next look (or call) brings it back, a new process.
+            crashy.starts.unlink()
+            await health_becomes("crashy", ("connected",))
+            assert int(text_of(await group.call_tool("crashy_pid", {}))) != crashy_pid
+
+            done.set()
+        assert steady_failures == [], steady_failures
+        assert len(steady_answers) >= 3 and len(set(steady_answers)) == 1  # one process, never restarted

@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.servers import FEATURES_SERVER, start_http_server
+from tests.support.servers import FEATURES_SERVER, SERVERS_DIR, start_http_server, stdio_command
 
 SCRIPT = Path(__file__).with_name("telemetry_script.py")
+RECONNECT_SCRIPT = Path(__file__).with_name("telemetry_reconnect_script.py")
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -47,6 +48,27 @@ def test_a_span_per_request_and_its_traceparent_in_meta(features_url: str, mode:
     assert seen["meta"]["traceparent"][:-3] == call["traceparent"][:-3]
     failed = spans["no/such_method"]
     assert failed["status"] == "ERROR" and failed["attributes"]["error.type"] == "-32601"
+
+
+def test_a_reconnect_is_a_span_with_an_event_and_the_new_handshake_inside_it() -> None:
+    command, args = stdio_command(SERVERS_DIR / "restart_server.py")
+    done = subprocess.run(
+        [sys.executable, str(RECONNECT_SCRIPT), json.dumps([command, *args])],
+        capture_output=True, text=True, timeout=120, check=False, cwd=REPO,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["pids"][0] != seen["pids"][1]  # the server was started again
+    (reconnect,) = [span for span in seen["spans"] if span["name"] == "mcp.client.reconnect"]
+    assert reconnect["kind"] == "INTERNAL" and reconnect["status"] != "ERROR"
+    assert reconnect["attributes"]["mcp.reconnect.restarts_process"] is True
+    assert "restart_server.py" in reconnect["attributes"]["mcp.server"]
+    assert reconnect["attributes"]["mcp.reconnect.cause"]  # why: the server's exit
+    assert [event["name"] for event in reconnect["events"]] == ["mcp.client.reconnected"]
+    assert reconnect["events"][0]["attributes"]["mcp.reconnect.attempt"] == 1
+    # The call that met the dead server, sent again on the new one, is traced once, after it.
+    calls = [span for span in seen["spans"] if span["name"] == "tools/call pid"]
+    assert len(calls) >= 2 and calls[-1]["status"] != "ERROR"
 
 
 def test_without_opentelemetry_nothing_is_imported() -> None:

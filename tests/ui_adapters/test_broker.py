@@ -20,6 +20,7 @@ import pytest
 from mcp_client import Client, InvalidElicitationContentError
 from mcp_client.types import ElicitResult
 from ui_adapters import PendingQuestion, QuestionBroker, QuestionNotPendingError
+from ui_adapters.broker._question_record import question_from_entry, question_record
 
 pytestmark = pytest.mark.anyio
 
@@ -128,6 +129,7 @@ async def test_the_question_describes_itself(guide_http_url: str, era: str) -> N
         "question_count": 1,
         "call_id": None,
         "task_id": None,
+        "tool_name": "delete_folder",
         "url": None,
         "form": {
             "confirmation": False,
@@ -152,6 +154,24 @@ async def test_the_question_describes_itself(guide_http_url: str, era: str) -> N
     }
     assert description["created_at"].endswith("Z") and description["expires_at"].endswith("Z")
     assert call.text == "deleted /srv/photos"
+
+
+async def test_a_stored_question_keeps_the_call_that_asks_and_older_records_still_load(
+    guide_http_url: str,
+) -> None:
+    broker = QuestionBroker(timeout=600)
+    with anyio.fail_after(BOUND):
+        async with Client(guide_http_url, mode="2026-07-28", elicitation_callback=broker) as client:
+            async with asking(broker, client, "delete_folder", {"path": "/srv/photos"}) as (_call, question):
+                record = json.loads(json.dumps(question_record(question, 600)))  # as a store keeps it
+                await broker.answer(question.id, {"confirm": True})
+    loaded = question_from_entry({"record": record, "status": "pending"})
+    assert loaded.context.tool_name == "delete_folder" and loaded.to_json()["tool_name"] == "delete_folder"
+    for key in ("tool_name", "config_name"):  # a record written before these keys were kept
+        del record["context"][key]
+    older = question_from_entry({"record": record, "status": "pending"})
+    assert older.context.tool_name is None and older.to_json()["tool_name"] is None
+    assert older.server_name == "elicitation-research"
 
 
 async def test_a_question_nobody_answers_is_cancelled_after_the_timeout(

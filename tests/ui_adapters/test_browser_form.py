@@ -172,6 +172,11 @@ def fill_required_only(driver: Any) -> None:
     by_id(driver, input_id("extras") + "-1").click()
 
 
+def asker_text(driver: Any) -> str:
+    """The line above the message: who asks (the server, and the tool whose call asks)."""
+    return str(by_id(driver, "server").find_element("xpath", "..").text)
+
+
 def click(driver: Any, element_id: str) -> None:
     by_id(driver, element_id).click()
 
@@ -210,6 +215,7 @@ async def test_every_field_kind_filled_in_and_sent(
         async with Client(forms_http_url, mode=era, elicitation_callback=adapter) as client:
             async with asking(browser, client, MESSAGE, EVERY_KIND) as (call, url):
                 await browser.run(fill_every_kind, browser.driver)
+                asker = await browser.run(asker_text, browser.driver)
                 shot = Path(os.environ.get("MCP_CLIENT_SCREENSHOTS", tmp_path)) / "browser-form.png"
                 await browser.run(screenshot, browser.driver, shot)
                 await browser.run(click, browser.driver, "accept")
@@ -232,6 +238,7 @@ async def test_every_field_kind_filled_in_and_sent(
         "notes": "A quiet room, please",
     }
     assert page_says == "Your answer was sent to forms-lab. You can close this tab."
+    assert asker == "forms-lab · ask asks"  # the server, and the tool whose call asks
     assert shot.read_bytes().startswith(b"\x89PNG")
 
 

@@ -397,6 +397,19 @@ async def test_the_bistro_question_answered_in_chat() -> None:
     assert user.seen[-1].text == "bistro · Sent." and not user.replies
 
 
+async def test_the_chat_names_the_tool_whose_call_asks(guide_http_url: str) -> None:
+    user = ChatUser(["yes", "send"])
+    callback = chat_callback(user.send, user.receive)
+    with anyio.fail_after(TIMEOUT):
+        async with Client(guide_http_url, mode="2026-07-28", elicitation_callback=callback) as client:
+            result = await client.call_tool("delete_folder", {"path": "/srv/photos"})
+    assert texts_of(result) == ["deleted /srv/photos"]
+    first = user.seen[0].text.splitlines()[0]
+    assert first == (
+        "elicitation-research · delete_folder asks: Really delete /srv/photos? This cannot be undone."
+    )
+
+
 class FieldTypist:
     """A person who answers whichever field is asked from a table (questions of one round may come in
     any order), and sends at the review."""

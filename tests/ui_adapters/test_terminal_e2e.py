@@ -81,6 +81,7 @@ def test_two_questions_of_one_modern_round_are_asked_in_turn() -> None:
     with run_script("--mode", "2026-07-28", "--tool", "plan_trip", "--arguments", arguments) as child:
         child.expect("CONNECTED: 2026-07-28")
         child.expect("Question 1 of 2")
+        child.expect(r"· plan_trip\S* asks")  # the call that asks (\S*: the style change between)
         child.expect("When do you want to go to Lisbon")
         child.expect("Start")
         child.expect(TEXT_PROMPT)

@@ -2,8 +2,9 @@
 
 The record holds the UI's view (``to_json()``), the question as the server sent it (the wire
 ``elicitation/create`` request, so the answer is validated with the same form model on any worker), and
-who asked (server, its name, era, place in the round). Never a client, a header or a token; the
-server URL loses any ``user:password@``.
+who asked (server, its name, era, place in the round, the tool whose call asks). Never a client, a
+header or a token; the server URL loses any ``user:password@``. Records written before a key was kept
+load with it unset.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ def context_record(context: ClientRequestContext) -> dict[str, Any]:
         "question_index": context.question_index,
         "question_count": context.question_count,
         "task_id": context.task_id,
+        "config_name": context.config_name,
+        "tool_name": context.tool_name,
     }
 
 
@@ -44,6 +47,8 @@ def context_from_record(stored: Mapping[str, Any]) -> ClientRequestContext:
         question_index=int(stored.get("question_index", 1)),
         question_count=int(stored.get("question_count", 1)),
         task_id=stored.get("task_id"),
+        config_name=stored.get("config_name"),  # records stored before these were kept have neither
+        tool_name=stored.get("tool_name"),
     )
 
 

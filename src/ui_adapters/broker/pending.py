@@ -139,7 +139,8 @@ class PendingQuestion:
         Keys: ``id``, ``server``, ``server_name``, ``mode``, ``message``, ``status``, ``created_at`` and
         ``expires_at`` (ISO 8601 UTC or ``None``), ``question_index`` / ``question_count`` (the place of
         this question in a 2026-07-28 round), ``call_id`` (its ``PausedCall``, or ``None``), ``task_id``
-        (the tool task that asks, or ``None``), ``form``
+        (the tool task that asks, or ``None``), ``tool_name`` (the tool whose call asks, or ``None``:
+        ``ClientRequestContext.tool_name``), ``form``
         (``None`` for a URL question, else ``{"confirmation", "fields"}``, each field with ``name``,
         ``kind`` (a ``FieldKind`` value),
         ``label``, ``help``, ``required``, ``default``, ``min_length``, ``max_length``, ``minimum``,
@@ -164,6 +165,9 @@ class PendingQuestion:
             "question_count": self.context.question_count,
             "call_id": self.call_id,
             "task_id": self.context.task_id,
+            "tool_name": (
+                sanitize(self.context.tool_name, single_line=True) if self.context.tool_name else None
+            ),
             "form": describe_form(self.form) if self.form is not None else None,
             "url": self.url,
         }

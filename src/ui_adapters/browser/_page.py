@@ -166,7 +166,7 @@ def render_form(
         nonce,
         f"""<main>
 <p class="count">{_count_text(question.context.question_index, count)}</p>
-<p class="asker"><strong id="server">{_text(server)}</strong> asks</p>
+<p class="asker"><strong id="server">{_text(server)}</strong>{_tool(question)} asks</p>
 <p class="message" id="message">{_text(sanitize(question.message, max_length=_MAX_MESSAGE))}</p>
 <div class="closed" id="closed" role="status" hidden></div>
 {f'<p class="form-error" role="alert">{_text(form_error)}</p>' if form_error else ""}
@@ -195,7 +195,7 @@ def render_closed(question: PendingQuestion, *, nonce: str) -> str:
         f"{title}: question from {server}",
         nonce,
         f"""<main>
-<p class="asker"><strong id="server">{_text(server)}</strong> asked</p>
+<p class="asker"><strong id="server">{_text(server)}</strong>{_tool(question)} asked</p>
 <p class="message" id="message">{_text(sanitize(question.message, max_length=_MAX_MESSAGE))}</p>
 <p class="closed" id="closed" role="status">{_text(closed_text(question.status, server))}</p>
 </main>""",
@@ -434,6 +434,12 @@ def _document(title: str, nonce: str, body: str) -> str:
 
 def _server(question: PendingQuestion) -> str:
     return sanitize(question.server_name, max_length=_MAX_LABEL, single_line=True) or "The server"
+
+
+def _tool(question: PendingQuestion) -> str:
+    """`` · book_table`` (as HTML) when the question says which tool call asks, else nothing."""
+    tool = sanitize(question.context.tool_name or "", max_length=_MAX_LABEL, single_line=True)
+    return f' · <strong id="tool">{_text(tool)}</strong>' if tool else ""
 
 
 def _count_text(index: int, count: int) -> str:

@@ -16,7 +16,6 @@ leading ``/`` it is always the command.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from datetime import datetime
 from typing import Any, cast
 
@@ -90,6 +89,13 @@ class ChatForm:
         name = self.context.server_name if self.context is not None else "the server"
         return sanitize(name, max_length=80, single_line=True) or "the server"
 
+    @property
+    def _asker(self) -> str:
+        """``bistro · book_table`` when the question says which tool call asks, else the server's name."""
+        tool = self.context.tool_name if self.context is not None else None
+        tool = sanitize(tool or "", max_length=80, single_line=True)
+        return f"{self.server_name} · {tool}" if tool else self.server_name
+
     def result(self) -> ElicitResult:
         """The answer to return from an ``elicitation_callback``; ``RuntimeError`` before ``done``."""
         if self._action is None:
@@ -110,7 +116,7 @@ class ChatForm:
         if self._error is not None:
             lines.append(f"Sorry: {self._error}.")
         if self._replies == 0 and self._step != "done":
-            lines.append(f"{self.server_name} asks: {sanitize(self.params.message, max_length=_MAX_MESSAGE)}")
+            lines.append(f"{self._asker} asks: {sanitize(self.params.message, max_length=_MAX_MESSAGE)}")
             if self._step == "field":
                 lines.append('(Reply "back" to go to the previous question, "cancel" to stop.)')
         builder = {
@@ -400,10 +406,10 @@ def _word(text: str) -> str:
 def _context_record(context: ClientRequestContext | None) -> dict[str, Any] | None:
     if context is None:
         return None
-    return {**context_record(context), "config_name": context.config_name}
+    return context_record(context)
 
 
 def _context_from_record(stored: Mapping[str, Any] | None) -> ClientRequestContext | None:
     if stored is None:
         return None
-    return replace(context_from_record(stored), config_name=stored.get("config_name"))
+    return context_from_record(stored)

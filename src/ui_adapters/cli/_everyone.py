@@ -18,7 +18,7 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
-from mcp_client import ClientGroup, MCPClientError
+from mcp_client import ClientGroup, MCPClientError, ServerHealth
 from mcp_client.config import ServerConfig
 from ui_adapters.cli._exit import EXIT_CONNECTION, EXIT_OK, UsageError
 from ui_adapters.cli._listing import fetch_prompts, fetch_resources, print_prompts, print_resources
@@ -32,10 +32,16 @@ __all__ = ["run_all_prompts", "run_all_resources", "run_all_tools", "run_servers
 
 
 @asynccontextmanager
-async def _group(everyone: Everyone, ui: StatusAwareCallback) -> AsyncGenerator[ClientGroup]:
+async def _group(
+    everyone: Everyone, ui: StatusAwareCallback, *, retry: bool = True
+) -> AsyncGenerator[ClientGroup]:
+    """The file's servers as one group. ``retry=False``: a server that is down is not tried again in the
+    background, nor reconnected, so that what is reported is one look at each, the same every run."""
     base = everyone.base
     options: dict[str, Any] = dict(base.http_options)
     options["log_level"] = base.log_level
+    if not retry:
+        options["reconnect"] = False
     group = ClientGroup(
         everyone.config,
         elicitation_callback=ui,
@@ -70,16 +76,20 @@ def _oauth(server: ServerConfig, status: StatusLine) -> httpx.Auth:
 
 
 async def run_servers(everyone: Everyone, out: Console, err: Console, *, as_json: bool) -> int:
-    """Each server: connected (era, transport, tools count) or why not. Exit 3 if any did not connect."""
+    """Each server's health (``ClientGroup.health()``, one look, no retries): connected (era, transport,
+    tools count) or failed (with why). Exit 3 if any is not connected."""
     ui = terminal_ui(err)
     rows: list[dict[str, Any]] = []
-    async with _group(everyone, ui) as group:
+    async with _group(everyone, ui, retry=False) as group:
         ui.status.update("Listing tools…")
         tools = await _tools_or_none(group)
+        ui.status.update("Checking each server…")
+        health = await group.health()
         for name, entry in everyone.config.servers.items():
             row: dict[str, Any] = {"name": name, "target": entry.target}
+            state = health.get(name)
             error = group.failures.get(name)
-            if error is None and name in group.clients:
+            if state is not None and state.state == "connected" and name in group.clients:
                 client = group[name]
                 row.update(
                     connected=True,
@@ -89,10 +99,14 @@ async def run_servers(everyone: Everyone, out: Console, err: Console, *, as_json
                     tools=sum(1 for tool in tools if tool.server == name) if tools is not None else None,
                 )
             else:
-                row.update(connected=False, error=str(error) if error is not None else "not connected")
+                reason = state.reason if state is not None and state.reason else None
+                row.update(
+                    connected=False, error=reason or (str(error) if error is not None else "not connected")
+                )
+            row["health"] = _health_json(state)
             rows.append(row)
     for name in everyone.config.disabled:
-        rows.append({"name": name, "connected": False, "disabled": True})
+        rows.append({"name": name, "connected": False, "disabled": True, "health": None})
     if as_json:
         print_json(out, rows)
     else:
@@ -101,32 +115,51 @@ async def run_servers(everyone: Everyone, out: Console, err: Console, *, as_json
     return EXIT_CONNECTION if broken else EXIT_OK
 
 
+def _health_json(state: ServerHealth | None) -> dict[str, Any]:
+    if state is None:
+        return {"state": "failed", "attempt": 0, "nextDelay": None, "reason": "not connected"}
+    delay = round(state.next_delay, 2) if state.next_delay is not None else None
+    return {"state": state.state, "attempt": state.attempt, "nextDelay": delay, "reason": state.reason}
+
+
+_STATE_STYLES = {"connected": "green", "reconnecting": "yellow", "failed": "red", "disabled": "dim"}
+
+
+def _state(row: dict[str, Any]) -> str:
+    if row.get("disabled"):
+        return "disabled"
+    return str(row["health"]["state"]) if row.get("health") else "failed"
+
+
 def _print_servers(out: Console, rows: list[dict[str, Any]]) -> None:
-    """One line a server, in columns: the name, then how it went; for a connected server its era, its
-    transport and its tools, each column as wide as its widest entry (names of any length line up; the
-    counts of tools are right-aligned)."""
+    """One line a server, in columns: the name, its health state (``connected``, ``reconnecting``,
+    ``failed`` or ``disabled``), then for a connected server its era, its transport and its tools, for
+    another why; each column as wide as its widest entry (names of any length line up; the counts of
+    tools are right-aligned)."""
     names = [sanitize(row["name"], max_length=80, single_line=True) for row in rows]
+    states = [_state(row) for row in rows]
     connected = [row for row in rows if row["connected"]]
     eras = [f"{row['era']} ({row['protocolVersion']})" for row in connected]
     name_width = max((cell_len(name) for name in names), default=0)
+    state_width = max((len(state) for state in states), default=0)
     era_width = max((len(era) for era in eras), default=0)
     transport_width = max((len(str(row["transport"])) for row in connected), default=0)
     tools_width = max((len(_tools_count(row)) for row in connected), default=0)
-    for name, row in zip(names, rows, strict=True):
+    for name, state, row in zip(names, states, rows, strict=True):
         line = Text(name, style="bold")
         line.append(" " * (name_width - cell_len(name) + 2))
+        line.append(state.ljust(state_width + 2), style=_STATE_STYLES.get(state, ""))
         if row.get("disabled"):
-            line.append("disabled in the file", style="dim")
+            line.append("in the file", style="dim")
         elif row["connected"]:
             era = f"{row['era']} ({row['protocolVersion']})"
-            line.append(
-                f"connected  {era.ljust(era_width)}  {str(row['transport']).ljust(transport_width)}  ",
-                style="green",
-            )
+            line.append(f"{era.ljust(era_width)}  {str(row['transport']).ljust(transport_width)}  ")
             tools = _tools_count(row)
             line.append(f"{tools.rjust(tools_width)} tool" + ("" if tools == "1" else "s"))
         else:
-            line.append("not connected: ", style="red")
+            attempts = row["health"]["attempt"] if row.get("health") else 0
+            if state == "reconnecting" and attempts:
+                line.append(f"{attempts} attempt{'' if attempts == 1 else 's'} failed: ", style="dim")
             line.append(sanitize(row["error"], max_length=500, single_line=True))
         out.print(line, soft_wrap=True)
 

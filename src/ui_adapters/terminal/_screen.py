@@ -46,11 +46,18 @@ def field_label(field: FormField) -> str:
 
 
 def server_line(context: ClientRequestContext) -> Text:
-    """Who asks: the server's own name, and the URL or command it was reached at when that differs."""
+    """Who asks: the server's own name (and its tool, when the question says which call asks:
+    ``bistro · book_table asks``), and the URL or command it was reached at when that differs."""
     name = sanitize(context.server_name, max_length=_MAX_SERVER, single_line=True)
     where = sanitize(context.server, max_length=_MAX_SERVER, single_line=True)
-    line = Text("Server ", style="dim")
-    line.append(name or "(unnamed)", style="bold")
+    tool = sanitize(context.tool_name or "", max_length=MAX_LABEL, single_line=True)
+    if tool:
+        line = Text(name or "(unnamed)", style="bold")
+        line.append(f" · {tool}", style="bold")
+        line.append(" asks", style="dim")
+    else:
+        line = Text("Server ", style="dim")
+        line.append(name or "(unnamed)", style="bold")
     if where and where != name:
         line.append(f" ({where})", style="dim")
     return line
