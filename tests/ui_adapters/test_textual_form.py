@@ -11,7 +11,7 @@ import re
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 import pytest
@@ -258,8 +258,17 @@ def assert_snapshot(shown: list[str], stored: Path) -> None:
 class BistroApp(App[None]):
     """A Textual app that books a table on the bistro example server; the question opens the modal."""
 
-    def __init__(self) -> None:
+    def __init__(
+        self,
+        mode: Literal["legacy", "2026-07-28"] = "legacy",
+        script: Path = BISTRO,
+        tool: str = "book_table",
+        arguments: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__()
+        self.mode: Literal["legacy", "2026-07-28"] = mode
+        self.script, self.tool = script, tool
+        self.arguments = arguments if arguments is not None else {"date": "2025-12-25", "party_size": 2}
         self.answer: list[str] = []
         self.call = anyio.CancelScope()  # the app's way to give up on the call
 
@@ -270,10 +279,10 @@ class BistroApp(App[None]):
         self.run_worker(self.book(), exclusive=True)
 
     async def book(self) -> None:
-        server = StdioServerParameters(sys.executable, [str(BISTRO)])
-        async with Client(server, mode="legacy", elicitation_callback=textual_callback(self)) as client:
+        server = StdioServerParameters(sys.executable, [str(self.script)])
+        async with Client(server, mode=self.mode, elicitation_callback=textual_callback(self)) as client:
             with self.call:
-                result = await client.call_tool("book_table", {"date": "2025-12-25", "party_size": 2})
+                result = await client.call_tool(self.tool, self.arguments)
                 self.answer = [block.text for block in result.content if isinstance(block, TextContent)]
 
 
@@ -284,7 +293,7 @@ async def test_the_bistro_question_answered_in_the_modal() -> None:
             while not isinstance(app.screen, ElicitationScreen):
                 await pilot.pause(0.05)
         texts = [str(w.render()) for w in app.screen.query(Static)]
-        assert "bistro asks:" in texts
+        assert "bistro asks:" in texts  # a legacy server over stdio does not say which call asks
         assert "No tables for 2 on 2025-12-25. Would you like another date?" in texts
         await pilot.press("enter", "down", "enter")  # accept_alternative: Yes
         await pilot.press("tab")  # the date field, its default selected: typing replaces it
@@ -294,6 +303,25 @@ async def test_the_bistro_question_answered_in_the_modal() -> None:
             while not app.answer or app.workers:  # the worker also closes its Client before the app ends
                 await pilot.pause(0.05)
     assert app.answer == ["[SUCCESS] Booked for 2025-12-27"]
+
+
+FILES = ROOT / "examples" / "servers" / "files.py"
+
+
+async def test_the_call_that_asks_is_named_in_the_modal() -> None:
+    """A 2026-07-28 question comes back as its call's result, so the modal names the call too."""
+    app = BistroApp("2026-07-28", FILES, "delete_folder", {"path": "/tmp/old-drafts"})
+    async with app.run_test(size=(100, 40)) as pilot:
+        with anyio.fail_after(TIMEOUT):
+            while not isinstance(app.screen, ElicitationScreen):
+                await pilot.pause(0.05)
+        texts = [str(w.render()) for w in app.screen.query(Static)]
+        assert "files · delete_folder asks:" in texts
+        await pilot.press("ctrl+n")  # decline: nothing is deleted
+        with anyio.fail_after(TIMEOUT):
+            while not app.answer or app.workers:
+                await pilot.pause(0.05)
+    assert app.answer == ["kept /tmp/old-drafts (outcome: decline)"]
 
 
 WITHDRAWN = (

@@ -109,7 +109,11 @@ class ElicitationScreen(ModalScreen[ElicitResult]):
             verb = (
                 "asks you to open a web page" if isinstance(self.params, ElicitRequestURLParams) else "asks"
             )
-            yield Static(f"{self.server_name} {verb}{place}:", id="asker", markup=False)
+            asker = self.server_name
+            tool = sanitize(context.tool_name or "", max_length=80, single_line=True) if context else ""
+            if tool:  # the call that asks, where the server said ("bistro · book_table asks")
+                asker = f"{asker} · {tool}"
+            yield Static(f"{asker} {verb}{place}:", id="asker", markup=False)
             message = sanitize(self.params.message, max_length=_MAX_MESSAGE) or "(no message)"
             yield Static(message, id="message", markup=False)
             if isinstance(self.params, ElicitRequestURLParams):
