@@ -38,7 +38,8 @@ rich / prompt_toolkit are only loaded when a terminal adapter is actually used.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ui_adapters._lazy import lazy_names
 
@@ -128,4 +129,6 @@ _WHERE = {
 }
 
 
+__getattr__: Callable[[str], Any]
+__dir__: Callable[[], list[str]]
 __getattr__, __dir__ = lazy_names(__name__, _WHERE)

@@ -25,10 +25,10 @@ try:
     from langchain_core.messages import ToolMessage
     from langchain_core.runnables import RunnableConfig
     from langchain_core.tools import BaseTool, StructuredTool, ToolException
-except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
+except ImportError as _missing:  # pragma: no cover - exercised by a subprocess test
     from mcp_client.frameworks._extra import missing_extra
 
-    raise missing_extra("LangChain (langchain-core)", "langchain", "langchain") from exc
+    raise missing_extra("LangChain (langchain-core)", "langchain", "langchain") from _missing
 
 from mcp_client._client import Client
 from mcp_client._group import ClientGroup

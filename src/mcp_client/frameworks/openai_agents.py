@@ -26,10 +26,10 @@ from typing import Any
 try:
     from agents import AgentsException, FunctionTool
     from agents.tool_context import ToolContext
-except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
+except ImportError as _missing:  # pragma: no cover - exercised by a subprocess test
     from mcp_client.frameworks._extra import missing_extra
 
-    raise missing_extra("the OpenAI Agents SDK", "openai-agents", "openai_agents") from exc
+    raise missing_extra("the OpenAI Agents SDK", "openai-agents", "openai_agents") from _missing
 
 from mcp_client._client import Client
 from mcp_client._group import ClientGroup

@@ -27,10 +27,10 @@ try:
     from pydantic_ai.toolsets import AbstractToolset
     from pydantic_ai.toolsets.abstract import ToolsetTool
     from pydantic_core import SchemaValidator, core_schema
-except ImportError as exc:  # pragma: no cover - exercised by a subprocess test
+except ImportError as _missing:  # pragma: no cover - exercised by a subprocess test
     from mcp_client.frameworks._extra import missing_extra
 
-    raise missing_extra("PydanticAI", "pydantic-ai", "pydantic_ai") from exc
+    raise missing_extra("PydanticAI", "pydantic-ai", "pydantic_ai") from _missing
 
 
 from mcp_client._client import Client
@@ -66,7 +66,7 @@ class MCPToolset(AbstractToolset[Any]):
         id: str | None = None,
         pause_with: PausingCaller | None = None,
     ) -> None:
-        self.bridge = ToolBridge(client, include=include, exclude=exclude, pause_with=pause_with)
+        self.bridge: ToolBridge = ToolBridge(client, include=include, exclude=exclude, pause_with=pause_with)
         self.max_retries = max_retries
         self._id = id
 

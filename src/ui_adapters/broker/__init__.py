@@ -63,7 +63,8 @@ The package: ``QuestionBroker`` (here), ``PendingQuestion`` (``ui_adapters.broke
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from ui_adapters._lazy import lazy_names
 
@@ -79,4 +80,6 @@ _WHERE = {  # imported on first use: ``ui_adapters.broker.pending`` alone does n
 }
 
 
+__getattr__: Callable[[str], Any]
+__dir__: Callable[[], list[str]]
 __getattr__, __dir__ = lazy_names(__name__, _WHERE)

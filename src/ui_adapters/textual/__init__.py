@@ -24,10 +24,10 @@ module is.
 
 try:
     import textual as _textual  # noqa: F401  # pyright: ignore[reportUnusedImport]
-except ImportError as error:  # pragma: no cover - depends on what is installed
+except ImportError as _missing:  # pragma: no cover - depends on what is installed
     raise ImportError(
         "ui_adapters.textual needs Textual, which is not installed: pip install 'mcp-client[textual]'"
-    ) from error
+    ) from _missing
 
 from ui_adapters.textual._callback import textual_callback
 from ui_adapters.textual._screen import ElicitationScreen

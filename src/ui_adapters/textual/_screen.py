@@ -48,7 +48,7 @@ WITHDRAWN_NOTICE = (
 class ElicitationScreen(ModalScreen[ElicitResult]):
     """A modal form for one elicitation question; dismisses with the ``ElicitResult`` to send."""
 
-    DEFAULT_CSS = """
+    DEFAULT_CSS: ClassVar[str] = """
     ElicitationScreen { align: center middle; }
     ElicitationScreen > #dialog {
         width: 90%; max-width: 100; height: auto; max-height: 90%;
@@ -86,7 +86,7 @@ class ElicitationScreen(ModalScreen[ElicitResult]):
         self.context = context
         self._open_url = open_url
         self._inputs: list[FieldInput] = []
-        self.withdrawn = False
+        self.withdrawn: bool = False
         """True once ``withdraw`` was called: the answer, if any, is no longer wanted."""
         if isinstance(params, ElicitRequestFormParams):
             self._inputs = [
