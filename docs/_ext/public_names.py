@@ -229,14 +229,20 @@ def fill_type_checking_names(package: str = "mcp_client") -> None:
     root = importlib.import_module(package)
     names = [package] + [m.name for m in pkgutil.walk_packages(root.__path__, f"{package}.")]
     for name in names:
-        module = importlib.import_module(name)
+        try:
+            module = importlib.import_module(name)
+        except ImportError:  # a module of an extra the docs venv lacks (frameworks): not documented
+            continue
         tree = ast.parse(Path(module.__file__ or "").read_text(encoding="utf-8"))
         for node in ast.walk(tree):
             if not (isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING"):
                 continue
             for statement in node.body:
                 if isinstance(statement, ast.ImportFrom) and statement.module and not statement.level:
-                    source = importlib.import_module(statement.module)
+                    try:
+                        source = importlib.import_module(statement.module)
+                    except ImportError:  # an optional library (cryptography, a framework)
+                        continue
                     for alias in statement.names:
                         value: object = getattr(source, alias.name, None)
                         if value is None:  # a submodule: `from mcp_client import _call_options`
