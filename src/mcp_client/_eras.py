@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Final, Literal, Protocol
 
 from mcp_client import _headers, _jsonrpc
 from mcp_client._errors import MCPClientError, MCPError, RequestStreamLost, SessionExpiredError
@@ -163,16 +163,14 @@ class LegacyEra:
     """
 
     def __init__(self, protocol_version: str) -> None:
-        self._version = protocol_version
+        # Read on every request: plain attributes, not properties (issue 32).
+        self.protocol_version: Final = protocol_version
+        self.resumes_streams: Final = True
         self._headers = {"MCP-Protocol-Version": protocol_version}
 
     @property
     def name(self) -> Literal["legacy"]:
         return "legacy"
-
-    @property
-    def protocol_version(self) -> str:
-        return self._version
 
     @property
     def ping_method(self) -> str:
@@ -188,10 +186,6 @@ class LegacyEra:
 
     def response_headers(self) -> dict[str, str]:
         return self._headers
-
-    @property
-    def resumes_streams(self) -> bool:
-        return True
 
     @property
     def listen_method(self) -> str | None:
@@ -247,7 +241,8 @@ class ModernEra:
         client_info: Mapping[str, Any],
         log_level: str | None = None,
     ) -> None:
-        self._version = protocol_version
+        self.protocol_version: Final = protocol_version
+        self.resumes_streams: Final = False  # a dropped reply stream is lost: sent again (``recovery``)
         self._required = {
             _META_VERSION: protocol_version,
             _META_CLIENT_INFO: dict(client_info),
@@ -263,10 +258,6 @@ class ModernEra:
     @property
     def name(self) -> Literal["modern"]:
         return "modern"
-
-    @property
-    def protocol_version(self) -> str:
-        return self._version
 
     @property
     def ping_method(self) -> str:
@@ -300,10 +291,6 @@ class ModernEra:
 
     def response_headers(self) -> dict[str, str]:
         return self.notification_headers("")  # a response has no method (and this era pushes no requests)
-
-    @property
-    def resumes_streams(self) -> bool:
-        return False  # a dropped reply stream is lost: the request is sent again (``recovery``)
 
     @property
     def listen_method(self) -> str | None:

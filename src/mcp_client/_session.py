@@ -1,11 +1,17 @@
 """The session under a ``Client``: the one request path, and everything a request needs on its way.
 
 A ``Session`` owns the transport, the background tasks (a task group), the era settled by the
-``Negotiator``, the request ids and the deadlines. Every request, the negotiation's included, goes
-through ``roundtrip``: a fresh id and its own ``RequestClock``, registered by id while it waits, so
-that a question the server pushes mid-request can be traced to the call that is waiting for it
-(``_questions``). Calls run the multi-round-trip loop (``_input_required``) and raise what failed on
-our side while answering their questions rather than the server's echo of it.
+``Negotiator``, the request ids and the deadlines. Every request, the negotiation's included, gets
+what ``roundtrip`` gives it (``_send`` writes the same steps out for the app's requests): a fresh id
+and its own ``RequestClock``, registered by id while it waits, so that a question the server pushes
+mid-request can be traced to the call that is waiting for it (``_questions``). Calls run the
+multi-round-trip loop (``_input_required``) and raise what failed on our side while answering their
+questions rather than the server's echo of it.
+
+What the app did not ask for costs a request nothing (issue 32): no span unless it configured an
+OpenTelemetry tracer provider (``_telemetry.tracing_on``), no extension lookup for a result without a
+``resultType`` of its own, no closures for a loop that never runs, and no coroutine between ``_send``
+and the transport.
 
 Recoveries are the era's decision (``Era.recovery``) and the session's work: restart a legacy session
 the server forgot, adopt the modern version the server asks for, refresh the tools' header knowledge,
@@ -125,6 +131,8 @@ class Session:
         self._ids = itertools.count(1)
         self._cold = transport.startup_grace > 0  # the first answer may wait for the server to start
         self._with_headers = transport.sends_headers
+        self._otel = _telemetry.tracing_available()
+        """opentelemetry-api is installed: each request asks whether the app configured tracing."""
         self._state: Literal["new", "open", "closed"] = "new"
         self._task_group: anyio.abc.TaskGroup | None = None
         self._mode = "auto"
@@ -360,23 +368,25 @@ class Session:
             request_id = next(self._ids)
         wire_params, headers = era.prepare(method, params, with_headers=self._with_headers)
         grace = self.negotiator.connect_timeout if self._cold else 0.0
-        if not _telemetry.tracing_available():
-            reply = await self._roundtrip(era, method, wire_params, headers, grace, call, request_id)
+        if self._otel and _telemetry.tracing_on():
+            reply = await self._traced(era, method, wire_params, headers, grace, call, request_id)
         else:
-            traced = wire_params if wire_params is not None else {}
-            with _telemetry.request_span(
-                method,
-                traced,
-                request_id=request_id,
-                protocol_version=era.protocol_version,
-                session_id=self.transport.session_id,
-                transport=self.transport.kind,
-            ) as span:
-                wire_params = traced or wire_params  # the trace context, even on a request with no params
-                reply = await self._roundtrip(era, method, wire_params, headers, grace, call, request_id)
-                error = reply.get("error") if reply is not None else None
-                if isinstance(error, dict):
-                    _telemetry.failed(span, error.get("code"), str(error.get("message", "")))
+            # ``roundtrip`` and ``_roundtrip`` written out: every request of the app comes this way, and
+            # each coroutine in between is paid again at every resumption (issue 32).
+            message = _jsonrpc.request(request_id, method, wire_params)
+            clock = self.deadlines.clock(request_id, call, grace, call.timeout if call is not None else None)
+            if call is not None and call.progress is not None:
+                call.progress.clock = clock  # its progress reports restart this request's clock
+            reply = None
+            try:
+                with clock:
+                    reply = await self.transport.request(
+                        message, headers, resumable=era.resumes_streams, protocol_version=era.protocol_version
+                    )
+                    self._cold = False
+            except anyio.get_cancelled_exc_class():
+                await self._cancel_on_server(era, request_id, "The client cancelled the request")
+                raise
         if reply is None:  # the deadline fired
             await self._cancel_on_server(era, request_id, "The client timed out")
             timeout = (
@@ -395,6 +405,33 @@ class Session:
         if self.description.info is None:
             self.description.absorb_info(era.server_info_in(result))
         return result
+
+    async def _traced(
+        self,
+        era: Era,
+        method: str,
+        wire_params: dict[str, Any] | None,
+        headers: Mapping[str, str],
+        grace: float,
+        call: Call | None,
+        request_id: RequestId,
+    ) -> dict[str, Any] | None:
+        """``_roundtrip`` in a span of its own, the span's trace context in the params' ``_meta``."""
+        traced = wire_params if wire_params is not None else {}
+        with _telemetry.request_span(
+            method,
+            traced,
+            request_id=request_id,
+            protocol_version=era.protocol_version,
+            session_id=self.transport.session_id,
+            transport=self.transport.kind,
+        ) as span:
+            wire_params = traced or wire_params  # the trace context, even on a request with no params
+            reply = await self._roundtrip(era, method, wire_params, headers, grace, call, request_id)
+            error = reply.get("error") if reply is not None else None
+            if isinstance(error, dict):
+                _telemetry.failed(span, error.get("code"), str(error.get("message", "")))
+        return reply
 
     async def _roundtrip(
         self,
@@ -616,12 +653,20 @@ class Session:
             return _results.parse(InputRequiredResult, result, what, self.label)
         return _results.parse(model, result, what, self.label)
 
-    async def call(
+    def call(
         self, method: str, params: dict[str, Any], what: str, options: CallOptions | None = None
-    ) -> dict[str, Any]:
-        """One request that may need input: the multi-round-trip loop, and legacy local failures."""
+    ) -> Awaitable[dict[str, Any]]:
+        """One request that may need input: the multi-round-trip loop, and legacy local failures.
+
+        Not a coroutine itself: a call without options awaits ``_call`` with one coroutine less."""
         if options is None:
-            return await self._call(method, params, what, Call.of(method, params), False)
+            return self._call(method, params, what, Call.of(method, params), False)
+        return self._call_with(method, params, what, options)
+
+    async def _call_with(
+        self, method: str, params: dict[str, Any], what: str, options: CallOptions
+    ) -> dict[str, Any]:
+        """``call`` with its options: the progress route open while it runs, the params dressed."""
         with ExitStack() as stack:
             route = None
             if options.progress_callback is not None:
@@ -659,20 +704,22 @@ class Session:
         allow_input_required: bool,
         keep_task: bool = False,
     ) -> dict[str, Any]:
-        async def send(round_params: dict[str, Any]) -> dict[str, Any]:
-            return await self.request(method, round_params, call)
-
-        async def answer(
-            key: str, method: str, params: dict[str, Any], index: int, count: int
-        ) -> dict[str, Any]:
-            # Asked between two requests of the call: no request is waiting, so no clock needs pausing.
-            return await self._questions.answer(
-                self.require_open(), key, method, params, index, count, call=call
-            )
-
         try:
             result = await self.request(method, params, call)
             if _input_required.is_input_required(result) and not allow_input_required:
+                # Defined here, not on every call: most calls never ask (the loop is ``_input_required``).
+
+                async def send(round_params: dict[str, Any]) -> dict[str, Any]:
+                    return await self.request(method, round_params, call)
+
+                async def answer(
+                    key: str, method: str, params: dict[str, Any], index: int, count: int
+                ) -> dict[str, Any]:
+                    # Asked between two requests of the call: no request waits, so no clock needs pausing.
+                    return await self._questions.answer(
+                        self.require_open(), key, method, params, index, count, call=call
+                    )
+
                 result = await _input_required.run(
                     send,
                     params,
@@ -697,7 +744,14 @@ class Session:
             if hinted is not exc:
                 raise hinted  # noqa: B904 (its __cause__ is the server's error)
             raise
-        if self.extensions.claim(method, result, self.label) is not None and not keep_task:
+        # Only a result with a resultType of its own can belong to an extension (``Extensions.claim``).
+        result_type = result.get("resultType")
+        if (
+            result_type is not None
+            and result_type != "complete"
+            and self.extensions.claim(method, result, self.label) is not None
+            and not keep_task
+        ):
             result = await self.follow_task(result, call, what, params.get("name"))
         if result.get("isError") is True:
             failure = call.take_failure()

@@ -3,7 +3,9 @@ where the server reads it (the features server's ``show_meta`` echoes what it re
 
 The tracer provider is process-wide, so the client runs in a process of its own
 (``telemetry_script.py``) with the SDK's in-memory exporter; the rest of the suite never sees a
-recording provider. Without ``opentelemetry`` installed nothing is imported and nothing changes.
+recording provider. Until the app sets a tracer provider, a request opens no span and carries no
+trace context (``telemetry_late_script.py``). Without ``opentelemetry`` installed nothing is imported
+and nothing changes.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from tests.support.servers import FEATURES_SERVER, SERVERS_DIR, start_http_serve
 
 SCRIPT = Path(__file__).with_name("telemetry_script.py")
 RECONNECT_SCRIPT = Path(__file__).with_name("telemetry_reconnect_script.py")
+LATE_SCRIPT = Path(__file__).with_name("telemetry_late_script.py")
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -69,6 +72,22 @@ def test_a_reconnect_is_a_span_with_an_event_and_the_new_handshake_inside_it() -
     # The call that met the dead server, sent again on the new one, is traced once, after it.
     calls = [span for span in seen["spans"] if span["name"] == "tools/call pid"]
     assert len(calls) >= 2 and calls[-1]["status"] != "ERROR"
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_no_span_and_no_traceparent_until_the_app_sets_a_tracer_provider(
+    features_url: str, mode: str
+) -> None:
+    done = subprocess.run(
+        [sys.executable, str(LATE_SCRIPT), features_url, mode],
+        capture_output=True, text=True, timeout=120, check=False, cwd=REPO,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["tracing_on_before"] is False and seen["tracing_on_after"] is True
+    assert "traceparent" not in seen["meta_before"]
+    assert "traceparent" in seen["meta_after"]
+    assert seen["spans"] == ["tools/call show_meta"]
 
 
 def test_without_opentelemetry_nothing_is_imported() -> None:
