@@ -6,13 +6,12 @@ import inspect
 from collections.abc import Sequence
 from typing import Any
 
-from mcp_client._context import ClientRequestContext
 from mcp_client.llm import _anthropic
 from mcp_client.llm._sampling_common import (
+    ProviderSampling,
     RequestTools,
     SamplingAnswer,
     answer,
-    choose_model,
     settle,
     tool_result_parts,
 )
@@ -65,7 +64,7 @@ def _takes(method: Any, name: str) -> bool:
     return name in parameters or any(p.kind is p.VAR_KEYWORD for p in parameters.values())
 
 
-class AnthropicSampling:
+class AnthropicSampling(ProviderSampling):
     """``sampling_callback=AnthropicSampling(AsyncAnthropic(), model="claude-sonnet-4-5")``.
 
     As ``OpenAISampling``, for the Messages API: the system prompt goes as ``system``, tools as
@@ -81,9 +80,7 @@ class AnthropicSampling:
         models: Sequence[str] = (),
         request_options: dict[str, Any] | None = None,
     ) -> None:
-        self._client = client
-        self._model = model
-        self._models = tuple(models)
+        super().__init__(client, model, models)
         self._options = dict(request_options or {})
 
     def request(self, params: CreateMessageRequestParams) -> tuple[dict[str, Any], RequestTools]:
@@ -94,7 +91,7 @@ class AnthropicSampling:
             for m in params.messages
         ]
         request: dict[str, Any] = {
-            "model": choose_model(params, self._model, self._models),
+            "model": self.model_for(params),
             "messages": messages,
             "max_tokens": params.max_tokens,
         }
@@ -111,12 +108,6 @@ class AnthropicSampling:
                 request["tool_choice"] = _TOOL_CHOICE[mode]
         request.update(self._options)
         return request, tools
-
-    async def __call__(
-        self, context: ClientRequestContext, params: CreateMessageRequestParams
-    ) -> SamplingAnswer:
-        """The ``sampling_callback``: the server's request answered by the model."""
-        return await self.complete(params)
 
     async def complete(self, params: CreateMessageRequestParams) -> SamplingAnswer:
         """The model's answer to ``params``; ``SamplingReview(sampling.complete)`` puts a person first."""

@@ -7,13 +7,12 @@ import itertools
 from collections.abc import Sequence
 from typing import Any
 
-from mcp_client._context import ClientRequestContext
 from mcp_client.llm import _gemini
 from mcp_client.llm._sampling_common import (
+    ProviderSampling,
     RequestTools,
     SamplingAnswer,
     answer,
-    choose_model,
     settle,
     tool_names_by_id,
     tool_result_parts,
@@ -57,7 +56,7 @@ def _reason_name(reason: Any) -> str | None:
     return _STOP_REASONS.get(name, name)
 
 
-class GeminiSampling:
+class GeminiSampling(ProviderSampling):
     """``sampling_callback=GeminiSampling(genai.Client(), model="gemini-2.5-flash")``.
 
     As ``OpenAISampling``, through ``client.aio.models.generate_content``: the system prompt goes as
@@ -74,9 +73,7 @@ class GeminiSampling:
         models: Sequence[str] = (),
         config: dict[str, Any] | None = None,
     ) -> None:
-        self._client = client
-        self._model = model
-        self._models = tuple(models)
+        super().__init__(client, model, models)
         self._config = dict(config or {})
 
     def request(self, params: CreateMessageRequestParams) -> tuple[dict[str, Any], RequestTools]:
@@ -104,14 +101,8 @@ class GeminiSampling:
             if mode is not None:
                 config["tool_config"] = {"function_calling_config": {"mode": _TOOL_MODE[mode]}}
         config.update(self._config)
-        model = choose_model(params, self._model, self._models)
+        model = self.model_for(params)
         return {"model": model, "contents": contents, "config": config}, tools
-
-    async def __call__(
-        self, context: ClientRequestContext, params: CreateMessageRequestParams
-    ) -> SamplingAnswer:
-        """The ``sampling_callback``: the server's request answered by the model."""
-        return await self.complete(params)
 
     async def complete(self, params: CreateMessageRequestParams) -> SamplingAnswer:
         """The model's answer to ``params``; ``SamplingReview(sampling.complete)`` puts a person first."""

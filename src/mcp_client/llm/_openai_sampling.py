@@ -10,13 +10,12 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from mcp_client._context import ClientRequestContext
 from mcp_client.llm import _openai
 from mcp_client.llm._sampling_common import (
+    ProviderSampling,
     RequestTools,
     SamplingAnswer,
     answer,
-    choose_model,
     settle,
     tool_result_parts,
 )
@@ -92,7 +91,7 @@ def _message(message: SamplingMessage, tools: RequestTools) -> list[dict[str, An
     return out
 
 
-class OpenAISampling:
+class OpenAISampling(ProviderSampling):
     """``sampling_callback=OpenAISampling(AsyncOpenAI(), model="gpt-4.1-mini")``.
 
     The server's messages, system prompt, ``maxTokens``, temperature and stop sequences go into one
@@ -111,16 +110,14 @@ class OpenAISampling:
         models: Sequence[str] = (),
         request_options: dict[str, Any] | None = None,
     ) -> None:
-        self._client = client
-        self._model = model
-        self._models = tuple(models)
+        super().__init__(client, model, models)
         self._options = dict(request_options or {})
 
     def request(self, params: CreateMessageRequestParams) -> tuple[dict[str, Any], RequestTools]:
         """The Chat Completions request for ``params`` (and the tool names' way back)."""
         tools = RequestTools.of(params)
         request: dict[str, Any] = {
-            "model": choose_model(params, self._model, self._models),
+            "model": self.model_for(params),
             "messages": _messages(params, tools),
             "max_completion_tokens": params.max_tokens,
         }
@@ -135,12 +132,6 @@ class OpenAISampling:
                 request["tool_choice"] = _TOOL_CHOICE[mode]
         request.update(self._options)
         return request, tools
-
-    async def __call__(
-        self, context: ClientRequestContext, params: CreateMessageRequestParams
-    ) -> SamplingAnswer:
-        """The ``sampling_callback``: the server's request answered by the model."""
-        return await self.complete(params)
 
     async def complete(self, params: CreateMessageRequestParams) -> SamplingAnswer:
         """The model's answer to ``params``; ``SamplingReview(sampling.complete)`` puts a person first."""

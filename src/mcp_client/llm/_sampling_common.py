@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from mcp_client._context import ClientRequestContext
 from mcp_client.llm._names import provider_names
 from mcp_client.llm._view import ExportedTool, Part, result_parts
 from mcp_client.types import (
@@ -25,6 +26,30 @@ from mcp_client.types import (
 )
 
 SamplingAnswer = CreateMessageResult | CreateMessageResultWithTools
+
+
+class ProviderSampling:
+    """What ``OpenAISampling``, ``AnthropicSampling`` and ``GeminiSampling`` share: the app's SDK client,
+    the model to ask (``model_for``), and the ``sampling_callback`` signature over ``complete``."""
+
+    def __init__(self, client: Any, model: str, models: Sequence[str]) -> None:
+        self._client = client
+        self._model = model
+        self._models = tuple(models)
+
+    def model_for(self, params: CreateMessageRequestParams) -> str:
+        """The model for this request: one the server's hints name among ``models``, else ``model``."""
+        return choose_model(params, self._model, self._models)
+
+    async def __call__(
+        self, context: ClientRequestContext, params: CreateMessageRequestParams
+    ) -> SamplingAnswer:
+        """The ``sampling_callback``: the server's request answered by the model."""
+        return await self.complete(params)
+
+    async def complete(self, params: CreateMessageRequestParams) -> SamplingAnswer:
+        """The model's answer to ``params``; ``SamplingReview(sampling.complete)`` puts a person first."""
+        raise NotImplementedError
 
 
 def choose_model(params: CreateMessageRequestParams, model: str, models: Sequence[str]) -> str:
