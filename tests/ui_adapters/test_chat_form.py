@@ -294,6 +294,18 @@ def test_server_text_is_cleaned_of_controls() -> None:
     assert "evil asks: Hithere" in text and "Name" in text
 
 
+def test_an_option_whose_label_cleans_to_nothing_shows_its_value() -> None:
+    colour = {
+        "type": "string",
+        "title": "Colour",
+        "oneOf": [{"const": "red", "title": "\x1b[31m\u202e"}, {"const": "blue", "title": "Blue"}],
+    }
+    form = form_of({"colour": colour}, ["colour"])
+    assert form.next_message().choices[:2] == (("red", "red"), ("Blue", "blue"))
+    review = form.reply("red")
+    assert "1. Colour: red" in review.text and "\x1b" not in review.text
+
+
 # --------------------------------------------------------------------------------------------- links
 
 

@@ -19,6 +19,7 @@ import json
 from collections.abc import Mapping
 
 from mcp_client.schema import AnswerValue, FieldKind, FormField, FormSchema
+from ui_adapters._answer_text import number_text as _number
 from ui_adapters.broker.pending import PendingQuestion, QuestionStatus
 from ui_adapters.browser._submission import Submission, field_key, local_date_time
 from ui_adapters.text import sanitize
@@ -459,9 +460,3 @@ def _json_text(value: object) -> str:
     """JSON inside a ``<script type=application/json>``: ``<``, ``>`` and ``&`` escaped, so the text
     can never close the element early."""
     return json.dumps(value).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-
-
-def _number(number: float) -> str:
-    if isinstance(number, float) and number.is_integer() and abs(number) < 1e16:
-        return str(int(number))
-    return str(number)

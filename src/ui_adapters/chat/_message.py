@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from mcp_client.schema import AnswerValue, FieldKind, FormField
+from ui_adapters._answer_text import number_text as _number
+from ui_adapters._answer_text import option_text as _option_label
+from ui_adapters._answer_text import value_text as describe_value
 from ui_adapters.text import sanitize
 
 __all__ = ["ChatMessage", "ChatStep", "describe_value", "field_prompt", "review_prompt"]
@@ -68,19 +71,6 @@ class ChatMessage:
 
 def label_of(form_field: FormField) -> str:
     return sanitize(form_field.label, max_length=_MAX_LABEL, single_line=True) or form_field.name
-
-
-def describe_value(form_field: FormField, value: AnswerValue | None) -> str:
-    """``value`` as a person reads it: yes/no, option labels, "(left empty)"."""
-    if value is None:
-        return "(left empty)"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return ", ".join(_option_label(form_field, item) for item in value) if value else "(none)"
-    if form_field.kind is FieldKind.SINGLE_CHOICE and isinstance(value, str):
-        return _option_label(form_field, value)
-    return sanitize(str(value), max_length=_MAX_LABEL, single_line=True)
 
 
 def field_prompt(
@@ -199,11 +189,3 @@ def _how_many(form_field: FormField) -> str:
     if high is not None:
         return f"Choose at most {high}, separated by commas"
     return 'Choose any, separated by commas, or "none"'
-
-
-def _option_label(form_field: FormField, value: str) -> str:
-    return sanitize(form_field.option_label(value), max_length=_MAX_LABEL, single_line=True) or value
-
-
-def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)

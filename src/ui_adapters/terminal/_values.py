@@ -8,12 +8,13 @@ bounds, number of items) belong to ``parse_typed`` / ``FormField.check``.
 from __future__ import annotations
 
 from mcp_client.schema import AnswerValue, FieldKind, FormField
+from ui_adapters._answer_text import MAX_SHOWN as _MAX_SHOWN
+from ui_adapters._answer_text import number_text as _number
+from ui_adapters._answer_text import value_text as display
 from ui_adapters.terminal._typed_text import parse_typed
 from ui_adapters.text import sanitize
 
 __all__ = ["AnswerValue", "check_text", "default_text", "display", "edit_text", "hint"]
-
-_MAX_SHOWN = 200
 
 
 def check_text(field: FormField, text: str) -> tuple[AnswerValue | None, str | None]:
@@ -49,19 +50,6 @@ def edit_text(field: FormField, value: AnswerValue | None) -> str:
 def default_text(field: FormField) -> str | None:
     """The field's default as a person reads it (an option's label, yes/no), or ``None`` if it has none."""
     return None if field.default is None else display(field, field.default)
-
-
-def display(field: FormField, value: AnswerValue | None) -> str:
-    """How ``value`` reads in a summary: option labels instead of raw values, yes/no for booleans."""
-    if value is None:
-        return "(left empty)"
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, list):
-        return ", ".join(_label(field, item) for item in value) if value else "(none)"
-    if field.kind is FieldKind.SINGLE_CHOICE and isinstance(value, str):
-        return _label(field, value)
-    return sanitize(str(value), max_length=_MAX_SHOWN, single_line=True)
 
 
 def hint(field: FormField) -> str | None:
@@ -100,11 +88,3 @@ def hint(field: FormField) -> str | None:
         if not low and field.required and field.default is None:
             parts.append("choosing none is an answer too")  # required means present, not non-empty
     return ", ".join(parts) or None
-
-
-def _label(field: FormField, value: str) -> str:
-    return sanitize(field.option_label(value), max_length=_MAX_SHOWN, single_line=True)
-
-
-def _number(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else str(value)
