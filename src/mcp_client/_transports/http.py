@@ -66,6 +66,9 @@ _MAX_RESUME_ATTEMPTS = 2
 _DRAIN_SECONDS = 0.5
 _GET_STREAM_WAIT_SECONDS = 2.0
 _KEEPALIVE_CONNECTIONS = 20
+"""httpx's default. httpcore closes a connection that turns idle while the pool holds more than this
+many in all, busy ones too, so many calls in flight open new connections; yet 200 measured 3-4x slower
+at 128 and 512 calls in flight (bench fan-out, 2026-12-05): keep 20 unless a bench run says otherwise."""
 _SESSION_ID = re.compile(r"[\x21-\x7e]+")
 """Visible ASCII only, as the spec requires of ``Mcp-Session-Id`` (anything else cannot be sent back)."""
 
