@@ -55,10 +55,11 @@ async def client_health(client: Client) -> ServerHealth:
     While a reconnect is under way its state is given as it is (a ping would only queue behind it). A
     client whose reconnect gave up is pinged like any other: before ``max_delay`` has passed the ping
     fails at once (``failed``); after it, the ping is the request that tries again, so a server that
-    came back reads ``connected`` without waiting for the app's next call.
+    came back reads ``connected`` without waiting for the app's next call. So is one whose reconnect
+    was cancelled half-way (the ping's bound cut it short): the ping takes it up where it stopped.
     """
     supervisor = client._session.supervisor  # pyright: ignore[reportPrivateUsage]
-    if supervisor is not None and supervisor.state.state == "reconnecting":
+    if supervisor is not None and supervisor.under_way:
         return supervisor.state
     try:
         with anyio.fail_after(_HEALTH_PING_SECONDS):

@@ -248,7 +248,9 @@ class Supervisor:
         self._resume_at = 0.0
         self._gave_up: MCPConnectionError | None = None
         self._last_error: BaseException | None = None
-        self._next_delay: float | None = None
+        self._retry_at: float | None = None
+        """When the next attempt may start (monotonic), once one failed: a moment, not a wait, so that a
+        reconnect whose request was cancelled (a bounded health ping) resumes the same schedule."""
         self._restarting_in: int | None = None
 
     @property
@@ -257,8 +259,16 @@ class Supervisor:
             return ServerHealth("failed", self.failures, None, str(self._gave_up))
         if self.failures or self._lock.locked():  # attempts failed, or the first one is under way
             reason = str(self._last_error) if self._last_error is not None else None
-            return ServerHealth("reconnecting", self.failures, self._next_delay, reason)
+            retry_at = self._retry_at
+            next_delay = None if retry_at is None else max(0.0, retry_at - time.monotonic())
+            return ServerHealth("reconnecting", self.failures, next_delay, reason)
         return ServerHealth("connected")
+
+    @property
+    def under_way(self) -> bool:
+        """Whether a reconnect is running now. ``state`` may say ``"reconnecting"`` without one: attempts
+        failed and the request that made them was cancelled; the next request goes on with them."""
+        return self._lock.locked()
 
     async def recover(
         self,
@@ -287,20 +297,22 @@ class Supervisor:
             if time.monotonic() < self._resume_at:
                 raise self._gave_up
             self._gave_up = None
-            self.failures = 0
+            self.failures, self._retry_at = 0, None
         self._last_error = error
         cause = _first_line(error)
         with _telemetry.reconnect_span(self._label, cause, restarts_process=self._restarts_process) as span:
-            for _ in range(self.policy.attempts):
-                if self.failures:
-                    self._next_delay = self.policy.delay(self.failures)
-                    await anyio.sleep(self._next_delay)
+            # Counted across requests: a reconnect cancelled with its request (a health ping's bound, an
+            # app's deadline) is taken up by the next request where it stopped, at the same moment.
+            while self.failures < self.policy.attempts:
+                if self._retry_at is not None:
+                    await anyio.sleep(max(0.0, self._retry_at - time.monotonic()))
                 self._restarting_in = anyio.get_current_task().id
                 try:
                     await self._restart()
                 except MCPClientError as exc:
                     self.failures += 1
                     self._last_error = exc
+                    self._retry_at = time.monotonic() + self.policy.delay(self.failures)
                     logger.info("%s: attempt %d to reconnect failed: %s", self._label, self.failures, exc)
                     _telemetry.event(
                         span,
@@ -310,7 +322,7 @@ class Supervisor:
                     continue
                 finally:
                     self._restarting_in = None
-                attempts, self.failures, self._next_delay = self.failures + 1, 0, None
+                attempts, self.failures, self._retry_at = self.failures + 1, 0, None
                 self.generation += 1
                 what = "started again" if self._restarts_process else "reached again"
                 logger.warning(

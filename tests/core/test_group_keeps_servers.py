@@ -132,3 +132,31 @@ async def test_one_member_crashes_mid_run_one_starts_late_and_the_others_keep_wo
             done.set()
         assert steady_failures == [], steady_failures
         assert len(steady_answers) >= 3 and len(set(steady_answers)) == 1  # one process, never restarted
+
+
+async def test_a_reconnect_cut_short_by_a_health_look_is_taken_up_by_the_next_look(tmp_path: Path) -> None:
+    """health() bounds each server's ping (5 s); a ping that finds the server gone starts the reconnect,
+    and the bound may cut it short between two attempts. The next look must take it up where it
+    stopped, not report "reconnecting" for ever without trying (a CI failure of the test above)."""
+    crashy = Counters(tmp_path)
+    command, args = stdio_command(RESTART_SERVER)
+    config = {
+        "mcpServers": {
+            "crashy": {"command": command, "args": args, "env": crashy.env(RESTART_CRASH_AFTER="1")}
+        }
+    }
+    # Many attempts, each wait (4-8 s) longer than what is left of the first look's bound after the
+    # first attempt: that look can only end with the reconnect cut short.
+    policy = Reconnect(attempts=10, first_delay=8.0, max_delay=8.0)
+    async with ClientGroup(config, client_options={"reconnect": policy}) as group:
+        pid = int(text_of(await group.call_tool("crashy_pid", {})))
+        os.kill(pid, signal.SIGKILL)
+        first = (await group.health())["crashy"]
+        assert first.state == "reconnecting", first
+        crashy.starts.unlink()  # the next start is let through
+        looks: list[ServerHealth] = [first]
+        with anyio.fail_after(BOUND):
+            while looks[-1].state != "connected":
+                looks.append((await group.health())["crashy"])
+        assert int(text_of(await group.call_tool("crashy_pid", {}))) != pid
+        assert crashy.started() == 1  # the start after the file was removed: the one that stayed up

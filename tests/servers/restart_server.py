@@ -11,6 +11,7 @@ Environment (all optional):
   test can kill the server during a call, and the restarted server (another pid) answers at once.
 - `RESTART_CRASH_AFTER`: a number N: the process exits with code 3 at start, after writing
   "boom at start" to stderr, once N starts are in `RESTART_STARTS` (a server that crashes at start).
+  A crashed start adds its pid only while that file exists: removing it lets the next start through.
 
 Tools: `pid` (read-only: the process id), `peek` (read-only), `order` (a side effect), `ask` (asks a
 question by elicitation, then waits as `peek` does).
@@ -26,11 +27,17 @@ from mcp_types import ToolAnnotations
 from pydantic import BaseModel
 
 
-def _note(env: str, line: str) -> None:
+def _note(env: str, line: str, *, create: bool = True) -> None:
     path = os.environ.get(env)
-    if path:
-        with open(path, "a") as file:
-            file.write(line + "\n")
+    if not path:
+        return
+    flags = os.O_WRONLY | os.O_APPEND | (os.O_CREAT if create else 0)
+    try:
+        fd = os.open(path, flags, 0o644)
+    except FileNotFoundError:
+        return  # create=False and the test removed the file: nothing to add to
+    with os.fdopen(fd, "a") as file:
+        file.write(line + "\n")
 
 
 def _hold() -> None:
@@ -56,7 +63,9 @@ def _starts() -> int:
 
 crash_after = os.environ.get("RESTART_CRASH_AFTER")
 if crash_after is not None and _starts() >= int(crash_after):
-    _note("RESTART_STARTS", str(os.getpid()))
+    # Never create the file here: a test lets the server start by removing it, and a start that read
+    # it just before must not put it back (it would crash every start after, for good).
+    _note("RESTART_STARTS", str(os.getpid()), create=False)
     sys.stderr.write("boom at start\n")
     sys.exit(3)
 _note("RESTART_STARTS", str(os.getpid()))
