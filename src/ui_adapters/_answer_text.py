@@ -1,8 +1,9 @@
 """An answer as a person reads it, the same in every adapter: yes/no, option labels, "(left empty)".
 
 The terminal's summary, the chat's review message and their "Default: ..." lines all show values
-this way; kept in one place so that a change of wording (or of how a hostile label is cleaned) reaches
-every screen at once. Server text (option labels, typed strings) goes through ``sanitize``.
+this way, and the chat and Textual forms name their options so; kept in one place so that a change
+of wording (or of how a hostile label is cleaned) reaches every screen at once. Server text (option
+labels, typed strings) goes through ``sanitize``.
 """
 
 from __future__ import annotations

@@ -18,6 +18,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Select, SelectionList, Switch
 
 from mcp_client.schema import AnswerValue, FieldKind, FormField
+from ui_adapters._answer_text import option_text as _option_label
 from ui_adapters.chat._reading import read_answer
 from ui_adapters.text import sanitize
 
@@ -115,10 +116,6 @@ class FieldInput:
 def field_label(form_field: FormField) -> str:
     label = sanitize(form_field.label, max_length=_MAX_LABEL, single_line=True) or form_field.name
     return label if form_field.required else f"{label} (optional)"
-
-
-def _option_label(form_field: FormField, value: str) -> str:
-    return sanitize(form_field.option_label(value), max_length=_MAX_LABEL, single_line=True) or value
 
 
 def _edit_text(value: AnswerValue | None) -> str:
