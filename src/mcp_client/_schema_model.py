@@ -82,6 +82,15 @@ class FormField:
     min_items: int | None = None
     max_items: int | None = None
     options: tuple[Option, ...] = ()
+    # Each option's label by its value, built once: a form may carry thousands of options and every
+    # screen names each of them, so a lookup must not walk the list (the first of equal values wins).
+    _labels: Mapping[str, str] = field(init=False, repr=False, compare=False, hash=False)
+
+    def __post_init__(self) -> None:
+        labels: dict[str, str] = {}
+        for option in self.options:
+            labels.setdefault(option.value, option.label)
+        object.__setattr__(self, "_labels", labels)
 
     def check(self, value: object) -> str | None:
         """Why ``value`` is not a valid answer for this field, or ``None`` if it is.
@@ -99,11 +108,8 @@ class FormField:
         return None if problem is None else problem[0]
 
     def option_label(self, value: str) -> str:
-        """The label shown for the option ``value`` (the value itself if no option has it)."""
-        for option in self.options:
-            if option.value == value:
-                return option.label
-        return value
+        """The label shown for the option ``value`` (the value itself if no option has it); constant time."""
+        return self._labels.get(value, value)
 
     def _problem(self, value: object) -> tuple[str, str] | None:
         """``(rule, reason)`` for the first rule ``value`` breaks, or ``None``."""
@@ -123,7 +129,7 @@ class FormField:
         if kind is FieldKind.SINGLE_CHOICE:
             if not isinstance(value, str):
                 return ("type", f"must be one of the options (a string), not {_type_name(value)}")
-            if not any(option.value == value for option in self.options):
+            if value not in self._labels:
                 return ("enum", f"must be one of: {self._options_text()}")
             return None
         return self._multi_problem(value)
@@ -160,12 +166,11 @@ class FormField:
         if not isinstance(value, list | tuple):
             return ("type", f"must be a list of options, not {_type_name(value)}")
         items: list[object] = list(value)
-        allowed = {option.value for option in self.options}
         seen: set[str] = set()
         for item in items:
             if not isinstance(item, str):
                 return ("type", f"must list options as strings, not {_type_name(item)}")
-            if item not in allowed:
+            if item not in self._labels:
                 return ("enum", f"lists {item!r}, which is not one of: {self._options_text()}")
             if item in seen:
                 return ("uniqueItems", f"lists {item!r} more than once")
