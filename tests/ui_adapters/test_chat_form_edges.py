@@ -62,3 +62,47 @@ def test_a_choice_among_twenty_thousand_is_read_and_sent() -> None:
     assert "1. Pick: Option 19999" in form.reply("20000").text
     form.reply("send")
     assert form.result().content == {"pick": "v19999"}
+
+
+# ------------------------------------------------------------------------- text that cleans to nothing
+
+
+def test_a_title_that_cleans_to_nothing_shows_the_cleaned_name() -> None:
+    form = form_of({"na\x1b[31mme\x1b]8;;http://evil\x07": {"type": "string", "title": "\x1b[2J\u202e"}}, [])
+    asked = form.next_message().text
+    assert "\x1b" not in asked and "\x07" not in asked
+    assert "the server · name (optional)" in asked
+    review = form.reply("Kim").text
+    assert "1. name: Kim" in review and "\x1b" not in review
+
+
+def test_an_option_whose_label_cleans_to_nothing_shows_its_cleaned_value() -> None:
+    colour = {
+        "type": "string",
+        "title": "Colour",
+        "oneOf": [{"const": "re\x1b[31md\u202e", "title": "\x1b[2J"}, {"const": "blue", "title": "Blue"}],
+    }
+    form = form_of({"colour": colour}, ["colour"])
+    asked = form.next_message()
+    assert asked.choices[0] == ("red", "re\x1b[31md\u202e")  # the label shown cleaned, the value sent as is
+    assert "1. red; 2. Blue" in asked.text and "\x1b" not in asked.text
+    review = form.reply("1")
+    assert "1. Colour: red" in review.text and "\x1b" not in review.text and "\u202e" not in review.text
+    form.reply("send")
+    assert form.result().content == {"colour": "re\x1b[31md\u202e"}
+
+
+# ------------------------------------------------------------------------------------ the review
+
+
+@pytest.mark.parametrize("word", ["0", "00", "4", "-1"])
+def test_a_number_outside_the_review_is_refused_and_changes_nothing(word: str) -> None:
+    form = form_of({name: {"type": "string", "title": name.title()} for name in ("a", "b", "c")}, [])
+    for reply in ("one", "two", "three"):
+        form.reply(reply)
+    refused = form.reply(word)
+    assert refused.step == "review" and refused.field is None
+    assert refused.error == 'reply "send", a number from 1 to 3, "decline" or "cancel"'
+    assert "1. A: one" in refused.text and "3. C: three" in refused.text
+    editing = form.reply("3")  # the last number is a field
+    assert editing.step == "field" and editing.field == "c"

@@ -70,7 +70,10 @@ class ChatMessage:
 
 
 def label_of(form_field: FormField) -> str:
-    return sanitize(form_field.label, max_length=_MAX_LABEL, single_line=True) or form_field.name
+    """The field's title, else its property name: both server text, so both cleaned."""
+    return sanitize(form_field.label, max_length=_MAX_LABEL, single_line=True) or sanitize(
+        form_field.name, max_length=_MAX_LABEL, single_line=True
+    )
 
 
 def field_prompt(
