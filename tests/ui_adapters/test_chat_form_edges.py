@@ -4,12 +4,13 @@ dates the prompts offer (only what the installed reader reads)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
 
 from mcp_client.schema import FieldKind, FormField, Option
-from mcp_client.types import ElicitRequestFormParams
+from mcp_client.types import ElicitRequestFormParams, ElicitRequestURLParams
 from ui_adapters._answer_text import option_text
 from ui_adapters.chat import ChatForm
 from ui_adapters.chat._message import field_prompt, review_prompt
@@ -106,3 +107,94 @@ def test_a_number_outside_the_review_is_refused_and_changes_nothing(word: str) -
     assert "1. A: one" in refused.text and "3. C: three" in refused.text
     editing = form.reply("3")  # the last number is a field
     assert editing.step == "field" and editing.field == "c"
+
+
+# -------------------------------------------------------------------------------- a saved conversation
+
+GUESTS = {
+    "guests": {"type": "integer", "title": "Guests", "minimum": 1},
+    "note": {"type": "string", "title": "Note"},
+}
+
+
+def saved_after(*replies: str) -> dict[str, Any]:
+    form = form_of(GUESTS, ["guests"])
+    for reply in replies:
+        form.reply(reply)
+    return form.to_json()
+
+
+def with_state(saved: dict[str, Any], **state: Any) -> dict[str, Any]:
+    return {**saved, "state": {**saved["state"], **state}}
+
+
+@pytest.mark.parametrize(
+    ("damage", "reason"),
+    [
+        (lambda saved: with_state(saved, action="bogus"), "unknown action 'bogus'"),
+        (lambda saved: with_state(saved, action=5), "unknown action 5"),
+        (lambda saved: with_state(saved, step="done", action="bogus"), "unknown action 'bogus'"),
+        (lambda saved: with_state(saved, step="done"), "the step 'done' does not go with the action None"),
+        (lambda saved: with_state(saved, action="decline"), "'field' does not go with the action 'decline'"),
+        (lambda saved: with_state(saved, step="url"), "unknown step 'url' for this question"),
+        (lambda saved: with_state(saved, step="confirm"), "unknown step 'confirm' for this question"),
+        (lambda saved: with_state(saved, index=True), "index must be a whole number"),
+        (lambda saved: with_state(saved, index="1"), "index must be a whole number"),
+        (lambda saved: with_state(saved, index=2), "outside the form"),
+        (lambda saved: with_state(saved, editing="no"), "editing flag must be true or false"),
+        (lambda saved: with_state(saved, replies=-1), "replies must be a whole number"),
+        (lambda saved: with_state(saved, error=["x"]), "error must be text or null"),
+        (lambda saved: with_state(saved, values=["3"]), "values must be an object"),
+        (lambda saved: with_state(saved, values={"guests": 0}), "answer for 'guests' does not fit"),
+        (lambda saved: {**saved, "state": "field"}, "state must be an object"),
+        (lambda saved: {**saved, "context": "bistro"}, "context must be an object, not str"),
+        (lambda saved: {**saved, "context": 5}, "context must be an object, not int"),
+        (lambda saved: {**saved, "context": {"server": "x", "tool_name": 5}}, "tool_name must be text"),
+        # An accepted answer the form would never have sent: the required field left out.
+        (
+            lambda saved: with_state(saved, step="done", action="accept", values={"note": "hi"}),
+            "leaves out the required field 'guests'",
+        ),
+    ],
+)
+def test_a_saved_conversation_that_cannot_be_is_a_value_error(damage: Any, reason: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(reason)):
+        ChatForm.restore(damage(saved_after("3")))
+
+
+def test_a_saved_refusal_is_shown_cleaned() -> None:
+    saved = with_state(saved_after(), error="type a number\x1b]8;;http://evil\x07, \x1b[2Jnow\u202e")
+    message = ChatForm.restore(saved).next_message()
+    assert message.error == "type a number, now"
+    assert "Sorry: type a number, now." in message.text and "\x1b" not in message.text
+    only_controls = ChatForm.restore(with_state(saved_after(), error="\x1b[2J")).next_message()
+    assert only_controls.error is None and "Sorry" not in only_controls.text
+
+
+def test_a_link_that_must_never_be_opened_is_not_restored_as_accepted() -> None:
+    params = ElicitRequestURLParams(message="Pay", url="javascript:alert(1)", elicitation_id="e1")
+    form = ChatForm(params)
+    form.reply("decline")
+    declined = form.to_json()
+    assert ChatForm.restore(declined).result().action == "decline"
+    with pytest.raises(ValueError, match="accepts a link that must never be opened"):
+        ChatForm.restore(with_state(declined, action="accept"))
+
+
+def test_a_restored_review_that_misses_an_answer_says_so_when_sent() -> None:
+    form = ChatForm.restore(with_state(saved_after("3"), step="review", values={}))
+    refused = form.reply("send")
+    assert not form.done and refused.step == "review"
+    assert refused.error is not None and "leaves out the required field 'guests'" in refused.error
+    form.reply("1")
+    form.reply("4")
+    form.reply("send")
+    assert form.result().content == {"guests": 4}
+
+
+def test_an_ended_conversation_restores_with_its_answer() -> None:
+    saved = saved_after("3", "skip", "send")
+    assert saved["state"]["step"] == "done"
+    restored = ChatForm.restore(saved)
+    assert restored.done and restored.result().content == {"guests": 3}
+    assert restored.next_message().text == "the server · Sent."

@@ -19,8 +19,8 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, cast
 
-from mcp_client import ClientRequestContext
-from mcp_client.schema import AnswerValue, FieldKind, FormField, FormSchema
+from mcp_client import ClientRequestContext, InvalidElicitationContentError
+from mcp_client.schema import AnswerValue, FieldKind, FormSchema
 from mcp_client.types import (
     ElicitationAction,
     ElicitRequest,
@@ -269,7 +269,7 @@ class ChatForm:
         if command is None and word in _SEND:
             try:
                 self._content()
-            except ValueError as error:  # InvalidElicitationContentError is a ValueError too
+            except (ValueError, InvalidElicitationContentError) as error:
                 self._error = sanitize(str(error), max_length=300, single_line=True)
                 return
             self._action = "accept"
@@ -359,36 +359,87 @@ class ChatForm:
 
     @classmethod
     def restore(cls, data: Mapping[str, Any], *, now: Clock | None = None) -> ChatForm:
-        """The conversation ``to_json()`` described, where it stood. ``ValueError`` if ``data`` is not one
-        (or its answers no longer fit the question)."""
+        """The conversation ``to_json()`` described, where it stood.
+
+        A restored conversation is checked like a new one: ``ValueError`` if ``data`` is not a saved
+        conversation, or stands where this question cannot be (a step or an action it does not have,
+        answers that do not fit the question, an accepted answer that could not be sent, an accepted link
+        that must never be opened). A saved refusal is cleaned of control characters again.
+        """
         if not isinstance(data, Mapping) or data.get("format") != _FORMAT:  # pyright: ignore[reportUnnecessaryIsInstance]
             raise ValueError(f"not a saved ChatForm conversation (expected format {_FORMAT!r})")
         try:
             params = ElicitRequest.model_validate(data["request"]).params
             form = cls(params, _context_from_record(data.get("context")), now=now)
-            state = data["state"]
-            step = state["step"]
-            if step not in ("field", "review", "confirm", "url", "done"):
-                raise ValueError(f"unknown step {step!r}")
-            form._step = step
-            form._index = int(state["index"])
-            form._editing = bool(state["editing"])
-            form._error = state.get("error")
-            form._replies = int(state.get("replies", 1))
-            form._action = state.get("action")
-            values = dict(state["values"])
-            if form._form is not None:
-                fields = {f.name: f for f in form._form.fields}
-                for name, value in values.items():
-                    form_field: FormField | None = fields.get(name)
-                    if form_field is None or form_field.check(value) is not None:
-                        raise ValueError(f"the saved answer for {name!r} does not fit the question")
-                if not 0 <= form._index < max(len(form._form.fields), 1):
-                    raise ValueError("the saved position is outside the form")
-            form._values = values
+            form._load_state(data["state"])
         except (KeyError, TypeError) as error:
             raise ValueError(f"a saved ChatForm conversation is incomplete: {error}") from None
         return form
+
+    def _load_state(self, state: object) -> None:
+        """Take the saved ``state`` if this question could have got there, else ``ValueError``."""
+        state = _mapping(state, "state")
+        step = state["step"]
+        steps = _STEPS_OF[self._first_step()]
+        if step not in steps:
+            raise ValueError(f"unknown step {step!r} for this question (one of: {', '.join(steps)})")
+        action = state.get("action")
+        if action not in (None, "accept", "decline", "cancel"):
+            raise ValueError(f'unknown action {action!r} (one of: "accept", "decline", "cancel", null)')
+        if (step == "done") != (action is not None):
+            raise ValueError(f"the step {step!r} does not go with the action {action!r}")
+        index = _whole(state["index"], "index")
+        if not 0 <= index < max(len(self._form.fields) if self._form is not None else 0, 1):
+            raise ValueError("the saved position is outside the form")
+        editing = state["editing"]
+        if not isinstance(editing, bool):
+            raise ValueError(f"the saved editing flag must be true or false, not {editing!r}")
+        replies = _whole(state.get("replies", 1), "replies")
+        error = state.get("error")
+        if error is not None and not isinstance(error, str):
+            raise ValueError(f"the saved error must be text or null, not {error!r}")
+        values = dict(_mapping(state["values"], "values"))
+        fields = {f.name: f for f in self._form.fields} if self._form is not None else {}
+        for name, value in values.items():
+            form_field = fields.get(name)
+            if form_field is None or form_field.check(value) is not None:
+                raise ValueError(f"the saved answer for {name!r} does not fit the question")
+        self._step, self._action, self._index, self._editing = step, action, index, editing
+        self._replies, self._values = replies, values
+        self._error = (sanitize(error, max_length=300, single_line=True) if error else "") or None
+        if action == "accept":
+            self._check_accepted()
+
+    def _check_accepted(self) -> None:
+        """A saved ``accept`` must be one this form would have taken."""
+        if isinstance(self.params, ElicitRequestURLParams):
+            refusal = inspect_url(self.params.url).refusal
+            if refusal is not None:
+                raise ValueError(f"the saved answer accepts a link that must never be opened: {refusal}")
+        elif self._form is not None:
+            try:
+                self._content()
+            except InvalidElicitationContentError as error:
+                raise ValueError(f"the saved answer was accepted but could not be sent: {error}") from None
+
+
+_STEPS_OF: dict[ChatStep, tuple[ChatStep, ...]] = {
+    "field": ("field", "review", "done"),
+    "confirm": ("confirm", "done"),
+    "url": ("url", "done"),
+}
+
+
+def _mapping(value: object, what: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise ValueError(f"the saved {what} must be an object, not {type(value).__name__}")
+    return cast(Mapping[str, Any], value)
+
+
+def _whole(value: object, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"the saved {what} must be a whole number, not {value!r}")
+    return value
 
 
 def _is_yes_no(word: str) -> bool:
@@ -409,7 +460,11 @@ def _context_record(context: ClientRequestContext | None) -> dict[str, Any] | No
     return context_record(context)
 
 
-def _context_from_record(stored: Mapping[str, Any] | None) -> ClientRequestContext | None:
+def _context_from_record(stored: object) -> ClientRequestContext | None:
     if stored is None:
         return None
-    return context_from_record(stored)
+    record = _mapping(stored, "context")
+    for key in ("config_name", "tool_name"):  # shown to the user
+        if not isinstance(record.get(key), str | None):
+            raise ValueError(f"the saved context's {key} must be text or null, not {record[key]!r}")
+    return context_from_record(record)
