@@ -5,6 +5,10 @@ dates the prompts offer (only what the installed reader reads)."""
 from __future__ import annotations
 
 import re
+import sys
+import tomllib
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -198,3 +202,90 @@ def test_an_ended_conversation_restores_with_its_answer() -> None:
     restored = ChatForm.restore(saved)
     assert restored.done and restored.result().content == {"guests": 3}
     assert restored.next_message().text == "the server · Sent."
+
+
+# ------------------------------------------------------------------------- the dates offered to people
+
+NOW = datetime(2026, 12, 5, 10, 0, tzinfo=timezone(timedelta(hours=1)))
+WHEN = {
+    "day": {"type": "string", "format": "date", "title": "Day"},
+    "at": {"type": "string", "format": "date-time", "title": "At"},
+}
+
+
+@pytest.fixture
+def without_dateparser(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The chat extra not installed: ``import dateparser`` fails as it does then."""
+    monkeypatch.setitem(sys.modules, "dateparser", None)
+
+
+def dated_form() -> ChatForm:
+    schema = {"type": "object", "properties": WHEN, "required": ["day", "at"]}
+    return ChatForm(ElicitRequestFormParams(message="When?", requested_schema=schema), now=lambda: NOW)
+
+
+@pytest.mark.usefixtures("without_dateparser")
+def test_without_the_reader_of_words_the_chat_offers_and_names_the_iso_format() -> None:
+    form = dated_form()
+    asked = form.next_message().text
+    assert "Type a date as YYYY-MM-DD, like 2026-12-24." in asked
+    assert "24 Dec" not in asked and "tomorrow" not in asked
+    refused = form.reply("24 Dec")
+    assert refused.error == "type a date as YYYY-MM-DD, like 2026-12-24"  # no advice to install anything
+    asked_time = form.reply("2026-12-24").text
+    assert "Type a date and time as YYYY-MM-DD HH:MM, like 2026-12-24 19:30." in asked_time
+    assert "tomorrow" not in asked_time
+    assert (
+        form.reply("tomorrow 7pm").error == "type a date and time as YYYY-MM-DD HH:MM, like 2026-12-24 19:30"
+    )
+    form.reply("2026-12-24 19:30")
+    form.reply("send")
+    assert form.result().content == {"day": "2026-12-24", "at": "2026-12-24T19:30:00+01:00"}
+
+
+def test_with_the_reader_of_words_the_chat_offers_words_and_reads_them() -> None:
+    pytest.importorskip("dateparser", reason="the chat extra is not installed: pip install -e '.[chat]'")
+    form = dated_form()
+    assert "Type a date, like 2026-12-24, 24 Dec or tomorrow." in form.next_message().text
+    assert "Type a date and time, like 2026-12-24 19:30 or tomorrow 7pm." in form.reply("24 Dec").text
+    form.reply("tomorrow 7pm")
+    form.reply("send")
+    assert form.result().content == {"day": "2026-12-24", "at": "2026-12-06T19:00:00+01:00"}
+
+
+@pytest.mark.parametrize("installed", [True, False])
+def test_the_textual_form_offers_only_the_dates_it_reads(
+    installed: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pytest.importorskip("textual", reason="the textual extra is not installed: pip install -e '.[textual]'")
+    if installed:
+        pytest.importorskip("dateparser", reason="the chat extra is not installed: pip install -e '.[chat]'")
+    else:
+        monkeypatch.setitem(sys.modules, "dateparser", None)
+    from textual.widgets import Input
+
+    from ui_adapters.textual._fields import FieldInput
+
+    day = FormField(name="day", kind=FieldKind.DATE, label="Day", required=True)
+    at = FormField(name="at", kind=FieldKind.DATE_TIME, label="At", required=True)
+    day_input = FieldInput.build(day, "day").widget
+    at_input = FieldInput.build(at, "at").widget
+    assert isinstance(day_input, Input) and isinstance(at_input, Input)
+    refusal = day_input.validate("24 Dec")
+    assert refusal is not None
+    if installed:
+        assert day_input.placeholder == "a date: 2026-12-24, 24 Dec, tomorrow"
+        assert at_input.placeholder == "a date and time: 2026-12-24 19:30, tomorrow 7pm"
+        assert refusal.is_valid
+    else:
+        assert day_input.placeholder == "a date as YYYY-MM-DD, like 2026-12-24"
+        assert at_input.placeholder == "a date and time as YYYY-MM-DD HH:MM, like 2026-12-24 19:30"
+        assert refusal.failure_descriptions == ["type a date as YYYY-MM-DD, like 2026-12-24"]
+    accepted = day_input.validate("2026-12-24")
+    assert accepted is not None and accepted.is_valid
+
+
+def test_the_examples_extra_brings_the_reader_the_examples_offer() -> None:
+    project = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text("utf-8"))
+    extras = project["project"]["optional-dependencies"]
+    assert set(extras["chat"]) <= set(extras["examples"])

@@ -16,6 +16,7 @@ from mcp_client.schema import AnswerValue, FieldKind, FormField
 from ui_adapters._answer_text import number_text as _number
 from ui_adapters._answer_text import option_text as _option_label
 from ui_adapters._answer_text import value_text as describe_value
+from ui_adapters.chat._dates import date_offer
 from ui_adapters.text import sanitize
 
 __all__ = ["ChatMessage", "ChatStep", "describe_value", "field_prompt", "review_prompt"]
@@ -165,12 +166,13 @@ def _expected(form_field: FormField) -> str:
         FieldKind.TEXT: "Type your answer",
         FieldKind.EMAIL: "Type an e-mail address",
         FieldKind.URI: "Type a link, like https://example.com",
-        FieldKind.DATE: "Type a date, like 2026-12-24, 24 Dec or tomorrow",
-        FieldKind.DATE_TIME: "Type a date and time, like 2026-12-24 19:30 or tomorrow 7pm",
         FieldKind.INTEGER: "Type a whole number",
         FieldKind.NUMBER: "Type a number",
     }
-    text = parts[kind]
+    if kind is FieldKind.DATE or kind is FieldKind.DATE_TIME:  # only the dates the installed reader reads
+        text = f"Type {date_offer(with_time=kind is FieldKind.DATE_TIME).sentence}"
+    else:
+        text = parts[kind]
     low, high = form_field.minimum, form_field.maximum
     if low is not None and high is not None:
         text += f" from {_number(low)} to {_number(high)}"

@@ -19,6 +19,7 @@ from textual.widgets import Input, Select, SelectionList, Switch
 
 from mcp_client.schema import AnswerValue, FieldKind, FormField
 from ui_adapters._answer_text import option_text as _option_label
+from ui_adapters.chat._dates import DateOffer, date_offer
 from ui_adapters.chat._reading import read_answer
 from ui_adapters.text import sanitize
 
@@ -125,11 +126,16 @@ def _edit_text(value: AnswerValue | None) -> str:
 
 
 def _placeholder(form_field: FormField) -> str:
+    if form_field.kind is FieldKind.DATE or form_field.kind is FieldKind.DATE_TIME:
+        return _date_placeholder(date_offer(with_time=form_field.kind is FieldKind.DATE_TIME))
     return {
         FieldKind.EMAIL: "name@example.com",
         FieldKind.URI: "https://…",
-        FieldKind.DATE: "a date: 2026-12-24, 24 Dec, tomorrow",
-        FieldKind.DATE_TIME: "a date and time: 2026-12-24 19:30, tomorrow 7pm",
         FieldKind.INTEGER: "a whole number",
         FieldKind.NUMBER: "a number",
     }.get(form_field.kind, "")
+
+
+def _date_placeholder(offer: DateOffer) -> str:
+    """Only the dates the installed reader reads: words with ``dateparser``, else the ISO format named."""
+    return f"{offer.what}: {', '.join(offer.examples)}" if offer.in_words else offer.sentence
