@@ -6,7 +6,7 @@ arrives in the chat itself, as messages with quick replies, not as a separate fo
 Runs offline: a scripted assistant stands in for a model (for a real model calling the tools, see
 ``model_chat.py``; its questions could come here the same way). Try "a table for 2 on 2025-12-25":
 that date is full, so the bistro asks whether another date will do. Reply in your own words ("yes",
-"27 Dec"), or type a quick reply's label; "bye" (or end of input) leaves.
+"27 Dec"), or type a quick reply's label; "bye" (or end of input, or Ctrl-C) leaves.
 
 The integration is one line: ``chat_callback(show, next_line)`` is the ``elicitation_callback``. The
 chat and the question share one input: while a tool call waits for an answer the chat itself waits too,
@@ -19,11 +19,11 @@ from __future__ import annotations
 import math
 import re
 import sys
+import threading
 from pathlib import Path
 
 import anyio
-import anyio.from_thread
-import anyio.to_thread
+from anyio.from_thread import BlockingPortal
 
 from mcp_client import Client, StdioServerParameters
 from mcp_client.types import CallToolResult, TextContent
@@ -37,12 +37,13 @@ BISTRO = StdioServerParameters(
 class Terminal:
     """The person at the terminal: lines read one at a time, only when someone waits for one.
 
-    A line is read in a worker thread (``input`` blocks). If whoever waited gives up (a question
-    withdrawn), the read goes on, and its line goes to the next one who waits: no line is lost, and
-    nothing is read ahead of need, so leaving never waits for a line nobody asked for.
+    A line is read in a thread of its own (``input`` blocks), a daemon thread: leaving (Ctrl-C) never
+    waits for a line nobody will type. If whoever waited gives up (a question withdrawn), the read goes
+    on, and its line goes to the next one who waits: no line is lost, and nothing is read ahead of need.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, portal: BlockingPortal) -> None:
+        self._portal = portal  # how the reading thread hands its line to the event loop
         self._lines_in, self._lines = anyio.create_memory_object_stream[str | None](math.inf)
         self._reading = False
         self.quick_replies: tuple[tuple[str, str], ...] = ()
@@ -51,7 +52,7 @@ class Terminal:
         """The next line typed (``None`` at the end of input); a quick reply's label becomes its value."""
         if not self._reading:
             self._reading = True
-            await anyio.to_thread.run_sync(self._read, abandon_on_cancel=True)
+            threading.Thread(target=self._read, name="terminal input", daemon=True).start()
         line = await self._lines.receive()
         self._reading = False
         if line is None:
@@ -67,15 +68,20 @@ class Terminal:
         return "cancel" if line is None else line
 
     def _read(self) -> None:
-        """In a worker thread: read a line and post it, even if whoever waited for it has given up."""
+        """In the reading thread: read a line and post it, even if whoever waited for it has given up."""
         try:
             line: str | None = input("you: ")
         except EOFError:
             line = None
-        anyio.from_thread.run_sync(self._lines_in.send_nowait, line)
+        try:
+            self._portal.call(self._lines_in.send_nowait, line)
+        except RuntimeError:  # the chat has ended meanwhile: nobody will read it
+            pass
 
     async def show(self, message: ChatMessage) -> None:
         """Post a message from the server: its text (already plain, server name first), its quick replies."""
+        if self._reading:  # a prompt still waits for a line (the question was withdrawn): start a new one
+            print()
         for line in message.text.splitlines():
             print(f"  │ {line}")
         self.quick_replies = message.choices
@@ -115,11 +121,16 @@ async def assistant(client: Client, you: Terminal) -> None:
 
 
 async def main() -> None:
-    you = Terminal()
-    callback = chat_callback(you.show, you.reply)
-    async with Client(BISTRO, mode="legacy", elicitation_callback=callback) as client:
-        await assistant(client, you)
+    async with BlockingPortal() as portal:
+        you = Terminal(portal)
+        callback = chat_callback(you.show, you.reply)
+        async with Client(BISTRO, mode="legacy", elicitation_callback=callback) as client:
+            await assistant(client, you)
 
 
 if __name__ == "__main__":
-    anyio.run(main)
+    try:
+        anyio.run(main)
+    except KeyboardInterrupt:  # Ctrl-C: the chat and the bistro are closed by now; leave without a traceback
+        print("\nassistant: Interrupted. Bye!", flush=True)
+        sys.exit(130)

@@ -33,3 +33,18 @@ def test_the_question_is_held_in_the_chat_with_quick_replies() -> None:
         term.send("bye\r")
         assert term.wait_exit() == 0
         assert "assistant: Bye!" in term.output
+
+
+@pytest.mark.parametrize("where", ["chat", "question"])
+def test_ctrl_c_leaves_at_once_with_a_short_word(where: str) -> None:
+    with screen([str(CHAT_BOT)], rows=40, columns=120) as term:
+        term.wait_for(r"^you:$")
+        if where == "question":
+            term.send("a table for 2 on 2025-12-25\r")
+            term.wait_for(r"│ \[Yes\]   \[No\]")
+        term.send("\x03")
+        assert term.wait_exit(seconds=30) == 130  # before: a traceback, then no exit until Enter
+        term.wait_for(r"^assistant: Interrupted\. Bye!$")
+        assert "Traceback" not in term.output and "KeyboardInterrupt" not in term.output
+        if where == "question":
+            term.wait_for(r"^  │ bistro · This question was withdrawn: the call that asked it has ended\.$")
