@@ -111,3 +111,20 @@ async def test_very_long_text_is_truncated() -> None:
     assert term.console_text.count("M") < 5_000
     assert "M…" in term.console_text.replace("\n", "").replace("│", "").replace(" ", "")
     assert term.console_text.count("T") < 1_000
+
+
+async def test_a_title_that_cleans_to_nothing_shows_the_cleaned_property_name() -> None:
+    params = ElicitRequestFormParams(
+        message="Who?",
+        requested_schema={
+            "type": "object",
+            "properties": {f"na{CURSOR}me{TITLE}": {"type": "string", "title": f"{CURSOR}{BIDI[0]}"}},
+        },
+    )
+    with terminal() as term:
+        steps = [("Ada" + ENTER, "Your answers"), (ENTER, None)]
+        result = await converse(term, params, steps)
+    assert result.action == "accept"
+    assert "name" in term.console_text and "name" in term.screen_text
+    for payload in PAYLOADS:
+        assert payload not in term.console_text and payload not in term.screen_text, repr(payload)
