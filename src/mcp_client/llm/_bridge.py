@@ -89,12 +89,17 @@ class ToolBridge:
     ) -> None:
         self._client = client
         self._pause_with = pause_with
-        self.model_reads: ModelReads = model_reads_checked(model_reads)
+        self._model_reads: ModelReads = model_reads_checked(model_reads)
         self._include = tuple(include) if include is not None else None
         self._exclude = tuple(exclude)
         self._listing: _Listing | None = None
         self._tools: list[ExportedTool] = []
         self._by_name: dict[str, ExportedTool] = {}
+
+    @property
+    def model_reads(self) -> ModelReads:
+        """What the model is given of a result: ``"content"`` or ``"structured"`` (set at construction)."""
+        return self._model_reads
 
     # ------------------------------------------------------------------ the tool list
 
@@ -142,7 +147,7 @@ class ToolBridge:
                     entries.append((unique, server, tool))
         names = provider_names(unique for unique, _, _ in entries)
         return [
-            ExportedTool(name, tool, server, self.model_reads)
+            ExportedTool(name, tool, server, self._model_reads)
             for name, (_, server, tool) in zip(names, entries, strict=True)
         ]
 
