@@ -13,12 +13,13 @@ from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessa
 
 
 class ScriptedModel(Model):
-    """Calls ``tool`` with ``arguments`` (call id ``c1``), then answers ``Tool: <the tool's output>``.
+    """Calls ``tool`` with ``arguments`` (call id ``c1``; a string is sent as it is, JSON or not), then
+    answers ``Tool: <the tool's output>``.
 
     ``tools`` are the tools of the first turn, ``inputs`` what every turn was given.
     """
 
-    def __init__(self, tool: str, arguments: dict[str, Any]) -> None:
+    def __init__(self, tool: str, arguments: dict[str, Any] | str) -> None:
         self.tool = tool
         self.arguments = arguments
         self.tools: list[Any] = []
@@ -29,8 +30,9 @@ class ScriptedModel(Model):
         outputs = [i for i in input if isinstance(i, dict) and i.get("type") == "function_call_output"]
         if not outputs:
             self.tools = kwargs["tools"]
+            arguments = self.arguments if isinstance(self.arguments, str) else json.dumps(self.arguments)
             call = ResponseFunctionToolCall(
-                type="function_call", call_id="c1", name=self.tool, arguments=json.dumps(self.arguments)
+                type="function_call", call_id="c1", name=self.tool, arguments=arguments
             )
             return ModelResponse(output=[call], usage=Usage(), response_id=None)
         text = ResponseOutputText(type="output_text", text=f"Tool: {outputs[0]['output']}", annotations=[])

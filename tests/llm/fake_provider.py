@@ -1,7 +1,8 @@
 """A stand-in for the OpenAI, Anthropic and Gemini HTTP APIs on 127.0.0.1: the real SDKs talk to it.
 
 It records every request body the SDK sends (``requests``: ``(path, json)``) and answers each with the
-next reply a test queued (``reply(...)``); the helpers below build replies in each API's own shape (a
+next reply a test queued (``reply(...)``: a dict, or a str sent as it is, for JSON that Starlette would
+refuse to write, such as ``NaN``); the helpers below build replies in each API's own shape (a
 tool call, or a final text). Served by uvicorn in a thread of its own, so the test's event loop (asyncio
 or trio) is free, and on a port the OS picks.
 """
@@ -19,7 +20,7 @@ from typing import Any
 import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 
@@ -29,11 +30,11 @@ class FakeProvider:
     def __init__(self) -> None:
         self.url = ""
         self.requests: list[tuple[str, dict[str, Any]]] = []
-        self._replies: deque[dict[str, Any]] = deque()
+        self._replies: deque[dict[str, Any] | str] = deque()
         self._lock = threading.Lock()
         self.app = Starlette(routes=[Route("/{path:path}", self._answer, methods=["POST"])])
 
-    def reply(self, *bodies: dict[str, Any]) -> None:
+    def reply(self, *bodies: dict[str, Any] | str) -> None:
         with self._lock:
             self._replies.extend(bodies)
 
@@ -41,13 +42,16 @@ class FakeProvider:
         """The bodies of the requests whose path contains ``path_part``."""
         return [body for path, body in self.requests if path_part in path]
 
-    async def _answer(self, request: Request) -> JSONResponse:
+    async def _answer(self, request: Request) -> Response:
         body = json.loads(await request.body() or b"{}")
         with self._lock:
             self.requests.append((request.url.path, body))
             if not self._replies:
                 return JSONResponse({"error": {"message": "the test queued no reply"}}, status_code=500)
-            return JSONResponse(self._replies.popleft())
+            reply = self._replies.popleft()
+        if isinstance(reply, str):
+            return Response(reply, media_type="application/json")
+        return JSONResponse(reply)
 
 
 @contextmanager

@@ -28,9 +28,8 @@ pytestmark = pytest.mark.anyio
 FULL = {"date": "2025-12-25", "party_size": 2}
 QUESTION = "No tables for 2 on 2025-12-25. Would you like another date?"
 BOOKED = "[SUCCESS] Booked for 2025-12-27"
-# The official SDK declares an outputSchema for ``-> str`` ({"result": str}): the model gets the
-# structured result, as the tool declares it.
-BOOKED_JSON = json.dumps({"result": BOOKED}, separators=(",", ":"))
+# The official SDK declares an outputSchema for ``-> str`` ({"result": str}); the model reads the
+# content (the text), not {"result": ...} (``model_reads="structured"`` gives that: test_bridge_edges.py).
 
 
 def _openai(provider: FakeProvider) -> openai.AsyncOpenAI:
@@ -61,7 +60,7 @@ async def test_openai_chat_loop_reaches_the_question_and_the_answer(
     first, second = fake_provider.bodies("/chat/completions")
     assert first["tools"] == tools
     assert first["tools"][0]["function"]["name"] == "book_table"
-    assert second["messages"][-1] == {"role": "tool", "tool_call_id": "call_1", "content": BOOKED_JSON}
+    assert second["messages"][-1] == {"role": "tool", "tool_call_id": "call_1", "content": BOOKED}
 
 
 async def test_openai_responses_loop(fake_provider: FakeProvider, canned_answers: Any) -> None:
@@ -82,7 +81,7 @@ async def test_openai_responses_loop(fake_provider: FakeProvider, canned_answers
     assert answers.messages == [QUESTION]
     first, second = fake_provider.bodies("/responses")
     assert first["tools"][0]["type"] == "function" and first["tools"][0]["name"] == "book_table"
-    assert second["input"] == [{"type": "function_call_output", "call_id": "call_1", "output": BOOKED_JSON}]
+    assert second["input"] == [{"type": "function_call_output", "call_id": "call_1", "output": BOOKED}]
 
 
 async def test_anthropic_loop(fake_provider: FakeProvider, canned_answers: Any) -> None:
@@ -111,7 +110,7 @@ async def test_anthropic_loop(fake_provider: FakeProvider, canned_answers: Any) 
         {
             "type": "tool_result",
             "tool_use_id": "toolu_1",
-            "content": [{"type": "text", "text": BOOKED_JSON}],
+            "content": [{"type": "text", "text": BOOKED}],
             "is_error": False,
         }
     ]
@@ -139,7 +138,7 @@ async def test_gemini_loop(fake_provider: FakeProvider, canned_answers: Any) -> 
     assert declaration["name"] == "book_table"
     assert set(declaration["parameters"]["properties"]) == {"date", "party_size"}
     assert second["contents"][-1]["parts"] == [
-        {"functionResponse": {"name": "book_table", "response": {"output": {"result": BOOKED}}}}
+        {"functionResponse": {"name": "book_table", "response": {"output": BOOKED}}}
     ]
 
 

@@ -170,14 +170,15 @@ def test_strict_refuses_what_it_cannot_keep(schema: dict[str, Any]) -> None:
 
 def test_names_are_made_safe_short_and_unique() -> None:
     long = "files." + "x" * 100
-    names = provider_names(["ok_name", "a.b", "a_b", "9lives", long, long + "y"])
+    given = ["ok_name", "a.b", "a_b", "9lives", long, long + "y"]
+    names = dict(zip(given, provider_names(given), strict=True))
     assert names["ok_name"] == "ok_name"
     assert names["a.b"] != names["a_b"] == "a_b"
     assert names["a.b"].startswith("a_b_") and len(names["a.b"]) == 12
     assert names["9lives"] == "_9lives"
     assert len(names[long]) == 64 and len(names[long + "y"]) == 64
     assert names[long] != names[long + "y"]
-    assert provider_names([long])[long] == names[long]  # stable from one listing to the next
+    assert provider_names([long]) == [names[long]]  # stable from one listing to the next
     assert all(n.replace("_", "").replace("-", "").isalnum() for n in names.values())
 
 
@@ -213,7 +214,7 @@ async def test_include_exclude_and_the_list_follows_list_changed() -> None:
             await _sleep(0.05)
         assert names == ["add_tool", "late_one"]
         block = await bridge.run_anthropic({"id": "t3", "name": "late_one", "input": {}})
-    assert block["content"] == [{"type": "text", "text": '{"result":"late_one was added"}'}]
+    assert block["content"] == [{"type": "text", "text": "late_one was added"}]
 
 
 async def _sleep(seconds: float) -> None:
@@ -275,7 +276,11 @@ async def test_results_keep_images_resources_structure_and_errors() -> None:
         resource = await bridge.run_anthropic(
             {"id": "t2", "name": "get-resource-reference", "input": {"resourceType": "Text", "resourceId": 1}}
         )
-        weather = await bridge.run_gemini({"name": "get-structured-content", "args": {"location": "Chicago"}})
+        weather_call = {"name": "get-structured-content", "args": {"location": "Chicago"}}
+        weather_text = await bridge.run_gemini(weather_call)
+        structured = ToolBridge(client, model_reads="structured")
+        await structured.gemini_tools()
+        weather = await structured.run_gemini(weather_call)
         echo = await bridge.run_gemini({"name": "echo", "args": {"message": "hi"}, "id": "g1"})
 
     assert [b["type"] for b in claude_image["content"]] == ["text", "image", "text"]
@@ -285,6 +290,7 @@ async def test_results_keep_images_resources_structure_and_errors() -> None:
     assert "[image (image/png) not shown]" in chat_image["content"]  # Chat tool messages take text only
     assert resource["content"][1]["text"].startswith("[resource ")  # an embedded text resource as text
     assert set(weather["function_response"]["response"]["output"]) >= {"temperature", "conditions"}
+    assert isinstance(weather_text["function_response"]["response"]["output"], str)  # the content
     assert echo == {"function_response": {"name": "echo", "id": "g1", "response": {"output": "Echo: hi"}}}
 
 

@@ -7,8 +7,10 @@
 
 Like langchain-mcp-adapters, each tool answers with content and an artifact
 (``response_format="content_and_artifact"``): the content is the text (or text and image blocks), the
-artifact the ``CallToolResult`` itself. A tool error comes back as a ``ToolMessage`` with
-``status="error"`` (a ``ToolException``, handled), which the model reads. The tools are async only.
+artifact the ``CallToolResult`` itself (``model_reads="structured"``: the content is the
+``structuredContent`` as JSON where the tool declares an ``outputSchema``). A tool error, or arguments
+that cannot be sent (``NaN``, nesting deeper than 100 levels, ...), comes back as a ``ToolMessage``
+with ``status="error"`` (a ``ToolException``, handled), which the model reads. The tools are async only.
 
 With ``pause_with=broker`` (a ``QuestionBroker``), a 2026-07-28 server's question pauses the call
 instead: the tool raises ``mcp_client.llm.ToolCallPaused`` (not a ``ToolException``: the model is not
@@ -35,7 +37,15 @@ from mcp_client._group import ClientGroup
 from mcp_client.llm._bridge import ToolBridge
 from mcp_client.llm._paused import PausingCaller, ToolCallPaused
 from mcp_client.llm._schema import object_schema
-from mcp_client.llm._view import ExportedTool, ImagePart, TextPart, plain_text, result_parts
+from mcp_client.llm._view import (
+    ExportedTool,
+    ImagePart,
+    ModelReads,
+    TextPart,
+    argument_problem,
+    plain_text,
+    result_parts,
+)
 from mcp_client.types import CallToolResult
 
 __all__ = ["load_tools", "tool_message"]
@@ -57,9 +67,21 @@ def _content(exported: ExportedTool, result: CallToolResult) -> str | list[Any]:
 
 
 class _MCPTool(StructuredTool):
-    """A ``StructuredTool`` whose pause names the model's tool call."""
+    """A ``StructuredTool`` whose pause names the model's tool call, and that refuses arguments JSON
+    cannot carry before LangChain itself reads them (its callbacks ``repr`` the input, which an object
+    nested thousands deep turns into a ``RecursionError``)."""
 
     async def ainvoke(self, input: Any, config: RunnableConfig | None = None, **kwargs: Any) -> Any:
+        call = isinstance(input, dict) and input.get("type") == "tool_call"  # pyright: ignore[reportUnknownMemberType]
+        arguments: Any = input.get("args") if call else input  # pyright: ignore[reportUnknownMemberType]
+        problem = argument_problem(arguments) if isinstance(arguments, dict) else None
+        if problem is not None:
+            text = f"The call to {self.name} was not run: {problem}."
+            if call:
+                return ToolMessage(
+                    content=text, tool_call_id=str(input["id"]), name=self.name, status="error"
+                )
+            return text
         try:
             return await super().ainvoke(input, config, **kwargs)
         except ToolCallPaused as paused:
@@ -114,12 +136,16 @@ async def load_tools(
     include: Sequence[str] | None = None,
     exclude: Sequence[str] = (),
     pause_with: PausingCaller | None = None,
+    model_reads: ModelReads = "content",
 ) -> list[BaseTool]:
-    """The tools of ``client`` (a ``Client`` or ``ClientGroup``), filtered as in ``ToolBridge``.
+    """The tools of ``client`` (a ``Client`` or ``ClientGroup``), filtered as in ``ToolBridge``;
+    ``model_reads`` as in ``ToolBridge``.
 
     The list is a snapshot: call again after the server's ``list_changed`` to pick up new tools.
     ``pause_with`` (a ``QuestionBroker``): calls go through it, and a paused one raises
     ``ToolCallPaused`` (see the module docstring).
     """
-    bridge = ToolBridge(client, include=include, exclude=exclude, pause_with=pause_with)
+    bridge = ToolBridge(
+        client, include=include, exclude=exclude, pause_with=pause_with, model_reads=model_reads
+    )
     return [_tool(bridge, exported) for exported in await bridge.tools()]

@@ -7,8 +7,10 @@
 
 Unlike the SDK's own MCP support, the calls go through ``Client.call_tool``: a tool's question reaches
 the ``elicitation_callback`` mid-run. Schemas are strict where they can be without changing what the
-tool accepts (as ``ToolBridge.openai_tools``); arguments that are not JSON, and tool errors, come back to
-the model as text starting with ``Error:``.
+tool accepts (as ``ToolBridge.openai_tools``); arguments that are not JSON (or that JSON cannot carry:
+``NaN``, nesting deeper than 100 levels, ...), and tool errors, come back to the model as text starting
+with ``Error:``. The model reads the tool's ``content`` (``model_reads="structured"``: its
+``structuredContent`` where it declares an ``outputSchema``).
 
 With ``pause_with=broker`` (a ``QuestionBroker``), a 2026-07-28 server's question pauses the call
 instead: ``Runner.run`` raises ``mcp_client.llm.ToolCallPaused`` (an ``AgentsException`` too, so the
@@ -36,7 +38,7 @@ from mcp_client._group import ClientGroup
 from mcp_client.llm import _openai
 from mcp_client.llm._bridge import ToolBridge
 from mcp_client.llm._paused import PausingCaller, ToolCallPaused
-from mcp_client.llm._view import ExportedTool, result_parts
+from mcp_client.llm._view import ExportedTool, ModelReads, result_parts
 from mcp_client.types import CallToolResult
 
 __all__ = ["function_tools", "resumed_items"]
@@ -95,12 +97,16 @@ async def function_tools(
     exclude: Sequence[str] = (),
     strict: bool | None = None,
     pause_with: PausingCaller | None = None,
+    model_reads: ModelReads = "content",
 ) -> list[FunctionTool]:
-    """The tools of ``client`` (a ``Client`` or ``ClientGroup``), filtered as in ``ToolBridge``.
+    """The tools of ``client`` (a ``Client`` or ``ClientGroup``), filtered as in ``ToolBridge``;
+    ``model_reads`` as in ``ToolBridge``.
 
     The list is a snapshot: call again after the server's ``list_changed`` to pick up new tools.
     ``pause_with`` (a ``QuestionBroker``): calls go through it, and a paused one ends the run with
     ``ToolCallPaused`` (see the module docstring).
     """
-    bridge = ToolBridge(client, include=include, exclude=exclude, pause_with=pause_with)
+    bridge = ToolBridge(
+        client, include=include, exclude=exclude, pause_with=pause_with, model_reads=model_reads
+    )
     return [_tool(bridge, exported, strict) for exported in await bridge.tools()]

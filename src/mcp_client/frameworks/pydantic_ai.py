@@ -4,9 +4,11 @@
 
     agent = Agent("openai:gpt-4.1", toolsets=[MCPToolset(client)])
 
-Tool errors (``isError``, invalid arguments the server refused) are raised as ``ModelRetry`` so the model
-sees them and may try again (within ``max_retries``); a question the tool asks is answered through the
-client's ``elicitation_callback`` before the result comes back.
+Tool errors (``isError``, invalid arguments the server refused, arguments that cannot be sent at all)
+are raised as ``ModelRetry`` so the model sees them and may try again (within ``max_retries``); a
+question the tool asks is answered through the client's ``elicitation_callback`` before the result
+comes back. The tool returns its ``content`` (text, or text and images); with
+``model_reads="structured"``, its ``structuredContent`` where it declares an ``outputSchema``.
 
 With ``pause_with=broker`` (a ``QuestionBroker``), a 2026-07-28 server's question pauses the call
 instead: the tool raises PydanticAI's ``CallDeferred``, so the run ends with ``DeferredToolRequests``
@@ -38,7 +40,14 @@ from mcp_client._group import ClientGroup
 from mcp_client.llm._bridge import ToolBridge
 from mcp_client.llm._paused import PausingCaller, ToolCallPaused
 from mcp_client.llm._schema import object_schema
-from mcp_client.llm._view import ImagePart, TextPart, plain_text, result_parts, structured_output
+from mcp_client.llm._view import (
+    ImagePart,
+    ModelReads,
+    TextPart,
+    plain_text,
+    result_parts,
+    structured_output,
+)
 from mcp_client.types import CallToolResult
 
 __all__ = ["MCPToolset"]
@@ -50,7 +59,8 @@ _ANY_ARGUMENTS = SchemaValidator(schema=core_schema.dict_schema())
 class MCPToolset(AbstractToolset[Any]):
     """The tools of ``client`` (a ``Client`` or ``ClientGroup``) for a PydanticAI ``Agent``.
 
-    ``include`` / ``exclude`` filter as in ``ToolBridge``; names are the bridge's provider-safe ones.
+    ``include`` / ``exclude`` filter as in ``ToolBridge``; names are the bridge's provider-safe ones;
+    ``model_reads`` (``"content"`` or ``"structured"``) is as in ``ToolBridge``.
     The tool list is read from the client's cache on each run step, so it follows ``list_changed``.
     ``pause_with`` (a ``QuestionBroker``): calls go through it, and a paused one is deferred (see the
     module docstring); the deferral's metadata holds ``mcp_paused_call``, ``mcp_server`` and ``mcp_tool``.
@@ -65,8 +75,11 @@ class MCPToolset(AbstractToolset[Any]):
         max_retries: int = 1,
         id: str | None = None,
         pause_with: PausingCaller | None = None,
+        model_reads: ModelReads = "content",
     ) -> None:
-        self.bridge: ToolBridge = ToolBridge(client, include=include, exclude=exclude, pause_with=pause_with)
+        self.bridge: ToolBridge = ToolBridge(
+            client, include=include, exclude=exclude, pause_with=pause_with, model_reads=model_reads
+        )
         self.max_retries = max_retries
         self._id = id
 

@@ -11,6 +11,7 @@ through the broker, which may release the call instead (``ToolCallPaused``).
 from __future__ import annotations
 
 import fnmatch
+import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -24,14 +25,19 @@ from mcp_client.llm._names import provider_names
 from mcp_client.llm._paused import PausingCaller, ToolCallPaused
 from mcp_client.llm._view import (
     ExportedTool,
+    ModelReads,
+    argument_problem,
     error_result,
     field_of,
+    model_reads_checked,
     parse_arguments,
     result_parts,
 )
 from mcp_client.types import CallToolResult, Tool
 
 __all__ = ["ToolBridge"]
+
+logger = logging.getLogger("mcp_client.llm")
 
 _Listing = list[tuple[str | None, list[Tool]]]
 
@@ -49,13 +55,21 @@ class ToolBridge:
 
     ``include`` / ``exclude`` are ``fnmatch`` patterns matched against a tool's name (its group name or
     its own name on the server). Names are made provider-safe (``[A-Za-z0-9_-]``, at most 64
-    characters, unique); ``tool_for(name)`` maps one back. The list is the client's cached one, so it
+    characters, unique even ignoring case, whatever names the servers send); ``tool_for(name)`` maps
+    one back. A tool a server lists twice is exported once. The list is the client's cached one, so it
     follows the server's ``list_changed`` notices: each export asks the cache, and converts again only
     when the list changed.
 
-    ``run_*`` never raise for what the model got wrong: arguments that are not JSON, an unknown tool, or
-    a server that refuses the call come back as an error result the model can read. Connection
-    failures still raise (the app decides whether to go on).
+    ``model_reads`` is what the model is given of a result: ``"content"`` (the default; MCP's
+    ``content`` is what a tool writes for the model), or ``"structured"``: the ``structuredContent``
+    as JSON where the tool declares an ``outputSchema`` (the content otherwise).
+
+    ``run_*`` never raise for what the model got wrong: arguments that are not a JSON object (or hold
+    ``NaN``, ``Infinity``, an integer of thousands of digits, or nest deeper than 100 levels), an
+    unknown tool, or a server that refuses the call come back as an error result the model can read;
+    arguments that cannot be sent never reach the server. Connection failures still raise (the app
+    decides whether to go on), and so does ``UrlElicitationRequiredError`` (the user, not the model,
+    must open its URLs before the call is made again).
 
     ``pause_with`` (a ``QuestionBroker``, or any ``PausingCaller``) makes every call through it: a
     2026-07-28 server's question then pauses the call instead of holding the model's run, and
@@ -71,14 +85,21 @@ class ToolBridge:
         include: Sequence[str] | None = None,
         exclude: Sequence[str] = (),
         pause_with: PausingCaller | None = None,
+        model_reads: ModelReads = "content",
     ) -> None:
         self._client = client
         self._pause_with = pause_with
+        self._model_reads: ModelReads = model_reads_checked(model_reads)
         self._include = tuple(include) if include is not None else None
         self._exclude = tuple(exclude)
         self._listing: _Listing | None = None
         self._tools: list[ExportedTool] = []
         self._by_name: dict[str, ExportedTool] = {}
+
+    @property
+    def model_reads(self) -> ModelReads:
+        """What the model is given of a result: ``"content"`` or ``"structured"`` (set at construction)."""
+        return self._model_reads
 
     # ------------------------------------------------------------------ the tool list
 
@@ -108,7 +129,13 @@ class ToolBridge:
         entries: list[tuple[str, str | None, Tool]] = []
         group = self._client if isinstance(self._client, ClientGroup) else None
         for server, tools in listing:
+            label = self._client.server if isinstance(self._client, Client) else server
+            seen: set[str] = set()
             for tool in tools:
+                if tool.name in seen:  # one server, one tool per name: the first listing is the one exported
+                    logger.warning("%r lists the tool %r more than once; exported once", label, tool.name)
+                    continue
+                seen.add(tool.name)
                 if group is not None and server is not None:
                     config = group.config.servers[server]
                     if not config.offers(tool.name):
@@ -119,7 +146,10 @@ class ToolBridge:
                 if self._wanted(unique, tool.name):
                     entries.append((unique, server, tool))
         names = provider_names(unique for unique, _, _ in entries)
-        return [ExportedTool(names[unique], tool, server) for unique, server, tool in entries]
+        return [
+            ExportedTool(name, tool, server, self._model_reads)
+            for name, (_, server, tool) in zip(names, entries, strict=True)
+        ]
 
     async def tools(self) -> list[ExportedTool]:
         """The tools as the model sees them (the neutral view the provider formats are made from)."""
@@ -196,8 +226,14 @@ class ToolBridge:
     async def call_tool(self, tool: ExportedTool, arguments: dict[str, Any]) -> CallToolResult:
         """``call_tool`` on the tool's server; a refusal by the server becomes an error result.
 
-        With ``pause_with``, the call goes through it; ``ToolCallPaused`` if it paused the call.
+        Arguments that cannot be sent as JSON (``NaN``, ``Infinity``, an integer of thousands of digits,
+        nesting deeper than 100 levels) are an error result too, and the server is not called. A
+        ``UrlElicitationRequiredError`` is raised: its URLs are for the user, not the model. With
+        ``pause_with``, the call goes through it; ``ToolCallPaused`` if it paused the call.
         """
+        problem = argument_problem(arguments)
+        if problem is not None:
+            return error_result(f"The call to {tool.name} was not run: {problem}.")
         client = self._client
         if isinstance(client, ClientGroup):
             assert tool.server is not None  # a group's tools always name their server

@@ -78,7 +78,7 @@ class RequestTools:
     def of(cls, params: CreateMessageRequestParams) -> RequestTools:
         offered = params.tools or []
         names = provider_names(tool.name for tool in offered)
-        exported = [ExportedTool(names[tool.name], tool) for tool in offered]
+        exported = [ExportedTool(name, tool) for name, tool in zip(names, offered, strict=True)]
         return cls(exported, {tool.name: tool.original_name for tool in exported})
 
     def provider_name(self, name: str) -> str:

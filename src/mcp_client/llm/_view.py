@@ -9,9 +9,10 @@ one module that maps these three to its format.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from mcp_client.types import (
     AudioContent,
@@ -23,18 +24,39 @@ from mcp_client.types import (
     Tool,
 )
 
+ModelReads = Literal["content", "structured"]
+"""What the model is given of a tool's result: its ``content`` (the default), or its
+``structuredContent`` where the tool declares an ``outputSchema``."""
+
+MODEL_READS: tuple[ModelReads, ...] = ("content", "structured")
+MAX_ARGUMENT_DEPTH = 100
+"""How deep the model's arguments may nest (objects and arrays); deeper is refused before the call."""
+MAX_INTEGER_DIGITS = 4300
+"""The longest integer the model may send (Python's own limit for turning one into text)."""
+_INTEGER_LIMIT = 10**MAX_INTEGER_DIGITS
+
+
+def model_reads_checked(value: object) -> ModelReads:
+    """``value`` if it is one of ``MODEL_READS``, else a ``ValueError`` naming them."""
+    if value not in MODEL_READS:
+        raise ValueError(f"model_reads must be 'content' or 'structured', not {value!r}")
+    return value  # type: ignore[return-value]
+
 
 @dataclass(frozen=True, slots=True)
 class ExportedTool:
     """A server's tool as the model sees it.
 
     ``name`` is the provider-safe name (``[A-Za-z0-9_-]``, at most 64 characters); ``tool`` is the
-    server's own ``Tool``; ``server`` is the group's server name, ``None`` for a single ``Client``.
+    server's own ``Tool``; ``server`` is the group's server name, ``None`` for a single ``Client``;
+    ``model_reads`` what the model is given of its results (``"content"``, or ``"structured"``: the
+    ``structuredContent`` where the tool declares an ``outputSchema``).
     """
 
     name: str
     tool: Tool
     server: str | None = None
+    model_reads: ModelReads = "content"
     _converted: dict[str, Any] = field(default_factory=dict[str, Any], repr=False, compare=False)
 
     @property
@@ -83,18 +105,73 @@ def field_of(obj: Any, name: str) -> Any:
     return getattr(obj, name, None)
 
 
+class _NotJSON(ValueError):
+    """A constant JSON does not have (``NaN``, ``Infinity``), met while parsing."""
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _NotJSON(name)
+
+
+_NOT_FINITE = "the arguments hold NaN or Infinity, which JSON does not allow: send a finite number or null"
+_TOO_LONG = f"a number in the arguments has more than {MAX_INTEGER_DIGITS} digits: send a shorter one"
+_TOO_DEEP = f"the arguments are nested more than {MAX_ARGUMENT_DEPTH} levels deep: send a flatter object"
+
+
 def parse_arguments(raw: Any) -> tuple[dict[str, Any] | None, str | None]:
-    """``(arguments, None)``, or ``(None, why)`` when the model's arguments are not a JSON object."""
+    """``(arguments, None)``, or ``(None, why)`` when the model's arguments are not a JSON object
+    (or hold what JSON cannot carry: see ``argument_problem``)."""
     if raw is None or raw == "":
         return {}, None
     if isinstance(raw, str):
         try:
-            raw = json.loads(raw)
+            raw = json.loads(raw, parse_constant=_refuse_constant)
         except json.JSONDecodeError as exc:
             return None, f"the arguments are not valid JSON ({exc.msg} at position {exc.pos})"
+        except _NotJSON:
+            return None, _NOT_FINITE
+        except ValueError:  # an integer longer than the interpreter turns into a number
+            return None, _TOO_LONG
+        except RecursionError:
+            return None, _TOO_DEEP
     if isinstance(raw, Mapping):
-        return dict(raw), None
+        arguments = dict(raw)  # pyright: ignore[reportUnknownArgumentType]
+        problem = argument_problem(arguments)
+        return (None, problem) if problem is not None else (arguments, None)
     return None, f"the arguments must be a JSON object, not {type(raw).__name__}"
+
+
+def argument_problem(arguments: Mapping[str, Any]) -> str | None:
+    """Why ``arguments`` cannot be sent as JSON (for the model to read), or ``None`` when they can.
+
+    The model's arguments are data from outside: ``NaN``, ``Infinity`` (``1e400`` parses to it), an
+    integer of thousands of digits or an object nested thousands deep would otherwise raise
+    ``ValueError`` or ``RecursionError`` out of the call. Walked without recursion.
+    """
+    stack: list[tuple[Any, int]] = [(arguments, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, Mapping | list | tuple):
+            if depth > MAX_ARGUMENT_DEPTH:
+                return _TOO_DEEP
+            if isinstance(value, Mapping):
+                for key, item in value.items():  # pyright: ignore[reportUnknownVariableType]
+                    if not isinstance(key, str):
+                        return f"an object key in the arguments is {type(key).__name__}, not a string"  # pyright: ignore[reportUnknownArgumentType]
+                    stack.append((item, depth + 1))
+            else:
+                stack.extend((item, depth + 1) for item in value)  # pyright: ignore[reportUnknownVariableType]
+        elif isinstance(value, bool | str) or value is None:
+            continue
+        elif isinstance(value, int):
+            if not -_INTEGER_LIMIT < value < _INTEGER_LIMIT:
+                return _TOO_LONG
+        elif isinstance(value, float):
+            if not math.isfinite(value):
+                return _NOT_FINITE
+        else:
+            return f"the arguments hold a {type(value).__name__}, which is not a JSON value"
+    return None
 
 
 def error_result(message: str) -> CallToolResult:
@@ -107,15 +184,22 @@ def _json(value: Any) -> str:
 
 
 def structured_output(tool: ExportedTool | None, result: CallToolResult) -> Any:
-    """The result's ``structuredContent`` when the tool declares an ``outputSchema``, else ``None``."""
-    if tool is not None and tool.tool.output_schema is not None and result.structured_content is not None:
+    """The result's ``structuredContent`` when the model reads it (``model_reads="structured"``) and
+    the tool declares an ``outputSchema``, else ``None``."""
+    if (
+        tool is not None
+        and tool.model_reads == "structured"
+        and tool.tool.output_schema is not None
+        and result.structured_content is not None
+    ):
         return result.structured_content
     return None
 
 
 def result_parts(tool: ExportedTool | None, result: CallToolResult) -> list[Part]:
-    """The result as neutral parts: the structured JSON where the tool declares an output schema,
-    otherwise each content block (images as images, text resources as text, the rest as a note)."""
+    """The result as neutral parts: each content block (images as images, text resources as text, the
+    rest as a note), as MCP means ``content`` for the model; the structured JSON instead where the tool
+    asks for it (``model_reads="structured"``, an output schema), or where there is no content."""
     structured = structured_output(tool, result)
     if structured is not None:
         return [TextPart(_json(structured))]
