@@ -23,6 +23,7 @@ extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
     "public_names",  # docs/_ext/public_names.py: private module paths -> the public name
+    "name_links",  # docs/_ext/name_links.py: `Client` in a guide links to the reference
     "runner_markers",  # docs/_ext/runner_markers.py: `# docs: not run (...)` is the test runner's, not shown
 ]
 

@@ -159,3 +159,45 @@ def test_the_repository_url_comes_from_pyproject_when_it_names_one(tmp_path: Pat
         '[project]\nname = "x"\n[project.urls]\nRepository = "https://example.org/r"\n', encoding="utf-8"
     )
     assert conf.repository_url(pyproject) == "https://example.org/r"
+
+
+def _inline_code(page: Path) -> list[tuple[str, str | None]]:
+    """Each inline code span of a built page's article: its text, and where it links (``None``: nowhere)."""
+    text = page.read_text(encoding="utf-8")
+    article = text[text.index("<article") :]
+    found = re.finditer(
+        r'(?:<a class="[^"]*api-name[^"]*" href="(?P<href>[^"]*)">)?'
+        r'<code class="docutils literal[^>]*>(?P<code>.*?)</code>',
+        article,
+        flags=re.S,
+    )
+    return [(html.unescape(re.sub(r"<[^>]+>", "", m["code"])), m["href"]) for m in found]
+
+
+@pytest.mark.slow
+def test_the_apis_names_in_backticks_link_to_the_reference(site: Path) -> None:
+    """`Client`, `ChatForm.restore(data)`, `client.call_tool`: the first mention on a page is a link."""
+    table = (site / "reference.html").read_text(encoding="utf-8")
+    first_column = re.findall(r'<tr class="row-(?:odd|even)"><td><p>(.*?)</p></td>', table, flags=re.S)
+    assert len(first_column) > 20
+    unlinked = [
+        html.unescape(re.sub(r"<[^>]+>", "", code))
+        for cell in first_column
+        for linked, code in re.findall(r'(<a class="[^"]*api-name[^>]*>)?<code[^>]*>(.*?)</code>', cell)
+        if not linked
+    ]
+    assert not unlinked, f"names of the Public names table that do not link to the reference: {unlinked}"
+
+    quickstart = _inline_code(site / "quickstart.html")
+    clients = [href for code, href in quickstart if code.startswith("Client(")]
+    assert clients[0] == "reference/mcp_client.html#mcp_client.Client", quickstart
+    assert all(href is None for href in clients[1:])  # the first mention, not every one
+    assert ("import mcp_client", None) in quickstart  # code that is not a name stays code
+
+    ui = dict(reversed(_inline_code(site / "ui.html")))  # the first of each text
+    assert ui["ChatForm.restore(data)"] == "reference/ui_adapters.html#ui_adapters.chat.ChatForm.restore"
+    assert ui["ui_adapters.chat"] == "reference/ui_adapters.html#module-ui_adapters.chat"
+    assert ui["client.call_tool"] == "reference/mcp_client.html#mcp_client.Client.call_tool"
+    assert ui['"done"'] is None
+    titles = re.findall(r"<h[1-6]>(.*?)</h[1-6]>", (site / "ui.html").read_text(encoding="utf-8"), re.S)
+    assert not any("api-name" in title for title in titles), "a heading became a link"
