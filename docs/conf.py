@@ -8,6 +8,7 @@ lists). The build is strict: every warning, every unresolved link or cross-refer
 from __future__ import annotations
 
 import sys
+import tomllib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -22,6 +23,8 @@ extensions = [
     "myst_parser",
     "sphinx.ext.autodoc",
     "public_names",  # docs/_ext/public_names.py: private module paths -> the public name
+    "name_links",  # docs/_ext/name_links.py: `Client` in a guide links to the reference
+    "runner_markers",  # docs/_ext/runner_markers.py: `# docs: not run (...)` is the test runner's, not shown
 ]
 
 source_suffix = {".md": "markdown"}
@@ -32,7 +35,7 @@ exclude_patterns = ["_build", "README.md"]
 nitpicky = True
 
 myst_heading_anchors = 3  # `[text](auth.md#storage)` links to `## Storage`
-myst_enable_extensions = ["colon_fence"]
+myst_enable_extensions = ["colon_fence", "substitution"]
 
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
@@ -47,3 +50,33 @@ add_module_names = False
 html_theme = "furo"
 html_title = "mcp-client"
 html_static_path: list[str] = []
+
+# Where the code lives and what it implements, linked from the index page ({{ repository }} and
+# {{ specification }}) and from every page's footer. The repository URL is written once: pyproject's
+# [project.urls] "Repository" when it has one, else this.
+DEFAULT_REPOSITORY = "https://github.com/mcp-elicit-client/mcp-elicit-client"
+SPECIFICATION = "https://modelcontextprotocol.io/specification"
+
+
+def repository_url(pyproject: Path = HERE.parent / "pyproject.toml") -> str:
+    """The repository's URL: ``[project.urls]`` "Repository" in ``pyproject``, else the default."""
+    urls = tomllib.loads(pyproject.read_text(encoding="utf-8")).get("project", {}).get("urls", {})
+    return str(urls.get("Repository") or DEFAULT_REPOSITORY)
+
+
+REPOSITORY = repository_url()
+myst_substitutions = {
+    "repository": f"[the repository]({REPOSITORY})",
+    "specification": f"[the MCP specification]({SPECIFICATION})",
+}
+html_context = {"repository_url": REPOSITORY, "specification_url": SPECIFICATION}
+html_theme_options = {
+    # furo: a "view this page's source" and an "edit" icon on every page, linking to the repository.
+    "source_repository": REPOSITORY + "/",
+    "source_branch": "main",
+    "source_directory": "docs/",
+    "footer_icons": [
+        {"name": "Repository", "url": REPOSITORY, "html": "Repository", "class": ""},
+        {"name": "MCP specification", "url": SPECIFICATION, "html": "MCP specification", "class": ""},
+    ],
+}

@@ -201,13 +201,17 @@ def complete_pages(app: Sphinx, docname: str, source: list[str]) -> None:
     elif docname == "reference/mcp_client":
         module = importlib.import_module("mcp_client")
         names = [
-            name for name in module.__all__ if name != "__version__" and f"mcp_client.{name}\n" not in text
+            name
+            for name in module.__all__
+            if name != "__version__"
+            and f"mcp_client.{name}\n" not in text
+            and f":: {name}\n   :module: mcp_client\n" not in text
         ]
         if names:
             directives = "\n".join(
                 f".. autoclass:: mcp_client.{name}"
                 if isinstance(getattr(module, name), type)
-                else f".. py:data:: mcp_client.{name}\n\n   ``{getattr(module, name)!r}``\n"
+                else f".. py:data:: {name}\n   :module: mcp_client\n\n   ``{getattr(module, name)!r}``\n"
                 for name in names
             )
             text += f"\n## More names\n\n```{{eval-rst}}\n{directives}\n```\n"
