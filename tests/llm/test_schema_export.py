@@ -26,6 +26,7 @@ from pydantic import TypeAdapter
 from mcp_client import Client, StdioServerParameters
 from mcp_client.llm import ToolBridge
 from mcp_client.llm._openai import strict_schema
+from mcp_client.llm._schema import export_root
 from tests.llm import fake_provider as fake
 from tests.llm.fake_provider import FakeProvider
 from tests.support.servers import SERVERS_DIR, stdio_command
@@ -326,3 +327,18 @@ async def test_strict_is_not_claimed_for_a_required_name_the_schema_does_not_def
         strict_schema({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]})
         is not None
     )
+
+
+@pytest.mark.parametrize(
+    ("schema", "said"),
+    [
+        ({"$ref": "#"}, "'#' refers to itself"),
+        ({"$ref": "#/$defs/A", "$defs": {"A": {"$ref": "#/$defs/A"}}}, "'#/$defs/A' refers to itself"),
+        ({"$ref": "https://example.com/args.json"}, "could not be followed"),
+    ],
+)
+def test_a_root_ref_that_leads_nowhere_is_an_open_object_said_so(schema: dict[str, Any], said: str) -> None:
+    made = export_root(schema)
+    assert made.schema["type"] == "object" and made.schema["properties"] == {}
+    assert made.loose is True  # never strict, and the arguments are checked before the call
+    assert made.note is not None and said in made.note

@@ -115,21 +115,18 @@ def _compact(value: Any, limit: int = 160) -> str:
 
 
 def _resolved(node: Any, root: JSON, seen: frozenset[str]) -> tuple[Any, frozenset[str], str | None]:
-    """``node`` with a local ``$ref`` followed (its siblings merged in as an ``allOf``), or why not."""
-    if not isinstance(node, dict):
-        return node, seen, None
-    ref = node.get("$ref")
-    if not isinstance(ref, str):
-        return node, seen, None
-    siblings = {k: v for k, v in node.items() if k != "$ref" and k not in _DEFS}
-    target = _local_target(ref, root)
-    if target is None or ref in seen:
-        why = (
-            f"its reference {ref!r} could not be followed" if target is None else f"{ref!r} refers to itself"
-        )
-        return siblings, seen, why
-    merged: JSON = {"allOf": [dict(target), siblings]} if siblings else dict(target)
-    return merged, seen | {ref}, None
+    """``node`` with local ``$ref``s followed (siblings merged in as an ``allOf``), or why not."""
+    while isinstance(node, dict) and isinstance(node.get("$ref"), str):
+        ref: str = node["$ref"]
+        siblings = {k: v for k, v in node.items() if k != "$ref" and k not in _DEFS}
+        target = _local_target(ref, root)
+        if target is None or ref in seen:
+            if target is None:
+                return siblings, seen, f"its reference {ref!r} could not be followed"
+            return siblings, seen, f"{ref!r} refers to itself"
+        seen = seen | {ref}
+        node = {"allOf": [dict(target), siblings]} if siblings else dict(target)
+    return node, seen, None
 
 
 def _flatten(node: Any, root: JSON, seen: frozenset[str] = frozenset(), depth: int = 0) -> _Flat:
