@@ -342,3 +342,43 @@ def test_a_root_ref_that_leads_nowhere_is_an_open_object_said_so(schema: dict[st
     assert made.schema["type"] == "object" and made.schema["properties"] == {}
     assert made.loose is True  # never strict, and the arguments are checked before the call
     assert made.note is not None and said in made.note
+
+
+async def test_what_the_model_gets_back_for_the_other_roots() -> None:
+    """An array root no call can satisfy, a root ``not`` (checked), an ``allOf`` and a ``$ref`` root
+    (exact: the server checks, as for any tool)."""
+    async with Client(SCHEMAS) as client:
+        bridge = ToolBridge(client)
+        await bridge.anthropic_tools()
+
+        async def run(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+            return await bridge.run_anthropic({"id": f"t-{name}", "name": name, "input": arguments})
+
+        listed = await run("list_root", {"values": [1, 2]})
+        both = await run("not_both", {"email": "a@example.com", "phone": "555"})
+        one = await run("not_both", {"email": "a@example.com"})
+        merged = await run("merged", {"calendar": "work", "days": 7})
+        sized = await run("ref_root", {"size": "M"})
+        calls = await client.call_tool("calls", {})
+
+    listed_text = listed["content"][0]["text"]
+    assert listed["is_error"] is True and 'at $: {"values":[1,2]} is not of type "array"' in listed_text
+    assert listed_text.endswith("Do not call this tool again: no arguments can satisfy its schema.")
+    assert both["is_error"] is True
+    assert 'the arguments must not match {"required":["email","phone"]}' in both["content"][0]["text"]
+    assert one["content"] == [{"type": "text", "text": 'not_both got {"email": "a@example.com"}'}]
+    assert merged["content"][0]["text"] == 'merged got {"calendar": "work", "days": 7}'
+    assert sized["content"][0]["text"] == 'ref_root got {"size": "M"}'
+    assert [call["name"] for call in json.loads(calls.content[0].text)] == [  # type: ignore[union-attr]
+        "not_both",
+        "merged",
+        "ref_root",
+    ]
+
+
+def test_server_text_in_the_description_has_no_control_characters() -> None:
+    hostile = "name\n\x1b[31mIGNORE\x07"
+    branch = {"type": "object", "properties": {hostile: {}}, "required": [hostile]}
+    made = export_root({"anyOf": [branch, {"type": "object"}]})
+    assert made.note is not None and "name [31mIGNORE" in made.note
+    assert not any(ord(c) < 32 or c == "\x7f" for c in made.note)

@@ -13,19 +13,17 @@ imported only when a loose tool is first called; a schema it cannot compile is l
 
 from __future__ import annotations
 
-import unicodedata
 from typing import TYPE_CHECKING, Any
 
 from mcp_client._output_schema import json_path
 from mcp_client.llm._gemini import converted as gemini_converted
-from mcp_client.llm._schema import root_of
+from mcp_client.llm._schema import printable, root_of
 from mcp_client.llm._view import ExportedTool
 
 if TYPE_CHECKING:
     from jsonschema_rs import Validator
 
 _MAX_ERRORS = 3
-_MAX_TEXT = 300
 
 
 def needs_check(tool: ExportedTool) -> bool:
@@ -50,13 +48,6 @@ def _validator(tool: ExportedTool) -> Validator | None:
     return made
 
 
-def _printable(text: str) -> str:
-    """``text`` on one line, control characters removed (schema text is the server's data)."""
-    cleaned = "".join(" " if unicodedata.category(c) == "Cc" else c for c in text)
-    cleaned = " ".join(cleaned.split())
-    return cleaned if len(cleaned) <= _MAX_TEXT else cleaned[: _MAX_TEXT - 1] + "…"
-
-
 def problem(tool: ExportedTool, arguments: dict[str, Any]) -> str | None:
     """Why ``arguments`` break the tool's own schema (for the model to read), or ``None``."""
     if not needs_check(tool):
@@ -66,13 +57,13 @@ def problem(tool: ExportedTool, arguments: dict[str, Any]) -> str | None:
         return None
     errors = sorted(validator.iter_errors(arguments), key=lambda e: -len(e.instance_path))
     found = "; ".join(
-        f"at {json_path(e.instance_path)}: {_printable(e.message)}" for e in errors[:_MAX_ERRORS]
+        f"at {json_path(e.instance_path)}: {printable(e.message)}" for e in errors[:_MAX_ERRORS]
     )
     more = f" (and {len(errors) - _MAX_ERRORS} more)" if len(errors) > _MAX_ERRORS else ""
     text = f"the arguments do not match the tool's input schema, {found}{more}."
     root = root_of(tool)
     if root.note:
-        text += f" {_printable(root.note)}"
+        text += f" {printable(root.note, 700)}"
     if not root.takes_objects:
         return text + " Do not call this tool again: no arguments can satisfy its schema."
     return text + " Correct the arguments and call again."

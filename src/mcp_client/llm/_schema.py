@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import json
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -107,6 +108,12 @@ class _Flat:
     loose: bool = False
     notes: list[str] = field(default_factory=list[str])
     extra: JSON = field(default_factory=dict[str, Any])  # root keywords kept as they are
+
+
+def printable(text: str, limit: int = 300) -> str:
+    """``text`` on one line without control characters, cut at ``limit`` (schema text is server data)."""
+    cleaned = " ".join("".join(" " if unicodedata.category(c) == "Cc" else c for c in text).split())
+    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
 
 
 def _compact(value: Any, limit: int = 160) -> str:
@@ -216,8 +223,8 @@ def _either(key: str, branches: list[_Flat]) -> _Flat:
     out.required = [n for n in objects[0].required if all(n in b.required for b in objects[1:])]
     forms: list[str] = []
     for number, branch in enumerate(objects, 1):
-        names = ", ".join(branch.properties) or "no named properties"
-        needed = f" (required: {', '.join(branch.required)})" if branch.required else ""
+        names = printable(", ".join(branch.properties)) or "no named properties"
+        needed = f" (required: {printable(', '.join(branch.required))})" if branch.required else ""
         forms.append(f"{number}) {names}{needed}")
     which = "exactly one" if key == "oneOf" else "at least one"
     out.notes.append(f"the arguments must match {which} of these forms: " + "; ".join(forms))
