@@ -200,6 +200,7 @@ async def test_a_ref_fan_out_is_bounded_said_and_the_tool_still_works(fake_provi
     assert "Parts of the input schema are not declared here, to keep it small" in declaration["description"]
     assert "#/$defs/Level" in declaration["description"]
     assert declaration["parameters"]["required"] == ["name"]
+    assert "was cut short to keep the schema small" in json.dumps(declaration["parameters"])  # where
     assert "$defs" in claude["fan_out"]["input_schema"]  # Anthropic and OpenAI share the definitions
     assert len(json.dumps(claude["fan_out"])) < 3_000
 
@@ -323,6 +324,10 @@ async def test_strict_is_not_claimed_for_a_required_name_the_schema_does_not_def
         "required": ["to"],
     }
     assert strict_schema(copy.deepcopy(nested)) is None
+    # an allOf root merged into one object keeps the name it requires but does not define
+    a = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+    merged = export_root({"allOf": [a, {"required": ["b"]}]})
+    assert merged.schema["required"] == ["a", "b"] and strict_schema(merged.schema) is None
     assert (
         strict_schema({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]})
         is not None

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mcp_client._output_schema import json_path
-from mcp_client.llm._gemini import converted as gemini_converted
+from mcp_client.llm._gemini import parameters_of
 from mcp_client.llm._schema import printable, root_of
 from mcp_client.llm._view import ExportedTool
 
@@ -30,7 +30,7 @@ def needs_check(tool: ExportedTool) -> bool:
     """Whether some export of ``tool`` accepts arguments its own schema refuses."""
     loose: bool = tool.converted(
         "arguments-loose",
-        lambda t: root_of(t).loose or bool(gemini_converted(t.tool.input_schema).cut),
+        lambda t: root_of(t).loose or bool(parameters_of(t).cut),
     )
     return loose
 

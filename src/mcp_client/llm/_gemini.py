@@ -184,20 +184,26 @@ class Parameters:
 
 def parameters(schema: JSON) -> JSON:
     """A tool's ``inputSchema`` as Gemini's ``Schema``."""
-    return converted(schema).schema
+    return convert(schema).schema
 
 
-def converted(schema: Any) -> Parameters:
+def convert(schema: Any) -> Parameters:
     """``parameters`` with what was cut on the way."""
     inlined = inline_refs(export_root(schema).schema)
     return Parameters(_clean(inlined.schema, root=True), inlined.cut)
+
+
+def parameters_of(exported: ExportedTool) -> Parameters:
+    """``convert`` of a tool's ``inputSchema``, worked out once per tool list."""
+    made: Parameters = exported.converted("gemini-parameters", lambda t: convert(t.tool.input_schema))
+    return made
 
 
 def declaration(exported: ExportedTool) -> JSON:
     """One ``function_declarations`` entry (no ``parameters`` for a tool that takes none: Gemini refuses
     an object without properties)."""
     out: JSON = {"name": exported.name}
-    params = converted(exported.tool.input_schema)
+    params = parameters_of(exported)
     text = description(exported, params.note)
     if text:
         out["description"] = text

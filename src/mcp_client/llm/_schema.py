@@ -258,9 +258,8 @@ def _reshaped(schema: JSON) -> RootExport:
             out[key] = schema[key]
     out.update(flat.extra)
     out["properties"] = flat.properties
-    required = [name for name in flat.required if name in flat.properties]
-    if required:
-        out["required"] = required
+    if flat.required:  # all of them: a name it does not define still fails a call (and rules out strict)
+        out["required"] = flat.required
     if not flat.loose:
         return RootExport(out)
     notes = flat.notes or ["its input schema could not be given exactly"]
@@ -333,9 +332,9 @@ def inline_refs(schema: JSON, *, recursive: JSON | None = None, budget: int = EX
                 if size > left:
                     if ref not in cut:
                         cut.append(ref)
-                    resolved = {
-                        "description": f"(not declared: {ref} was cut short to keep the schema small)"
-                    }
+                    note = f"(not declared: {ref} was cut short to keep the schema small)"
+                    told = siblings.pop("description", None)
+                    resolved = {"description": f"{told} {note}" if isinstance(told, str) else note}
                 else:
                     left -= size
                     resolved = walk(dict(target), (*seen, ref))
