@@ -1,15 +1,17 @@
 """Anthropic's formats: Messages API tools and ``tool_result`` blocks.
 
 The Messages API takes a JSON Schema object as ``input_schema`` (``$ref``/``$defs`` included), so the
-tool's schema goes as it is, with an object root and ``properties``. Results keep images as image
-blocks and PDFs as document blocks; ``isError`` becomes ``is_error``.
+tool's schema goes as it is, with an object root and ``properties`` (``_schema.export_root``: a union or
+``not`` at the root, which the API refuses, is merged into one object and told in the description).
+Results keep images as image blocks and PDFs as document blocks; ``isError`` becomes ``is_error``.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
-from mcp_client.llm._schema import JSON, object_schema
+from mcp_client.llm._schema import JSON, description, root_of
 from mcp_client.llm._view import ExportedTool, ImagePart, Part, TextPart, blob_note
 from mcp_client.types import CallToolResult
 
@@ -18,10 +20,10 @@ _EMPTY = "(the tool returned no content)"  # the API refuses a text block that i
 
 def tool(exported: ExportedTool) -> JSON:
     """A Messages API ``tools=[...]`` entry."""
-    out: JSON = {"name": exported.name, "input_schema": object_schema(exported.tool.input_schema)}
-    description = exported.tool.description or exported.tool.title
-    if description:
-        out["description"] = description
+    out: JSON = {"name": exported.name, "input_schema": copy.deepcopy(root_of(exported).schema)}
+    text = description(exported)
+    if text:
+        out["description"] = text
     return out
 
 

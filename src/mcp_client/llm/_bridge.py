@@ -20,7 +20,7 @@ import anyio
 from mcp_client._client import Client
 from mcp_client._errors import InvalidToolResultError, MCPError, UrlElicitationRequiredError
 from mcp_client._group import ClientGroup
-from mcp_client.llm import _anthropic, _gemini, _openai
+from mcp_client.llm import _anthropic, _arguments, _gemini, _openai
 from mcp_client.llm._names import provider_names
 from mcp_client.llm._paused import PausingCaller, ToolCallPaused
 from mcp_client.llm._view import (
@@ -221,7 +221,11 @@ class ToolBridge:
         parsed, problem = parse_arguments(arguments)
         if parsed is None:
             return tool, error_result(f"The call to {tool.name} was not run: {problem}.")
-        return tool, await self.call_tool(tool, _openai.drop_omitted(tool, parsed))
+        arguments = _openai.drop_omitted(tool, parsed)
+        refused = _arguments.problem(tool, arguments)  # where the export was looser than the tool
+        if refused is not None:
+            return tool, error_result(f"The call to {tool.name} was not run: {refused}")
+        return tool, await self.call_tool(tool, arguments)
 
     async def call_tool(self, tool: ExportedTool, arguments: dict[str, Any]) -> CallToolResult:
         """``call_tool`` on the tool's server; a refusal by the server becomes an error result.

@@ -6,17 +6,19 @@ node, and only the keywords in ``_STRICT_KEYWORDS``. ``strict_schema`` makes a s
 every value the strict schema allows is one the tool's schema allows: annotations (``default``,
 ``examples``, ``title``) are dropped, an open object is closed, and a top-level optional parameter
 becomes required-but-nullable (the bridge drops a ``null`` for it before calling the tool). Anything
-else (a nested optional field, a map, ``allOf``, ``not``, an untyped field) keeps the tool non-strict
-rather than change what it accepts (camel-ai#2629, openai-agents#404).
+else (a nested optional field, a map, ``allOf``, ``not``, an untyped field, a ``required`` name the
+object does not define) keeps the tool non-strict rather than change what it accepts (camel-ai#2629,
+openai-agents#404). So does a root ``_schema.export_root`` had to loosen (a union, a ``not``).
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_client.llm._schema import JSON, allows_null, object_schema
+from mcp_client.llm._schema import JSON, allows_null, description, root_of
 from mcp_client.llm._view import ExportedTool, ImagePart, Part, TextPart, plain_text
 from mcp_client.types import CallToolResult
 
@@ -93,6 +95,8 @@ def _strict_node(node: Any, *, root: bool = False) -> JSON:
         if not isinstance(properties, Mapping):
             raise _NotStrict
         required = out.get("required", [])
+        if not isinstance(required, list) or set(required) - set(properties):
+            raise _NotStrict  # a required name it does not define: strict would drop it, accept it missing
         if not root and set(properties) - set(required):
             raise _NotStrict
         out["properties"] = {name: _strict_node(sub) for name, sub in properties.items()}
@@ -120,11 +124,11 @@ def strict_schema(parameters: JSON) -> StrictSchema | None:
 
 def _function(tool: ExportedTool, strict: bool | None) -> tuple[JSON, bool]:
     """``(function body, strict)`` for a tool; ``strict=None`` means "strict where it can be"."""
-    parameters = object_schema(tool.tool.input_schema)
+    parameters = copy.deepcopy(root_of(tool).schema)
     body: JSON = {"name": tool.name}
-    description = tool.tool.description or tool.tool.title
-    if description:
-        body["description"] = description
+    text = description(tool)
+    if text:
+        body["description"] = text
     made = _strict_of(tool) if strict is not False else None
     if made is not None:
         body["parameters"] = made.schema
@@ -138,7 +142,8 @@ def _function(tool: ExportedTool, strict: bool | None) -> tuple[JSON, bool]:
 def _strict_of(tool: ExportedTool) -> StrictSchema | None:
     """The tool's strict schema, worked out once per tool list."""
     made: StrictSchema | None = tool.converted(
-        "openai-strict", lambda t: strict_schema(object_schema(t.tool.input_schema))
+        "openai-strict",
+        lambda t: None if root_of(t).loose else strict_schema(copy.deepcopy(root_of(t).schema)),
     )
     return made
 
