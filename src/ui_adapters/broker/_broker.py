@@ -455,7 +455,7 @@ class QuestionBroker:
             status = _STATUS_OF[result.action]
             if not await self.store.settle_question(question.id, status, result_wire(result)):
                 # answered elsewhere, or withdrawn now: its worker died (the store checks its lease)
-                apply_entry(question, await self.store.get_question(question.id))
+                self._apply(question, await self.store.get_question(question.id))
                 if not question.is_pending:
                     self._pending.pop(question.id, None)
                 raise self._not_pending(question.id)
@@ -564,7 +564,7 @@ class QuestionBroker:
         assert self.store is not None
         for question in call.questions.values():
             if question.is_pending:
-                apply_entry(question, await self.store.get_question(question.id))
+                self._apply(question, await self.store.get_question(question.id))
 
     async def _resume_from_store(
         self, call_id: str, client: Client
