@@ -140,7 +140,8 @@ class Session:
         """Brings a lost server back (``Client(reconnect=...)``); ``None``: a lost server stays lost."""
         self.safe_tools: frozenset[str] = frozenset()
         """The tools that said ``readOnlyHint`` or ``idempotentHint`` when last listed: a call of one
-        of them may be sent again when its connection dies under it."""
+        of them may be sent again when its connection dies under it. Forgotten when the server is
+        brought back or starts a new session: only hints the current server gave are trusted."""
         self.negotiator = Negotiator(
             self,
             transport,
@@ -329,6 +330,7 @@ class Session:
             await restart()
         self.list_cache.forget()  # the new server may serve other lists
         self.output_schemas.forget()
+        self.safe_tools = frozenset()  # and other hints: only the current server's are trusted
         era = await self.negotiator.connect(self._mode, None)
         if self._mode not in ("auto", "legacy"):
             # An adopted version costs no traffic: make sure the new server answers before relying on it.
@@ -341,6 +343,7 @@ class Session:
             return self.require_open()
         if isinstance(recovery, RestartSession | Readopt):
             self.list_cache.forget()  # a new session may serve other lists
+            self.safe_tools = frozenset()  # and other hints (a redeployed server forgets our session)
         if isinstance(recovery, RestartSession):
             logger.info("%s forgot our session; starting a new one", self.label)
             try:

@@ -34,6 +34,8 @@ from tests.auth.conftest import Browser
 pytestmark = pytest.mark.anyio
 
 SECRET = "s3cr3t/with+chars:and=more-than-enough-to-spot"
+SPACED = "a s3cr3t with spaces, chars+/= and more than enough to spot"
+"""Form encoding (``quote_plus``: spaces as ``+``) and URL encoding (``%20``) differ only with spaces."""
 ASSERTION = "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ3b3JrbG9hZCJ9.assertion-signature"
 
 TokenAnswer = Callable[[dict[str, str], dict[str, str]], Response]
@@ -146,6 +148,18 @@ async def test_client_credentials_secret_echoed_from_a_header_or_the_form_is_scr
     _assert_scrubbed(error, SECRET)
     assert error.error == "invalid_client"
     assert "rejected authorization=" in str(error)  # the server's text is still shown, without the secret
+
+
+@pytest.mark.parametrize("method", ["client_secret_basic", "client_secret_post"])
+async def test_a_secret_with_spaces_echoed_in_any_encoding_is_scrubbed(method: str) -> None:
+    """The form body carries the secret form-encoded (spaces as ``+``); the server echoes it so, and
+    URL-encoded, and as sent: none of the three is left in the error."""
+    async with echoing(auth_methods=(method,)) as server:
+        error = await _fail_with(ClientCredentials("svc", SPACED), f"{server.base}/mcp")
+    message = str(error)
+    assert "form=" in message and "[redacted]" in message
+    for encoded in (SPACED, quote_plus(SPACED), quote(SPACED, safe="")):
+        assert encoded not in message and encoded[:16] not in message, (encoded, message)
 
 
 async def test_a_signed_client_assertion_echoed_back_is_scrubbed() -> None:
@@ -281,6 +295,9 @@ def test_redact_removes_the_longest_secret_first_and_its_encoded_forms() -> None
 
     text = f"got {SECRET} / {quote(SECRET, safe='')} / {quote_plus(SECRET)} / abc"
     assert redact(text, ["s3cr3t", SECRET, "abc"]) == "got [redacted] / [redacted] / [redacted] / abc"
+    assert quote_plus(SPACED) != quote(SPACED, safe="")  # a space: the two encodings differ
+    text = f"got {SPACED} / {quote(SPACED, safe='')} / {quote_plus(SPACED)}"
+    assert redact(text, [SPACED]) == "got [redacted] / [redacted] / [redacted]"
 
 
 @pytest.mark.parametrize(

@@ -18,7 +18,7 @@ from mcp_client import ClientGroup, Reconnect, ServerHealth
 from tests.core.helpers import text_of
 from tests.core.test_reconnect_stdio import Counters
 from tests.hostile._leaks import wait_until
-from tests.support.servers import SERVERS_DIR, stdio_command
+from tests.support.servers import LOOPBACK, SERVERS_DIR, refused_loopback_port, stdio_command
 
 pytestmark = pytest.mark.anyio
 
@@ -161,3 +161,25 @@ async def test_a_reconnect_cut_short_by_a_health_look_is_taken_up_by_the_next_lo
                 health = (await group.health())["crashy"]
         assert int(text_of(await group.call_tool("crashy_pid", {}))) != pid
         assert crashy.started() == 1  # the start after the file was removed: the one that stayed up
+
+
+async def test_a_member_reads_failed_at_the_failure_that_uses_up_its_attempts() -> None:
+    """Issue 42: with ``attempts=2`` a member that never connects reads "reconnecting" after its first
+    failure and "failed" after its second, not one failure later; each look's ``next_delay`` is the
+    wait the schedule gave that failure (half to all of ``ceiling(attempt)``)."""
+    policy = Reconnect(attempts=2, first_delay=1.0, max_delay=60.0)  # 0.5-1 s, then 1-2 s, then 2-4 s
+    seen: dict[int, ServerHealth] = {}
+    with refused_loopback_port() as port:
+        config = {"mcpServers": {"gone": {"url": f"http://{LOOPBACK}:{port}/mcp"}}}
+        async with ClientGroup(config, client_options={"reconnect": policy}) as group:
+            with anyio.fail_after(BOUND):
+                while max(seen, default=0) < policy.attempts:
+                    health = (await group.health())["gone"]
+                    seen.setdefault(health.attempt, health)
+                    await anyio.sleep(0.02)
+    assert seen[1].state == "reconnecting", seen
+    assert seen[2].state == "failed", seen
+    for attempt in (1, 2):
+        delay = seen[attempt].next_delay
+        assert delay is not None and policy.ceiling(attempt) / 2 <= delay <= policy.ceiling(attempt)
+        assert str(port) in (seen[attempt].reason or "")

@@ -140,3 +140,50 @@ async def test_a_side_effect_call_cut_by_a_restart_is_not_sent_again(
     answers, failures = await _during_a_call(era, server, tmp_path, "order", {"item": "soup"})
     assert answers == [] and len(failures) == 1
     assert Counters(tmp_path).ran("write") == 1
+
+
+def _newest_pid(counters: Counters) -> int:
+    return int(counters.starts.read_text().split()[-1])
+
+
+async def test_a_tools_old_hints_are_not_trusted_after_the_server_came_back(
+    era: str, server: RestartingServer, tmp_path: Path
+) -> None:
+    """Issue 42: ``stock`` was read-only on the server the client listed, and is destructive on the one
+    redeployed on the same port. A call of it cut by a restart is not sent again on the word of the
+    old server: the hints are forgotten with the reconnect, as the lists are."""
+    counters = Counters(tmp_path)
+    await server.stop()
+    counters.hints.write_text("read-only")
+    await server.start()
+    answers: list[str] = []
+    failures: list[BaseException] = []
+    async with Client(server.url, mode=era, reconnect=PATIENT) as client:
+        (stock,) = [tool for tool in (await client.list_tools()).tools if tool.name == "stock"]
+        assert stock.annotations is not None and stock.annotations["readOnlyHint"] is True
+        await server.stop()
+        counters.hints.write_text("destructive")  # the new deployment's hints
+        async with anyio.create_task_group() as group:
+            group.start_soon(client.send_ping)  # meets a refused connection, and backs off
+            await anyio.sleep(0.3)
+            await server.start()  # the ping reaches the new server: the client reconnected
+        counters.hold.write_text("*")  # the call waits until the test kills its server
+        async with anyio.create_task_group() as group:
+
+            async def call() -> None:
+                try:
+                    answers.append(text_of(await client.call_tool("stock", {"item": "soup"})))
+                except MCPConnectionError as exc:
+                    failures.append(exc)
+
+            group.start_soon(call)
+            assert await wait_until(lambda: counters.ran("stock") == 1, BOUND)
+            second = _newest_pid(counters)
+            counters.hold.write_text("")  # the next server answers at once
+            os.kill(second, signal.SIGKILL)  # the call is cut: the server may have run it
+            await server.stop()
+            await server.start()
+        with anyio.fail_after(BOUND):
+            assert await _pid(client) != second  # the client goes on with the next server
+    assert answers == [] and len(failures) == 1
+    assert counters.ran("stock") == 1  # never run twice: the server that ran it said "destructive"

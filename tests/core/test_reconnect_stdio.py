@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+import random
 import signal
 import time
 from collections.abc import Callable
@@ -17,7 +18,14 @@ from pathlib import Path
 import anyio
 import pytest
 
-from mcp_client import Client, MCPConnectionError, Reconnect, ServerExitedError, StdioServerParameters
+from mcp_client import (
+    Client,
+    MCPClientError,
+    MCPConnectionError,
+    Reconnect,
+    ServerExitedError,
+    StdioServerParameters,
+)
 from tests.core.helpers import text_of
 from tests.hostile._leaks import wait_until
 from tests.support.servers import SERVERS_DIR, stdio_command
@@ -30,18 +38,21 @@ FAST = Reconnect(attempts=5, first_delay=0.05, max_delay=0.5)
 
 
 class Counters:
-    """The files the restart server writes: its starts (one pid a line) and its tool runs."""
+    """The files the restart server writes: its starts (one pid a line) and its tool runs; and the
+    ones it reads: whom a tool run holds, and the hints of its ``stock`` tool."""
 
     def __init__(self, folder: Path) -> None:
         self.runs = folder / "runs"
         self.starts = folder / "starts"
         self.hold = folder / "hold"
+        self.hints = folder / "hints"
 
     def env(self, **extra: str) -> dict[str, str]:
         return {
             "RESTART_RUNS": str(self.runs),
             "RESTART_STARTS": str(self.starts),
             "RESTART_HOLD": str(self.hold),
+            "RESTART_HINTS": str(self.hints),
             **extra,
         }
 
@@ -138,6 +149,57 @@ async def test_a_read_only_call_in_flight_is_sent_again(era: str, tmp_path: Path
         assert counters.started() == 2
 
 
+async def test_an_idempotent_call_in_flight_is_sent_again(era: str, tmp_path: Path) -> None:
+    """``idempotentHint`` alone (the tool writes, but writing twice does what writing once does) makes a
+    call as safe to send again as ``readOnlyHint`` does."""
+    counters = Counters(tmp_path)
+    counters.hints.write_text("idempotent")
+    async with Client(_params(counters), mode=era, reconnect=FAST) as client:
+        (stock,) = [tool for tool in (await client.list_tools()).tools if tool.name == "stock"]
+        assert stock.annotations is not None
+        assert (stock.annotations["readOnlyHint"], stock.annotations["idempotentHint"]) == (False, True)
+        first = await _pid(client)
+        counters.hold.write_text(str(first))
+        answers: list[str] = []
+        async with anyio.create_task_group() as group:
+
+            async def call() -> None:
+                answers.append(text_of(await client.call_tool("stock", {"item": "soup"})))
+
+            group.start_soon(call)
+            await _until(lambda: counters.ran("stock") == 1, "the call to run")
+            os.kill(first, signal.SIGKILL)
+        assert counters.ran("stock") == 2  # sent once more, to the new server
+        assert counters.started() == 2
+        assert answers == [f"stocked soup by {counters.starts.read_text().split()[-1]}"]
+
+
+async def test_requests_lost_together_restart_the_server_once(era: str, tmp_path: Path) -> None:
+    """Five requests meet the dead server at once: one restart brings it back for all of them (the
+    others see the connection came back since they failed, and are sent again on it)."""
+    counters = Counters(tmp_path)
+    async with Client(_params(counters), mode=era, reconnect=FAST) as client:
+        first = await _pid(client)
+        await _kill_and_wait(client, first)
+        pids: list[int] = []
+        errors: list[MCPClientError] = []
+
+        async def ask() -> None:
+            try:
+                pids.append(await _pid(client))
+            except MCPClientError as exc:  # a restart per request kills the process another one started
+                errors.append(exc)
+
+        with anyio.fail_after(BOUND):
+            async with anyio.create_task_group() as group:
+                for _ in range(5):
+                    group.start_soon(ask)
+        assert counters.started() == 2  # the first process and one restart, not one per request
+        assert errors == []
+        (second,) = set(pids)
+        assert len(pids) == 5 and second != first
+
+
 async def test_reconnect_false_keeps_a_dead_server_dead(tmp_path: Path) -> None:
     counters = Counters(tmp_path)
     async with Client(_params(counters), reconnect=False) as client:
@@ -190,6 +252,21 @@ async def test_a_reconnect_logs_a_warning_and_refreshes_the_lists(
     warnings = [r for r in caplog.records if r.name == "mcp_client.session" and r.levelno == logging.WARNING]
     assert len(warnings) == 1
     assert "started again" in warnings[0].getMessage() and "its state is new" in warnings[0].getMessage()
+
+
+def test_each_wait_is_between_half_and_all_of_a_ceiling_that_doubles_up_to_max_delay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The schedule as values (no clock): ``ceiling(n)`` after ``n`` failures is ``first_delay`` doubled
+    ``n - 1`` times, capped at ``max_delay``; the jittered ``delay(n)`` spans its lower half to all of it."""
+    policy = Reconnect(attempts=5, first_delay=0.5, max_delay=3.0)
+    assert [policy.ceiling(n) for n in range(7)] == [0.0, 0.5, 1.0, 2.0, 3.0, 3.0, 3.0]
+    assert policy.ceiling(10**6) == 3.0  # no overflow however long the outage
+    monkeypatch.setattr(random, "random", lambda: 0.0)
+    assert [policy.delay(n) for n in range(1, 6)] == [0.25, 0.5, 1.0, 1.5, 1.5]
+    monkeypatch.setattr(random, "random", lambda: 1.0)
+    assert [policy.delay(n) for n in range(1, 6)] == [0.5, 1.0, 2.0, 3.0, 3.0]
+    assert Reconnect(first_delay=0.0, max_delay=0.0).delay(3) == 0.0
 
 
 def test_reconnect_refuses_nonsense() -> None:

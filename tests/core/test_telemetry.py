@@ -90,6 +90,42 @@ def test_no_span_and_no_traceparent_until_the_app_sets_a_tracer_provider(
     assert seen["spans"] == ["tools/call show_meta"]
 
 
+NOOP_SCRIPT = """
+import json, sys
+import anyio
+from opentelemetry import trace
+from mcp_client import Client, _telemetry
+
+trace.set_tracer_provider(trace.NoOpTracerProvider())  # what an app does to turn tracing off
+asked = []
+get_tracer = trace.get_tracer
+trace.get_tracer = lambda *args, **kwargs: asked.append(args) or get_tracer(*args, **kwargs)
+
+async def main(url, mode):
+    async with Client(url, mode=mode) as client:
+        result = await client.call_tool("show_meta", {})
+    meta = json.loads(result.content[0].text)
+    print(json.dumps({"tracing_on": _telemetry.tracing_on(), "tracers": len(asked), "meta": meta}))
+
+anyio.run(main, sys.argv[1], sys.argv[2])
+"""
+
+
+@pytest.mark.parametrize("mode", ["legacy", "2026-07-28"])
+def test_the_no_op_tracer_provider_is_no_tracing(features_url: str, mode: str) -> None:
+    """An app that sets the API's ``NoOpTracerProvider`` turned tracing off: the client asks it for no
+    tracer and puts no trace context in ``_meta``, as with no provider at all."""
+    done = subprocess.run(
+        [sys.executable, "-c", NOOP_SCRIPT, features_url, mode],
+        capture_output=True, text=True, timeout=120, check=False, cwd=REPO,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    seen = json.loads(done.stdout.strip().splitlines()[-1])
+    assert seen["tracing_on"] is False
+    assert seen["tracers"] == 0  # no span opened for the handshake or the call
+    assert "traceparent" not in seen["meta"]
+
+
 def test_without_opentelemetry_nothing_is_imported() -> None:
     script = (
         "import sys, importlib.abc\n"

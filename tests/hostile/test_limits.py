@@ -130,6 +130,40 @@ async def test_a_flood_of_legacy_elicitations_is_bounded(hostile: HostileServer,
     assert answers.most_at_once == accepted
 
 
+async def test_a_question_waiting_for_a_slot_takes_the_one_a_new_call_brings(
+    hostile: HostileServer, tag: str
+) -> None:
+    """Server requests run in a slot each: the spare ones (none here) plus one per call of ours in
+    flight (``ServerRequestSlots``). Two questions pushed for one call: the first takes its slot, the
+    second waits. A call that starts brings a slot, and the waiting question takes it at once, while
+    the first is still open (not only once a question ends)."""
+    release = anyio.Event()
+    messages: list[str] = []
+
+    async def callback(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        messages.append(params.message)
+        await release.wait()
+        return ElicitResult(action="accept", content={"ok": True})
+
+    results: list[str] = []
+    async with Client(hostile.url(tag), mode="legacy", elicitation_callback=callback) as client:
+        slots = client._session.transport._http._server_requests  # type: ignore[attr-defined]  # pyright: ignore
+        slots._limit = 0  # no spare slot: one per call in flight, so that two questions fill them
+
+        async def flood(count: int) -> None:
+            results.append(_text(await client.call_tool("flood_elicitations", {"n": count})))
+
+        with anyio.fail_after(BOUND):
+            async with anyio.create_task_group() as group:
+                group.start_soon(flood, 2)
+                assert await wait_until(lambda: len(messages) == 1 and slots._room is not None, BOUND)
+                group.start_soon(flood, 1)  # one more call in flight: one more slot
+                assert await wait_until(lambda: len(messages) == 2, BOUND), messages
+                assert messages == ["Flood 0", "Flood 1"]  # both of the first call, the first still open
+                release.set()
+    assert sorted(results) == ["answered=1 accepted=1 refused=0", "answered=2 accepted=2 refused=0"]
+
+
 def _refusals(hostile: HostileServer, tag: str) -> int:
     return sum(
         1

@@ -7,14 +7,19 @@ Environment (all optional):
 
 - `RESTART_RUNS`: a file each tool run appends one line to (`read`, `write`): how often each ran.
 - `RESTART_STARTS`: a file each start of the process appends its pid to.
-- `RESTART_HOLD`: a file; a tool run waits (up to 60 s) while it holds this process's pid, so that a
-  test can kill the server during a call, and the restarted server (another pid) answers at once.
+- `RESTART_HOLD`: a file; a tool run waits (up to 60 s) while it holds this process's pid (or `*`:
+  any process), so that a test can kill the server during a call, and the restarted server (another
+  pid) answers at once.
+- `RESTART_HINTS`: a file read at each start: `read-only`, `idempotent` or `destructive` (the
+  default), the annotations of the tool `stock` in this process (a server whose hints change when
+  it is redeployed).
 - `RESTART_CRASH_AFTER`: a number N: the process exits with code 3 at start, after writing
   "boom at start" to stderr, once N starts are in `RESTART_STARTS` (a server that crashes at start).
   A crashed start adds its pid only while that file exists: removing it lets the next start through.
 
-Tools: `pid` (read-only: the process id), `peek` (read-only), `order` (a side effect), `ask` (asks a
-question by elicitation, then waits as `peek` does).
+Tools: `pid` (read-only: the process id), `peek` (read-only), `order` (a side effect), `stock` (its
+hints from `RESTART_HINTS`; runs noted as `stock`), `ask` (asks a question by elicitation, then waits
+as `peek` does).
 """
 
 import os
@@ -46,7 +51,7 @@ def _hold() -> None:
     while path and time.monotonic() < deadline:
         try:
             with open(path) as file:
-                if file.read().strip() != str(os.getpid()):
+                if file.read().strip() not in (str(os.getpid()), "*"):
                     return
         except FileNotFoundError:
             return
@@ -94,6 +99,27 @@ def order(item: str) -> str:
     _note("RESTART_RUNS", "write")
     _hold()
     return f"ordered {item} by {os.getpid()}"
+
+
+def _stock_hints() -> ToolAnnotations:
+    path = os.environ.get("RESTART_HINTS")
+    said = ""
+    if path and os.path.exists(path):
+        with open(path) as file:
+            said = file.read().strip()
+    if said == "read-only":
+        return ToolAnnotations(readOnlyHint=True)
+    if said == "idempotent":
+        return ToolAnnotations(readOnlyHint=False, destructiveHint=False, idempotentHint=True)
+    return ToolAnnotations(readOnlyHint=False, destructiveHint=True, idempotentHint=False)
+
+
+@server.tool(annotations=_stock_hints())
+def stock(item: str) -> str:
+    """Set the stock of an item: read-only, idempotent or destructive as RESTART_HINTS says at start."""
+    _note("RESTART_RUNS", "stock")
+    _hold()
+    return f"stocked {item} by {os.getpid()}"
 
 
 class Answer(BaseModel):

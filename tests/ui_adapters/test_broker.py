@@ -19,7 +19,7 @@ import pytest
 
 from mcp_client import Client, InvalidElicitationContentError
 from mcp_client.types import ElicitResult
-from ui_adapters import PendingQuestion, QuestionBroker, QuestionNotPendingError
+from ui_adapters import MemoryStore, PendingQuestion, QuestionBroker, QuestionNotPendingError
 from ui_adapters.broker._question_record import question_from_entry, question_record
 
 pytestmark = pytest.mark.anyio
@@ -402,3 +402,22 @@ async def test_bad_arguments() -> None:
         await broker.answer("nope", {})
     with pytest.raises(QuestionNotPendingError):
         await broker.cancel("nope")
+
+
+@pytest.mark.parametrize("lease", [0, 0.0, -1.0, float("nan"), float("inf"), True, "10", None])
+def test_a_lease_that_is_not_a_positive_number_of_seconds_is_refused(lease: object) -> None:
+    """Issue 42: ``lease=0`` or ``nan`` would end this worker's lease at once (its questions withdrawn
+    as a dead worker's); refused with a ValueError naming the value."""
+    with pytest.raises(ValueError, match=rf"^lease must be a positive number of seconds; got {lease!r} "):
+        QuestionBroker(store=MemoryStore(), lease=lease)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("timeout", [0, -5, float("nan"), float("inf"), False, "30"])
+def test_a_timeout_that_is_not_a_positive_number_of_seconds_is_refused(timeout: object) -> None:
+    with pytest.raises(ValueError, match=r"^timeout must be a positive number of seconds or None; got "):
+        QuestionBroker(timeout=timeout)  # type: ignore[arg-type]
+
+
+def test_a_short_lease_and_timeout_are_taken() -> None:
+    broker = QuestionBroker(timeout=0.5, store=MemoryStore(), lease=0.001)
+    assert (broker.timeout, broker.lease) == (0.5, 0.001)

@@ -11,10 +11,11 @@ client sent: it must not be there.
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,8 @@ import pytest
 
 from mcp_client import Client, MCPClientError
 from mcp_client.types import CallToolResult
+from tests.hostile.conftest import HTTP_SCRIPT
+from tests.support.servers import LOOPBACK, run_http_server
 from ui_adapters import (
     MemoryStore,
     PausedCall,
@@ -369,6 +372,8 @@ async def _assert_no_credentials(broker: QuestionBroker) -> None:
     if isinstance(store, SqliteStore):
         with sqlite3.connect(store.path) as connection:
             dump = "\n".join(connection.iterdump())
+    elif isinstance(store, MemoryStore):
+        dump = json.dumps(store._questions)  # pyright: ignore[reportPrivateUsage]
     else:
         import redis.asyncio as aioredis
 
@@ -449,6 +454,43 @@ async def test_a_paused_call_is_stored_without_the_urls_password(tmp_path: Path,
     assert texts(result) == 'accept {"n": 3}'
 
 
+@pytest.fixture(scope="module")
+def nameless_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The hostile server of tests/hostile: to a client that adopts 2026-07-28 it never gives a name."""
+    log = tmp_path_factory.mktemp("hostile") / "access.jsonl"
+    argv = lambda port: [  # noqa: E731
+        sys.executable, str(HTTP_SCRIPT), "http", "--host", LOOPBACK, "--port", str(port), "--log", str(log)
+    ]  # fmt: skip
+    with run_http_server(argv, path="") as base:
+        yield f"{base}/mcp?t=nameless"
+
+
+async def test_a_paused_call_of_a_server_without_a_name_leaves_no_password_in_the_store(
+    tmp_path: Path, nameless_url: str
+) -> None:
+    """Issue 42: a server that gave no ``serverInfo`` (the hostile server, its version adopted without
+    a handshake) is shown by its URL (``server_name``); the stored question kept that name as the raw
+    URL, ``user:password@`` included, though ``server`` was cleaned."""
+    path = tmp_path / "nameless.db"
+    url = with_credentials(nameless_url)
+    with anyio.fail_after(BOUND):
+        async with QuestionBroker(store=SqliteStore(path)) as broker:
+            async with Client(url, mode="2026-07-28") as client:
+                paused = await broker.call_tool(client, "state_tagged", {"tag": "nameless"})
+                assert isinstance(paused, PausedCall) and client.server_info is None
+                (question,) = paused.questions.values()
+                assert question.server_name == url  # shown in this process as it is
+                raw = _bytes_of(tmp_path, "nameless.db*")
+                assert question.id.encode() in raw and paused.id.encode() in raw  # in the file...
+                assert b"pa55word" not in raw and b"user:" not in raw  # ...without the credentials
+                described = await broker.describe(question.id)
+                assert described is not None
+                assert described["server"] == described["server_name"] == nameless_url
+                await broker.answer(question.id, {"ok": True})
+                result = await broker.resume(paused.id, client)
+    assert texts(result) == "nameless: accept {'ok': True}"
+
+
 def _names(folder: Path) -> list[str]:
     return sorted(path.name for path in folder.iterdir())
 
@@ -456,3 +498,71 @@ def _names(folder: Path) -> list[str]:
 def _bytes_of(folder: Path, pattern: str) -> bytes:
     """The raw bytes of the files matching ``pattern`` (a SQLite file and its WAL)."""
     return b"".join(path.read_bytes() for path in sorted(folder.glob(pattern)))
+
+
+# ------------------------------------------------------------------ entries nobody can read
+
+
+@pytest.mark.parametrize("kind", ["memory", "sqlite", "redis"])
+async def test_a_question_entry_that_cannot_be_read_is_skipped_and_logged_once(
+    kind: str,
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    forms_http_url: str,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Issue 42: a pending question whose record is not JSON ("bad": SQLite, Redis) or is JSON but no
+    question ("odd": every store) stopped every worker from seeing new questions, and an answer given
+    on another worker never reached its call. Each is skipped, and logged once by each worker; the
+    questions around them go on as usual."""
+    memory = MemoryStore()
+    namespace = f"unreadable-{tmp_path.name}"
+    shared: Any = {
+        "memory": lambda: memory,
+        "sqlite": lambda: SqliteStore(tmp_path / "shared.db"),
+        "redis": lambda: RedisStore(request.getfixturevalue("redis_url"), namespace=namespace),
+    }[kind]
+    planter: QuestionStore = shared()
+    await planter.open()
+    await planter.add_question({"id": "odd"}, owner=None, expires_in=600)  # JSON, but no question
+    await planter.put_record("paused-call", "junk", {"format": 1})  # JSON, but no paused call
+    bad = ["odd"]
+    if kind == "sqlite":
+        with sqlite3.connect(tmp_path / "shared.db") as raw:
+            raw.execute(
+                "INSERT INTO questions (id, status, owner, call_id, record, result, created, expires) "
+                "VALUES ('bad', 'pending', NULL, NULL, 'not json {', NULL, ?, ?)",
+                (time.time(), time.time() + 600),
+            )
+            raw.execute(
+                "INSERT INTO records (kind, id, payload, expires) VALUES ('paused-call', 'broken', '{', ?)",
+                (time.time() + 600,),
+            )
+        bad.append("bad")
+    elif kind == "redis":
+        import redis.asyncio as aioredis
+
+        raw_redis = aioredis.from_url(request.getfixturevalue("redis_url"), decode_responses=True)
+        await raw_redis.hset(f"{namespace}:q:bad", mapping={"status": "pending", "record": "not json {"})
+        await raw_redis.zadd(f"{namespace}:pending", {"bad": time.time()})
+        await raw_redis.set(f"{namespace}:r:paused-call:broken", "{")
+        await raw_redis.sadd(f"{namespace}:r:paused-call", "broken")
+        await raw_redis.aclose()
+        bad.append("bad")
+    try:
+        with caplog.at_level(logging.WARNING, logger="ui_adapters.broker"):
+            await legacy_call_across_brokers(shared, forms_http_url)  # seen, answered, reached its call
+            async with QuestionBroker(store=shared()) as looker:
+                for question_id in bad:
+                    assert await looker.describe(question_id) is None
+                    with pytest.raises(QuestionNotPendingError):
+                        await looker.answer(question_id, {"n": 1})
+                assert await looker.stored_calls() == []  # the bad paused calls skipped, not raised
+    finally:
+        await planter.purge()
+        await planter.close()
+    for question_id in bad:
+        logged = [r.getMessage() for r in caplog.records if f"question {question_id!r}" in r.getMessage()]
+        # once per worker (the two of the call, and the looker), never once per look
+        assert len(logged) == 3, logged
+        assert "cannot be read" in logged[0] and "purge()" in logged[0]

@@ -28,6 +28,7 @@ from ui_adapters.broker._task_keeper import TaskKeeper
 from ui_adapters.broker.paused import PausedCall, PausedCallNotReadyError
 from ui_adapters.broker.pending import PendingQuestion, QuestionNotPendingError
 from ui_adapters.broker.stores import DEFAULT_LEASE, QuestionStore, redact_server
+from ui_adapters.broker.stores.base import UnreadableEntries
 from ui_adapters.broker.tasks import StoredTask, TaskOutcome
 
 __all__ = ["QuestionBroker", "QuestionNotPendingError"]
@@ -60,10 +61,13 @@ class QuestionBroker:
         lease: float = DEFAULT_LEASE,
         worker: str | None = None,
     ) -> None:
-        if timeout is not None and (not timeout > 0 or math.isinf(timeout)):
+        if timeout is not None and not _positive_seconds(timeout):
             raise ValueError(f"timeout must be a positive number of seconds or None; got {timeout!r}")
-        if not lease > 0 or math.isinf(lease):
-            raise ValueError(f"lease must be a positive number of seconds; got {lease!r}")
+        if not _positive_seconds(lease):
+            raise ValueError(
+                f"lease must be a positive number of seconds; got {lease!r} (a lease of 0 or NaN would "
+                "end at once: every other worker would take this worker's questions for a dead one's)"
+            )
         self.timeout = timeout
         self.store = store
         self.lease = lease
@@ -75,6 +79,7 @@ class QuestionBroker:
         self._closed = False
         self._task_group: TaskGroup | None = None
         self._tasks = TaskKeeper(store, self.worker) if store is not None else None  # tool tasks
+        self._unreadable = UnreadableEntries(store)  # store entries no broker could have written
 
     async def __aenter__(self) -> Self:
         if self.store is not None:
@@ -182,9 +187,13 @@ class QuestionBroker:
         entry = await self.store.get_question(id)
         if entry is None:
             return None
-        view = dict(entry["record"]["view"])
-        view["status"] = entry["status"]
-        return view
+        record: object = entry.get("record")
+        view: object = record.get("view") if isinstance(record, dict) else None  # pyright: ignore[reportUnknownMemberType]
+        if not isinstance(view, dict):
+            self._unreadable.skip("question", id, "its record has no view")
+            return None
+        described: dict[str, Any] = {**view, "status": entry["status"]}  # pyright: ignore[reportUnknownVariableType]
+        return described
 
     async def __aiter__(self) -> AsyncIterator[PendingQuestion]:
         """Every question that is pending when the loop starts, then each new one as it arrives.
@@ -446,7 +455,7 @@ class QuestionBroker:
             status = _STATUS_OF[result.action]
             if not await self.store.settle_question(question.id, status, result_wire(result)):
                 # answered elsewhere, or withdrawn now: its worker died (the store checks its lease)
-                apply_entry(question, await self.store.get_question(question.id))
+                self._apply(question, await self.store.get_question(question.id))
                 if not question.is_pending:
                     self._pending.pop(question.id, None)
                 raise self._not_pending(question.id)
@@ -484,8 +493,29 @@ class QuestionBroker:
             entry = await self.store.get_question(question_id)
             if entry is None or entry["status"] != "pending":
                 raise self._not_pending(question_id)
-            question = question_from_entry(entry)
+            found = self._question_of(entry)
+            if found is None:
+                raise QuestionNotPendingError(
+                    f"the question {question_id!r} is in the store but cannot be read (the log of "
+                    "'ui_adapters.broker' says why); it cannot be answered: delete it from the store"
+                )
+            question = found
         return question
+
+    def _question_of(self, entry: Mapping[str, Any]) -> PendingQuestion | None:
+        """The question a store entry describes; ``None`` (logged once) if no broker could have written it."""
+        try:
+            return question_from_entry(entry)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:  # pydantic's errors are ValueErrors
+            self._unreadable.skip("question", entry.get("id"), f"not a question a broker stored: {exc!r}")
+            return None
+
+    def _apply(self, question: PendingQuestion, entry: Mapping[str, Any] | None) -> None:
+        """``apply_entry``, skipping (logged once) an outcome no broker could have written."""
+        try:
+            apply_entry(question, entry)
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            self._unreadable.skip("question", question.id, f"its outcome cannot be read: {exc!r}")
 
     async def _agree_with_store(self, question: PendingQuestion) -> None:
         """A question that ended here (timeout, close): the store says so too, unless an answer won."""
@@ -520,7 +550,12 @@ class QuestionBroker:
         """Every paused call in the store (any worker's), with the answers given so far; oldest first."""
         if self.store is None:
             return self.paused_calls()
-        calls = [PausedCall.from_json(data) for data in await self.store.list_records("paused-call")]
+        calls: list[PausedCall] = []
+        for data in await self.store.list_records("paused-call"):
+            try:
+                calls.append(PausedCall.from_json(data))
+            except ValueError as exc:  # one bad record does not hide the others
+                self._unreadable.skip("paused-call record", data.get("id"), exc)
         for call in calls:
             await self._apply_answers(call)
         return calls
@@ -529,7 +564,7 @@ class QuestionBroker:
         assert self.store is not None
         for question in call.questions.values():
             if question.is_pending:
-                apply_entry(question, await self.store.get_question(question.id))
+                self._apply(question, await self.store.get_question(question.id))
 
     async def _resume_from_store(
         self, call_id: str, client: Client
@@ -586,17 +621,26 @@ class QuestionBroker:
         live = {entry["id"] for entry in entries}
         for entry in entries:
             if entry["id"] not in self._pending and entry["id"] not in self._waiting:
-                self._publish(question_from_entry(entry))
+                question = self._question_of(entry)  # one that cannot be read is skipped, not the rest
+                if question is not None:
+                    self._publish(question)
         for question_id, question in list(self._pending.items()):
             if question_id not in live and question.is_pending:
-                apply_entry(
+                self._apply(
                     self._waiting.get(question_id, question), await self.store.get_question(question_id)
                 )
                 if not question.is_pending:
                     self._pending.pop(question_id, None)
         for question_id, question in list(self._waiting.items()):  # answered before it reached _pending
             if question_id not in live and question.is_pending:
-                apply_entry(question, await self.store.get_question(question_id))
+                self._apply(question, await self.store.get_question(question_id))
+
+
+def _positive_seconds(value: object) -> bool:
+    """A finite number of seconds above 0 (not a bool, not NaN, not infinity)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return False
+    return value > 0 and math.isfinite(value)
 
 
 QuestionBroker.__module__ = "ui_adapters.broker"  # reprs and tracebacks show the name a user imports

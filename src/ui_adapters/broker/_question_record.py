@@ -3,12 +3,14 @@
 The record holds the UI's view (``to_json()``), the question as the server sent it (the wire
 ``elicitation/create`` request, so the answer is validated with the same form model on any worker), and
 who asked (server, its name, era, place in the round, the tool whose call asks). Never a client, a
-header or a token; the server URL loses any ``user:password@``. Records written before a key was kept
+header or a token; the server URL loses any ``user:password@``, in ``server`` and wherever it stands
+for the server's name (``server_name`` of a server that gave none). Records written before a key was kept
 load with it unset.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, cast
@@ -17,6 +19,7 @@ from mcp_client import ClientRequestContext
 from mcp_client.types import ElicitRequest, ElicitResult, Implementation
 from ui_adapters.broker.pending import PendingQuestion, QuestionStatus
 from ui_adapters.broker.stores import redact_server
+from ui_adapters.text import sanitize
 
 
 def context_record(context: ClientRequestContext) -> dict[str, Any]:
@@ -56,6 +59,9 @@ def question_record(question: PendingQuestion, timeout: float | None) -> dict[st
     context = question.context
     view = question.to_json()
     view["server"] = redact_server(view["server"])
+    # A server with no name is named by its URL: the name shown loses the credentials too.
+    cleaned = dataclasses.replace(context, server=view["server"])
+    view["server_name"] = sanitize(cleaned.server_name, single_line=True)
     return {
         "id": question.id,
         "call_id": question.call_id,

@@ -27,17 +27,25 @@ Nothing else goes in: no headers, no tokens, no client objects (the server's URL
 user:password). Entries expire: settled questions after ``keep_for`` seconds, pending ones after
 their timeout (or ``keep_for``), records after ``keep_for``; ``purge()`` deletes everything.
 
+An entry a store cannot read (a question or record whose JSON is broken: a bad write, a hand edit, a
+newer release's shape) is skipped, as if it were not there, and logged once (``ui_adapters.broker``,
+WARNING, naming it): one bad entry never hides the others from every worker.
+
 ``MemoryStore`` (``stores.memory``) is this seam in one process's memory (for tests, or several
 brokers in one process).
 """
 
 from __future__ import annotations
 
+import json
+import logging
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 from urllib.parse import urlsplit, urlunsplit
 
-__all__ = ["DEFAULT_KEEP_FOR", "DEFAULT_LEASE", "QuestionStore", "redact_server"]
+__all__ = ["DEFAULT_KEEP_FOR", "DEFAULT_LEASE", "QuestionStore", "UnreadableEntries", "redact_server"]
+
+_log = logging.getLogger("ui_adapters.broker")
 
 DEFAULT_KEEP_FOR = 24 * 3600.0
 """Seconds a settled question or a record stays in a store before it expires (one day)."""
@@ -137,3 +145,49 @@ def redact_server(server: str) -> str:
         host = f"[{host}]"
     netloc = host + (f":{parts.port}" if parts.port is not None else "")
     return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+class UnreadableEntries:
+    """The entries of one store (or broker) that could not be read: each is logged once, then skipped.
+
+    A store reads the same pending questions every time a worker looks (many times a second): a bad
+    entry logged at each look would flood the log, and one that raised would stop every look.
+    """
+
+    _MAX = 10_000
+    """Entries remembered; past it, the oldest are forgotten (and logged again if met again)."""
+
+    def __init__(self, owner: object) -> None:
+        self._owner = owner
+        self._logged: dict[tuple[str, str], None] = {}
+
+    def skip(self, kind: str, entry_id: object, problem: object) -> None:
+        """Log (once) that the ``kind`` entry ``entry_id`` cannot be read because of ``problem``."""
+        key = (kind, str(entry_id))
+        if key in self._logged:
+            return
+        self._logged[key] = None
+        while len(self._logged) > self._MAX:
+            del self._logged[next(iter(self._logged))]
+        _log.warning(
+            "%r: the %s %r in the store cannot be read (%s); it is skipped. Delete that entry, or empty "
+            "the store with purge()",
+            self._owner,
+            kind,
+            str(entry_id),
+            problem,
+        )
+
+    def json_object(self, kind: str, entry_id: object, text: str | bytes | None) -> dict[str, Any] | None:
+        """``text`` as the JSON object it should be, or ``None`` (logged once) when it is not one."""
+        if text is None:
+            return None
+        try:
+            value: object = json.loads(text)
+        except ValueError as exc:  # json.JSONDecodeError and UnicodeDecodeError are ValueErrors
+            self.skip(kind, entry_id, f"not JSON: {exc}")
+            return None
+        if not isinstance(value, dict):
+            self.skip(kind, entry_id, f"a JSON {type(value).__name__}, not an object")
+            return None
+        return value  # pyright: ignore[reportUnknownVariableType]

@@ -30,7 +30,7 @@ from typing import Any
 
 import anyio
 
-from ui_adapters.broker.stores.base import DEFAULT_KEEP_FOR
+from ui_adapters.broker.stores.base import DEFAULT_KEEP_FOR, UnreadableEntries
 
 __all__ = ["RedisStore"]
 
@@ -78,6 +78,7 @@ class RedisStore:
         self._pubsub: Any = None
         self._settle: Any = None
         self._claim: Any = None
+        self._unreadable = UnreadableEntries(self)
 
     def __repr__(self) -> str:
         return f"RedisStore(namespace={self.namespace!r})"  # the URL may hold a password: not shown
@@ -141,7 +142,7 @@ class RedisStore:
 
     async def get_question(self, question_id: str) -> dict[str, Any] | None:
         fields: dict[str, str] = await self._client.hgetall(self._key("q", question_id))
-        return _question(question_id, fields) if fields else None
+        return self._question(question_id, fields) if fields else None
 
     async def pending_questions(self) -> list[dict[str, Any]]:
         ids: list[str] = await self._client.zrange(self._key("pending"), 0, -1)
@@ -157,7 +158,9 @@ class RedisStore:
             if not fields:
                 gone.append(question_id)  # expired
             elif fields.get("status") == "pending":
-                found.append(_question(question_id, fields))
+                entry = self._question(question_id, fields)
+                if entry is not None:
+                    found.append(entry)
         if gone:
             await self._client.zrem(self._key("pending"), *gone)
         return found
@@ -186,7 +189,7 @@ class RedisStore:
 
     async def get_record(self, kind: str, record_id: str) -> dict[str, Any] | None:
         raw: str | None = await self._client.get(self._key("r", kind, record_id))
-        return json.loads(raw) if raw is not None else None
+        return self._unreadable.json_object(f"{kind} record", record_id, raw)
 
     async def list_records(self, kind: str) -> list[dict[str, Any]]:
         ids = sorted(await self._client.smembers(self._key("r", kind)))
@@ -198,7 +201,11 @@ class RedisStore:
         stale = [record_id for record_id, raw in zip(ids, raws, strict=True) if raw is None]
         if stale:
             await self._client.srem(self._key("r", kind), *stale)
-        return [json.loads(raw) for raw in raws if raw is not None]
+        read = (
+            self._unreadable.json_object(f"{kind} record", record_id, raw)
+            for record_id, raw in zip(ids, raws, strict=True)
+        )
+        return [payload for payload in read if payload is not None]
 
     async def take_record(self, kind: str, record_id: str) -> dict[str, Any] | None:
         async with self._client.pipeline(transaction=True) as pipe:
@@ -209,7 +216,7 @@ class RedisStore:
         if raw is None:
             return None
         await self._publish()
-        return json.loads(raw)
+        return self._unreadable.json_object(f"{kind} record", record_id, raw)
 
     async def claim_record(self, kind: str, record_id: str, worker: str) -> bool:
         claimed = await self._claim(
@@ -252,13 +259,18 @@ class RedisStore:
         async for key in self._client.scan_iter(match=self._key("*"), count=500):
             await self._client.delete(key)
 
-
-def _question(question_id: str, fields: Mapping[str, str]) -> dict[str, Any]:
-    return {
-        "id": question_id,
-        "status": fields.get("status", "pending"),
-        "owner": fields.get("owner") or None,
-        "call_id": fields.get("call_id") or None,
-        "record": json.loads(fields["record"]) if fields.get("record") else {},
-        "result": json.loads(fields["result"]) if fields.get("result") else None,
-    }
+    def _question(self, question_id: str, fields: Mapping[str, str]) -> dict[str, Any] | None:
+        """A question hash as an entry; ``None`` (logged once) if its record or result is not JSON."""
+        record = self._unreadable.json_object("question", question_id, fields.get("record") or "{}")
+        result = fields.get("result") or None
+        answer = self._unreadable.json_object("question", question_id, result)
+        if record is None or (result is not None and answer is None):
+            return None
+        return {
+            "id": question_id,
+            "status": fields.get("status", "pending"),
+            "owner": fields.get("owner") or None,
+            "call_id": fields.get("call_id") or None,
+            "record": record,
+            "result": answer,
+        }

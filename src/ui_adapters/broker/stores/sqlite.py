@@ -26,7 +26,7 @@ import anyio
 import anyio.to_thread
 
 from mcp_client import MCPClientError
-from ui_adapters.broker.stores.base import DEFAULT_KEEP_FOR
+from ui_adapters.broker.stores.base import DEFAULT_KEEP_FOR, UnreadableEntries
 
 __all__ = ["SqliteStore"]
 
@@ -62,6 +62,7 @@ class SqliteStore:
         self._connection: sqlite3.Connection | None = None
         self._lock = threading.Lock()
         self._seen_version: int | None = None
+        self._unreadable = UnreadableEntries(self)
 
     def __repr__(self) -> str:
         return f"SqliteStore({str(self.path)!r})"
@@ -140,7 +141,7 @@ class SqliteStore:
             "SELECT id, status, owner, call_id, record, result FROM questions WHERE id = ? AND expires > ?",
             (question_id, time.time()),
         )
-        return _question(rows[0]) if rows else None
+        return self._question(rows[0]) if rows else None
 
     async def pending_questions(self) -> list[dict[str, Any]]:
         rows = await self._run(
@@ -148,7 +149,7 @@ class SqliteStore:
             "WHERE status = 'pending' AND expires > ? ORDER BY created",
             (time.time(),),
         )
-        return [_question(row) for row in rows]
+        return [entry for entry in map(self._question, rows) if entry is not None]
 
     async def settle_question(self, question_id: str, status: str, result: Mapping[str, Any] | None) -> bool:
         """One ``UPDATE``: the status asked for, or ``withdrawn`` if the owner's lease has ended."""
@@ -181,13 +182,15 @@ class SqliteStore:
             "SELECT payload FROM records WHERE kind = ? AND id = ? AND expires > ?",
             (kind, record_id, time.time()),
         )
-        return json.loads(rows[0][0]) if rows else None
+        return self._unreadable.json_object(f"{kind} record", record_id, rows[0][0]) if rows else None
 
     async def list_records(self, kind: str) -> list[dict[str, Any]]:
         rows = await self._run(
-            "SELECT payload FROM records WHERE kind = ? AND expires > ? ORDER BY rowid", (kind, time.time())
+            "SELECT id, payload FROM records WHERE kind = ? AND expires > ? ORDER BY rowid",
+            (kind, time.time()),
         )
-        return [json.loads(row[0]) for row in rows]
+        read = (self._unreadable.json_object(f"{kind} record", record_id, text) for record_id, text in rows)
+        return [payload for payload in read if payload is not None]
 
     async def take_record(self, kind: str, record_id: str) -> dict[str, Any] | None:
         rows = await self._run(
@@ -195,7 +198,7 @@ class SqliteStore:
             (kind, record_id, time.time()),
         )
         await self._change("DELETE FROM claims WHERE kind = ? AND id = ?", (kind, record_id))
-        return json.loads(rows[0][0]) if rows else None
+        return self._unreadable.json_object(f"{kind} record", record_id, rows[0][0]) if rows else None
 
     async def claim_record(self, kind: str, record_id: str, worker: str) -> bool:
         """One upsert: inserted, or updated only if the holder is ``worker`` or its lease has ended."""
@@ -252,6 +255,22 @@ class SqliteStore:
         for table in ("questions", "records", "leases", "claims"):
             await self._change(f"DELETE FROM {table}", ())  # fixed table names
 
+    def _question(self, row: tuple[Any, ...]) -> dict[str, Any] | None:
+        """A question row as an entry; ``None`` (logged once) if its record or result is not JSON."""
+        question_id, status, owner, call_id, record, result = row
+        stored = self._unreadable.json_object("question", question_id, record)
+        answer = self._unreadable.json_object("question", question_id, result)
+        if stored is None or (result is not None and answer is None):
+            return None
+        return {
+            "id": question_id,
+            "status": status,
+            "owner": owner,
+            "call_id": call_id,
+            "record": stored,
+            "result": answer,
+        }
+
 
 def _busy(error: sqlite3.Error) -> bool:
     """Another connection holds the lock right now (worth trying again)."""
@@ -274,15 +293,3 @@ def _open_error(path: Path, error: sqlite3.Error) -> MCPClientError:
         f"cannot open the SQLite store {path}: {error}; check that its folder exists and that this "
         "process may read and write there"
     )
-
-
-def _question(row: tuple[Any, ...]) -> dict[str, Any]:
-    question_id, status, owner, call_id, record, result = row
-    return {
-        "id": question_id,
-        "status": status,
-        "owner": owner,
-        "call_id": call_id,
-        "record": json.loads(record),
-        "result": json.loads(result) if result is not None else None,
-    }
