@@ -81,7 +81,7 @@ def test_both_archives_ship_the_license_the_metadata_declares(dist: Path) -> Non
 
 def test_the_version_is_written_once(dist: Path) -> None:
     (wheel,) = dist.glob("*.whl")
-    assert wheel.name.startswith(f"mcp_client-{mcp_client.__version__}-")
+    assert wheel.name.startswith(f"mcp_elicit_client-{mcp_client.__version__}-")
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert "version" not in project and project["dynamic"] == ["version"]
     assert _options._DEFAULT_CLIENT_INFO["version"] == mcp_client.__version__

@@ -2,7 +2,7 @@
 
 ``dateparser`` is the ``chat`` extra, imported on first use: a chat reads dates the way people write
 them, and a well-kept parser of natural language does that better than rules of our own. Without it,
-only ISO dates and times are understood and the reply says so (``pip install 'mcp-client[chat]'``).
+only ISO dates and times are understood and the reply says so (``pip install 'mcp-elicit-client[chat]'``).
 Relative words are read against ``now`` (the conversation's clock, so tests and restored
 conversations agree), and a date without a year is taken in the future: a booking for "24 Dec" asked
 on 5 January means this December, not last.
@@ -19,7 +19,7 @@ __all__ = ["dateparser_available", "read_date", "read_date_time"]
 # A date in words has a letter ("24 Dec", "tomorrow") or separated numbers ("24/12", "24.12.2026").
 _DATE_LIKE = re.compile(r"[^\W\d_]|\d\s*[-/.]\s*\d")
 _ISO_LIKE = re.compile(r"^\s*\d{4}-\d{1,2}-\d{1,2}\b")
-_EXTRA_HINT = "install mcp-client[chat] to type dates in words"
+_EXTRA_HINT = "install mcp-elicit-client[chat] to type dates in words"
 
 
 def dateparser_available() -> bool:
