@@ -64,7 +64,9 @@ def _constraints(venv: Path) -> Path:
         timeout=120,
     ).stdout
     pins = [
-        line for line in freeze.splitlines() if "==" in line and not line.startswith(("-e", "mcp-client"))
+        line
+        for line in freeze.splitlines()
+        if "==" in line and not line.startswith(("-e", "mcp-elicit-client"))
     ]
     constraints = venv / "constraints.txt"
     constraints.write_text("\n".join(pins) + "\n")
@@ -72,7 +74,7 @@ def _constraints(venv: Path) -> Path:
 
 
 def runtime_dependencies() -> list[str]:
-    """pyproject's runtime ``dependencies``: what ``pip install mcp-client`` brings."""
+    """pyproject's runtime ``dependencies``: what ``pip install mcp-elicit-client`` brings."""
     with open(ROOT / "pyproject.toml", "rb") as f:
         return list(tomllib.load(f)["project"]["dependencies"])
 

@@ -15,9 +15,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "_ext"))
 sys.path.insert(0, str(HERE.parent / "src"))
 
-project = "mcp-client"
-author = "the mcp-client authors"
-copyright = "2026, the mcp-client authors"
+project = "mcp-elicit-client"
+author = "the mcp-elicit-client authors"
+copyright = "2026, the mcp-elicit-client authors"
 
 extensions = [
     "myst_parser",
@@ -48,7 +48,7 @@ autodoc_default_options = {
 add_module_names = False
 
 html_theme = "furo"
-html_title = "mcp-client"
+html_title = "mcp-elicit-client"
 html_static_path: list[str] = []
 
 # Where the code lives and what it implements, linked from the index page ({{ repository }} and

@@ -1,11 +1,20 @@
-"""Each optional extra alone: a fresh venv with the package and that one extra, and a smoke that uses it.
+"""Each optional extra alone, from the built wheel: a fresh venv with the package and that one extra.
 
 The full test venv has every optional library, so it cannot notice an extra that forgot one (the docs
 build that needed pytest, the suite that needed Sphinx to collect). Here each extra of ``EXTRAS`` gets
 its own venv in ``.venv-extras/NAME`` (made anew each run: nothing left from an earlier install), with
-``pip install -e ".[NAME]"`` and nothing else, then its smoke runs in that venv's Python and must do the
+the package and that extra and nothing else, then its smoke runs in that venv's Python and must do the
 real thing the extra is for: build the docs strictly, collect the test suite, store a record in a real
 Redis, sign a ``private_key_jwt`` assertion, parse a SKILL.md frontmatter, carry a span's trace context.
+
+What is installed is what a user gets: the sdist and the wheel are built first (``python -m build``:
+the wheel from the sdist, so a file the sdist forgot is missing from the wheel too) and checked with
+``twine check --strict``, and each extra is installed from that wheel, not from the checkout, and its
+smoke runs in a folder outside the checkout (it first checks that ``mcp_client`` and ``ui_adapters``
+come from the venv's site-packages). The ``examples`` row is the installed package itself: ``py.typed``
+in both packages, ``mcp-client --help`` and ``mcp-client demo``, the canned-callback example against the
+bistro, and the browser form page served from the installed package. Only ``docs`` and ``test`` are
+installed with ``-e`` from the checkout: their smokes are the checkout's docs build and test suite.
 
 To check a new extra, write its smoke below (a function that imports the extra's library and uses it
 through our code; raise or fail an ``assert`` when something is wrong) and add a row to ``EXTRAS``.
@@ -34,7 +43,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 VENVS = ROOT / ".venv-extras"
+DIST = VENVS / "dist"
 SMOKE_TIMEOUT = 900.0  # seconds, for one install or one smoke on a busy machine
+FROM_CHECKOUT = frozenset({"docs", "test"})  # extras whose smoke is the checkout's own docs or tests
 
 
 # ------------------------------------------------------------------------------------------ the smokes
@@ -267,6 +278,100 @@ def textual_screen() -> None:
     assert results == [ElicitResult(action="accept", content={"guests": 4})], results
 
 
+def installed_package() -> None:
+    """The wheel as a user runs it: typed packages, the CLI, the demo, an example, the browser page."""
+    import importlib.resources
+
+    import mcp_client
+
+    for package in ("mcp_client", "ui_adapters"):
+        assert importlib.resources.files(package).joinpath("py.typed").is_file(), f"{package}: no py.typed"
+    command = str(Path(sys.executable).with_name("mcp-client"))
+    shown = _run([command, "--help"], cwd=Path.cwd())
+    assert shown.startswith("usage: mcp-client"), shown
+    shown = _run([command, "--version"], cwd=Path.cwd())
+    assert shown.strip() == f"mcp-client {mcp_client.__version__}", shown
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": "200", "NO_COLOR": "1"}
+    shown = _run([command, "demo"], cwd=Path.cwd(), env=env, stdin="y\n2025-12-27\n\ny\n\n")
+    for expected in ("[SUCCESS] Booked for 2025-12-27", "deleted ~/projects/old-drafts"):
+        assert expected in shown, f"mcp-client demo did not print {expected!r}:\n{shown}"
+    example = ROOT / "examples" / "clients" / "canned_callback.py"  # examples are not in the wheel
+    shown = _run([sys.executable, str(example)], cwd=Path.cwd())
+    assert shown == (
+        "bistro asks: No tables for 2 on 2025-12-25. Would you like another date?\n"
+        "[SUCCESS] Booked for 2025-12-27\n"
+    ), shown
+    browser_page()
+
+
+def browser_page() -> None:
+    """A form question's page, served by ``BrowserFormAdapter``, fetched and answered over HTTP."""
+    import re
+
+    import anyio
+    import httpx
+
+    from mcp_client import ClientRequestContext
+    from mcp_client.types import ElicitRequestFormParams, ElicitResult
+    from ui_adapters import BrowserFormAdapter
+
+    schema = {"type": "object", "properties": {"name": {"type": "string", "title": "Name"}}}
+    context = ClientRequestContext(
+        server="http://127.0.0.1:9/mcp", server_info=None, protocol_version="2025-11-25", era="legacy"
+    )
+    urls: list[str] = []
+    opened = anyio.Event()
+
+    def open_browser(url: str) -> None:
+        urls.append(url)
+        opened.set()
+
+    async def ask_and_answer() -> ElicitResult:
+        adapter = BrowserFormAdapter(open_browser=open_browser, timeout=60)
+        params = ElicitRequestFormParams(message="Who is coming?", requested_schema=schema)
+        results: list[ElicitResult] = []
+
+        async def ask() -> None:
+            results.append(await adapter(context, params))
+
+        async with anyio.create_task_group() as tg, httpx.AsyncClient(timeout=30) as http:
+            tg.start_soon(ask)
+            with anyio.fail_after(60):
+                await opened.wait()
+            page = await http.get(urls[0])
+            assert page.status_code == 200, page
+            assert "content-security-policy" in page.headers, page.headers
+            for piece in ("<style nonce=", "<script nonce=", "Who is coming?", 'name="field-0"'):
+                assert piece in page.text, f"the question page lacks {piece!r}:\n{page.text[:3000]}"
+            csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
+            assert csrf is not None, page.text[:3000]
+            origin = urls[0].split("/", 3)
+            sent = await http.post(
+                urls[0],
+                data={"csrf": csrf.group(1), "action": "accept", "field-0": "Ada"},
+                headers={"Origin": f"{origin[0]}//{origin[2]}"},
+            )
+            assert sent.status_code == 200, sent
+        return results[0]
+
+    result = anyio.run(ask_and_answer)
+    assert result == ElicitResult(action="accept", content={"name": "Ada"}), result
+
+
+def _from_site_packages() -> None:
+    """The packages this smoke uses are the installed wheel's, not the checkout's ``src``."""
+    import sysconfig
+
+    import mcp_client
+    import ui_adapters
+
+    site = Path(sysconfig.get_paths()["purelib"]).resolve()
+    assert not Path.cwd().resolve().is_relative_to(ROOT), f"the smoke runs inside the checkout: {Path.cwd()}"
+    for package in (mcp_client, ui_adapters):
+        where = Path(package.__file__ or "").resolve()
+        assert where.is_relative_to(site), f"{package.__name__} comes from {where}, not from {site}"
+
+
 EXTRAS: dict[str, Callable[[], None]] = {
     # extra (as pyproject.toml names it): its smoke
     "docs": docs_build,
@@ -283,16 +388,27 @@ EXTRAS: dict[str, Callable[[], None]] = {
     "pydantic-ai": pydantic_ai_toolset,
     "langchain": langchain_tool,
     "openai-agents": openai_agents_tool,
+    "examples": installed_package,
 }
 
 
 # ------------------------------------------------------------------------------------------ helpers
 
 
-def _run(argv: list[str], *, env: dict[str, str] | None = None) -> str:
-    """Run a command in the repository; its output, or an ``AssertionError`` carrying it."""
+def _run(
+    argv: list[str], *, env: dict[str, str] | None = None, cwd: Path = ROOT, stdin: str | None = None
+) -> str:
+    """Run a command (in the repository unless ``cwd``); its output, or an ``AssertionError`` carrying it."""
     done = subprocess.run(
-        argv, cwd=ROOT, env=env, capture_output=True, text=True, timeout=SMOKE_TIMEOUT, check=False
+        argv,
+        cwd=cwd,
+        env=env,
+        input=stdin,
+        stdin=None if stdin is not None else subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=SMOKE_TIMEOUT,
+        check=False,
     )
     shown = done.stdout + done.stderr
     if done.returncode != 0:
@@ -330,7 +446,17 @@ def _answers_ping(port: int) -> bool:
         return False
 
 
-def check(name: str) -> tuple[str, float, float]:
+def build_wheel() -> Path:
+    """The sdist, then the wheel from it, as a release builds them, both passing ``twine check``."""
+    shutil.rmtree(DIST, ignore_errors=True)
+    _run([sys.executable, "-m", "build", "--outdir", str(DIST), str(ROOT)])
+    dists = sorted(str(path) for path in DIST.iterdir())
+    _run([sys.executable, "-m", "twine", "check", "--strict", *dists])
+    (wheel,) = DIST.glob("*.whl")
+    return wheel
+
+
+def check(name: str, wheel: concurrent.futures.Future[Path] | None) -> tuple[str, float, float]:
     """Make the venv of one extra, install the package with it, run its smoke; the seconds each took."""
     venv = VENVS / name
     shutil.rmtree(venv, ignore_errors=True)
@@ -338,10 +464,17 @@ def check(name: str) -> tuple[str, float, float]:
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     python = str(venv / "bin" / "python")
     pip = [sys.executable, "-m", "pip", "--python", python]
-    _run([*pip, "install", "--quiet", "--no-compile", "-e", f".[{name}]"])
+    if wheel is None:
+        _run([*pip, "install", "--quiet", "--no-compile", "-e", f".[{name}]"])
+    else:
+        _run([*pip, "install", "--quiet", "--no-compile", f"{wheel.result()}[{name}]"])
     _run([*pip, "check"])
     installed = time.monotonic()
-    _run([python, __file__, "--inside", name])
+    if wheel is None:
+        _run([python, __file__, "--inside", name])
+    else:
+        with tempfile.TemporaryDirectory(prefix="mcp-client-extras-wheel-") as outside:
+            _run([python, __file__, "--inside", name], cwd=Path(outside))
     return name, installed - started, time.monotonic() - installed
 
 
@@ -354,21 +487,38 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2, help="venvs made at the same time (default: 2)")
     args = parser.parse_args()
     if args.inside:
+        if args.inside not in FROM_CHECKOUT:
+            _from_site_packages()
         EXTRAS[args.inside]()
         return 0
     unknown = [name for name in args.names if name not in EXTRAS]
     if unknown:
         parser.error(f"no smoke for {unknown}: add it to EXTRAS in {Path(__file__).name}")
+    names = args.names or list(EXTRAS)
+    names.sort(key=lambda name: name not in FROM_CHECKOUT)  # these first, while the wheel is built
     failed = 0
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        runs = {pool.submit(check, name): name for name in args.names or EXTRAS}
+    with (
+        concurrent.futures.ThreadPoolExecutor(max_workers=1) as builder,
+        concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool,
+    ):
+        wheel = builder.submit(build_wheel) if set(names) - FROM_CHECKOUT else None
+        runs = {pool.submit(check, name, None if name in FROM_CHECKOUT else wheel): name for name in names}
+        if wheel is not None:
+            try:
+                print(f"   wheel: built and checked ({wheel.result().name})", flush=True)
+            except (AssertionError, subprocess.SubprocessError) as exc:
+                failed += 1
+                print(f"   wheel: FAILED\n{exc}", flush=True)
         for run in concurrent.futures.as_completed(runs):
             name = runs[run]
             try:
                 _, install, smoke = run.result()
             except (AssertionError, subprocess.SubprocessError) as exc:
                 failed += 1
-                print(f"   {name}: FAILED\n{exc}", flush=True)
+                if name not in FROM_CHECKOUT and wheel is not None and exc is wheel.exception():
+                    print(f"   {name}: not run (no wheel)", flush=True)
+                else:
+                    print(f"   {name}: FAILED\n{exc}", flush=True)
             else:
                 print(f"   {name}: ok (install {install:.0f} s, smoke {smoke:.0f} s)", flush=True)
     if failed:

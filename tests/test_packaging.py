@@ -81,7 +81,23 @@ def test_both_archives_ship_the_license_the_metadata_declares(dist: Path) -> Non
 
 def test_the_version_is_written_once(dist: Path) -> None:
     (wheel,) = dist.glob("*.whl")
-    assert wheel.name.startswith(f"mcp_client-{mcp_client.__version__}-")
+    assert wheel.name.startswith(f"mcp_elicit_client-{mcp_client.__version__}-")
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     assert "version" not in project and project["dynamic"] == ["version"]
     assert _options._DEFAULT_CLIENT_INFO["version"] == mcp_client.__version__
+
+
+def test_the_index_shows_the_project_links(dist: Path) -> None:
+    (wheel,) = dist.glob("*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        metadata = email.parser.Parser().parsestr(archive.read(name).decode())
+    assert metadata["Name"] == "mcp-elicit-client"
+    repository = "https://github.com/mcp-elicit-client/mcp-elicit-client"
+    assert sorted(metadata.get_all("Project-URL") or []) == [
+        f"Changelog, {repository}/blob/main/docs/changelog.md",
+        f"Documentation, {repository}/blob/main/docs/index.md",
+        f"Homepage, {repository}",
+        f"Issues, {repository}/issues",
+        f"Repository, {repository}",
+    ]

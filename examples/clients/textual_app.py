@@ -2,7 +2,7 @@
 
     python examples/clients/textual_app.py
 
-Needs Textual (``pip install 'mcp-client[textual]'``) and the official MCP SDK for the demo server
+Needs Textual (``pip install 'mcp-elicit-client[textual]'``) and the official MCP SDK for the demo server
 (``pip install -e ".[examples]"``), which it starts over stdio: the server of ``mcp-client demo``, with
 the bistro's ``book_table`` and the file store's ``delete_folder``. Up and down pick a tool, tab goes
 to its arguments (JSON, an example filled in), enter calls it; ctrl+q quits. ``book_table`` on

@@ -27,7 +27,7 @@ from typing import Any
 
 from mcp_client._errors import SkillVerificationError
 
-EXTRA_HINT = "pip install 'mcp-client[skills]'"
+EXTRA_HINT = "pip install 'mcp-elicit-client[skills]'"
 
 _DIGEST = re.compile(r"sha256:[0-9a-f]{64}")
 # The frontmatter block: '---' on the first line (after an optional BOM), up to the next '---' line.

@@ -277,4 +277,4 @@ def test_without_the_extra_the_options_name_the_install_and_plain_oauth_still_wo
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
-    assert "pip install 'mcp-client[oauth-jwt]'" in done.stdout
+    assert "pip install 'mcp-elicit-client[oauth-jwt]'" in done.stdout

@@ -95,7 +95,8 @@ def test_demo_without_the_mcp_package_says_how_to_install_it() -> None:
         env=cli_env(),
     )
     assert done.returncode == 3
-    assert 'pip install -e ".[examples]"' in done.stderr
+    assert 'pip install "mcp-elicit-client[examples]"' in done.stderr  # installed from the index
+    assert 'pip install -e ".[examples]"' in done.stderr  # a checkout
     assert "ready at" not in done.stdout
 
 

@@ -92,7 +92,7 @@ def test_without_pyyaml_loading_says_what_to_install_and_importing_never_needs_i
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == (
         "its YAML frontmatter cannot be checked: PyYAML is not installed; "
-        "run: pip install 'mcp-client[skills]'"
+        "run: pip install 'mcp-elicit-client[skills]'"
     )
     light = subprocess.run(
         [sys.executable, "-c", "import sys, mcp_client; print('yaml' in sys.modules)"],

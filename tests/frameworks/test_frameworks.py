@@ -110,4 +110,4 @@ def test_a_missing_framework_names_its_extra(module: str, extra: str) -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert f'pip install "mcp-client[{extra}]"' in done.stdout
+    assert f'pip install "mcp-elicit-client[{extra}]"' in done.stdout

@@ -22,7 +22,7 @@ from mcp_client._errors import OAuthError
 if TYPE_CHECKING:
     from cryptography.hazmat.primitives.asymmetric.types import PrivateKeyTypes
 
-EXTRA_HINT = "pip install 'mcp-client[oauth-jwt]'"
+EXTRA_HINT = "pip install 'mcp-elicit-client[oauth-jwt]'"
 
 _EC_ALGORITHMS = {"secp256r1": "ES256", "secp384r1": "ES384", "secp521r1": "ES512"}
 _RSA_ALGORITHMS = ("RS256", "PS256", "RS384", "PS384", "RS512", "PS512")

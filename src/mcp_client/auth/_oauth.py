@@ -108,7 +108,7 @@ class OAuth(httpx.Auth):
     ``dpop=True`` binds the tokens to a fresh ES256 key (RFC 9449; ``dpop=<key>`` to the app's own):
     every token request and every request to the server carries a new proof, and a generated key is
     stored with the tokens it binds. Both need the ``oauth-jwt`` extra (``pip install
-    'mcp-client[oauth-jwt]'``).
+    'mcp-elicit-client[oauth-jwt]'``).
 
     Only for ``httpx.AsyncClient`` (the ``Client`` uses one). Everything that fails ends in
     ``OAuthError``; no token, code, verifier or secret ever appears in a message, a log line or a repr.

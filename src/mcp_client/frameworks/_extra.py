@@ -6,5 +6,5 @@ from __future__ import annotations
 def missing_extra(framework: str, extra: str, module: str) -> ImportError:
     return ImportError(
         f"mcp_client.frameworks.{module} needs {framework}, which is not installed: "
-        f'pip install "mcp-client[{extra}]"'
+        f'pip install "mcp-elicit-client[{extra}]"'
     )

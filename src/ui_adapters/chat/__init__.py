@@ -15,7 +15,7 @@
 
 Free text is read per field: numbers with separators and units, yes/no words, a choice by its label,
 number or the start of its name, dates in words ("24 Dec", "next friday") through ``dateparser``
-(``pip install 'mcp-client[chat]'``; without it only ISO dates are read, and only those are offered).
+(``pip install 'mcp-elicit-client[chat]'``; without it only ISO dates are read, and only those are offered).
 """
 
 from ui_adapters.chat._callback import chat_callback

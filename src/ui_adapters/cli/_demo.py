@@ -48,7 +48,8 @@ def run_demo(out: Console, err: Console) -> int:
         err.print(
             Text(
                 "mcp-client demo: the example server needs the official MCP SDK, which is not installed.\n"
-                'Install it with:  pip install -e ".[examples]"   (or: pip install "mcp==2.3.0")'
+                'Install it with:  pip install "mcp-elicit-client[examples]"\n'
+                '(in a checkout: pip install -e ".[examples]"; or just: pip install "mcp==2.3.0")'
             ),
             soft_wrap=True,
         )

@@ -270,7 +270,8 @@ def build_parser() -> argparse.ArgumentParser:
         description=(
             "Start the bundled example server on 127.0.0.1 (a free port), book a table and delete a "
             "folder with it, answering its questions in this terminal, then stop it. Needs the "
-            'official MCP SDK for the server: pip install -e ".[examples]".'
+            'official MCP SDK for the server: pip install "mcp-elicit-client[examples]" (in a checkout: '
+            'pip install -e ".[examples]").'
         ),
     )
     return parser

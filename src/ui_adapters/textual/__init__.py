@@ -18,7 +18,7 @@
   declines, escape cancels.
 * ``textual_callback(app)``: an ``elicitation_callback`` that pushes the screen and waits for it.
 
-Textual is the optional ``textual`` extra (``pip install 'mcp-client[textual]'``), imported when this
+Textual is the optional ``textual`` extra (``pip install 'mcp-elicit-client[textual]'``), imported when this
 module is.
 """
 
@@ -26,7 +26,7 @@ try:
     import textual as _textual  # noqa: F401  # pyright: ignore[reportUnusedImport]
 except ImportError as _missing:  # pragma: no cover - depends on what is installed
     raise ImportError(
-        "ui_adapters.textual needs Textual, which is not installed: pip install 'mcp-client[textual]'"
+        "ui_adapters.textual needs Textual, which is not installed: pip install 'mcp-elicit-client[textual]'"
     ) from _missing
 
 from ui_adapters.textual._callback import textual_callback

@@ -1,6 +1,6 @@
 """``RedisStore``: the broker's store in Redis (or Valkey), shared by every worker on every machine.
 
-Needs the ``redis`` package (``pip install 'mcp-client[redis]'``), imported when the store is opened,
+Needs the ``redis`` package (``pip install 'mcp-elicit-client[redis]'``), imported when the store is opened,
 so ``import ui_adapters`` never loads it. Keys are namespaced per app (``namespace``, default
 ``"mcp-questions"``)::
 
@@ -99,7 +99,8 @@ class RedisStore:
             import redis.asyncio as aioredis  # optional extra: imported only when a Redis store is used
         except ImportError as exc:
             raise ImportError(
-                "RedisStore needs the redis package: pip install 'mcp-client[redis]' (or pip install redis)"
+                "RedisStore needs the redis package: "
+                "pip install 'mcp-elicit-client[redis]' (or pip install redis)"
             ) from exc
         self._redis = aioredis.from_url(self.url, decode_responses=True)  # pyright: ignore[reportUnknownMemberType]
         await self._redis.ping()
