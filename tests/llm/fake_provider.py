@@ -1,9 +1,10 @@
 """A stand-in for the OpenAI, Anthropic and Gemini HTTP APIs on 127.0.0.1: the real SDKs talk to it.
 
 It records every request body the SDK sends (``requests``: ``(path, json)``) and answers each with the
-next reply a test queued (``reply(...)``); the helpers below build replies in each API's own shape (a
-tool call, or a final text). Served by uvicorn in a thread of its own, so the test's event loop (asyncio
-or trio) is free, and on a port the OS picks.
+next reply a test queued (``reply(...)``), or else what ``respond(path, body)`` says (a scripted model);
+the helpers below build replies in each API's own shape (a tool call, or a final text). Served by
+uvicorn in a thread of its own, so the test's event loop (asyncio or trio) is free, and on a port the
+OS picks.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import json
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -30,6 +31,8 @@ class FakeProvider:
         self.url = ""
         self.requests: list[tuple[str, dict[str, Any]]] = []
         self._replies: deque[dict[str, Any]] = deque()
+        # Answers a request when no reply is queued: ``respond(path, body)`` (a scripted model).
+        self.respond: Callable[[str, dict[str, Any]], dict[str, Any]] | None = None
         self._lock = threading.Lock()
         self.app = Starlette(routes=[Route("/{path:path}", self._answer, methods=["POST"])])
 
@@ -45,9 +48,11 @@ class FakeProvider:
         body = json.loads(await request.body() or b"{}")
         with self._lock:
             self.requests.append((request.url.path, body))
-            if not self._replies:
-                return JSONResponse({"error": {"message": "the test queued no reply"}}, status_code=500)
-            return JSONResponse(self._replies.popleft())
+            if self._replies:
+                return JSONResponse(self._replies.popleft())
+            if self.respond is not None:
+                return JSONResponse(self.respond(request.url.path, body))
+            return JSONResponse({"error": {"message": "the test queued no reply"}}, status_code=500)
 
 
 @contextmanager
