@@ -10,10 +10,11 @@ HTML comment (invisible on the rendered page) saying how::
 puts its URL where the block says ``http://127.0.0.1:8000/mcp``; ``model='TOOL {"json": "arguments"}'``
 points the provider SDKs (OpenAI, Anthropic, Gemini, and the frameworks' OpenAI models) at a scripted
 model on 127.0.0.1 that calls TOOL with those arguments, then says what the tool answered
-(``tests/support/scripted_model.py``); ``stdin`` (with ``\\n`` escapes) is fed
-to the program; every ``expect`` must appear in what it prints; ``runner=pytest`` runs the block as a
-test module; ``tested-by=tests/x.py`` says another test runs the block as written, with a server or
-files this one cannot give it (it is counted apart, and that test must name the page).
+(``tests/support/scripted_model.py``; ``model=text``: it calls no tool, only answers); ``stdin``
+(with ``\\n`` escapes) is fed to the program; every ``expect`` must appear in what it prints;
+``runner=pytest`` runs the block as a test module; ``tested-by=tests/x.py`` says another test runs the
+block as written, with a server or files this one cannot give it (it is counted apart, and that test
+must name the page).
 """
 
 from __future__ import annotations
@@ -94,7 +95,7 @@ def _options(text: str, where: str) -> dict[str, object]:
             options["stdin"] = codecs.decode(value, "unicode_escape")
         elif key == "model":
             tool, _, arguments = value.partition(" ")
-            options["model"] = (tool, json.loads(arguments or "{}"))
+            options["model"] = ("", {}) if value == "text" else (tool, json.loads(arguments or "{}"))
         else:
             options[key] = value
     options["expect"] = tuple(expect)

@@ -5,7 +5,8 @@ The docs examples (``docs/models.md``) are programs a reader runs with a real mo
 model. They run here unchanged, against ``tests/llm/fake_provider.py`` on 127.0.0.1, which the SDKs
 reach through their own environment variables (``model_env``). The model's script is the same in every
 API: the first turn calls one tool; once the conversation holds the tool's result, it answers
-``The tool answered: <the result>``, so what the example prints shows what the tool answered.
+``The tool answered: <the result>``, so what the example prints shows what the tool answered. Asked
+with no tools to call (a server's sampling request), it answers ``TEXT``.
 """
 
 from __future__ import annotations
@@ -31,8 +32,14 @@ def model_env(url: str) -> dict[str, str]:
     }
 
 
+TEXT = "rain on the tin roof"
+
+
 class ScriptedTurns:
-    """``FakeProvider.respond``: call ``tool`` with ``arguments``, then say what the tool answered."""
+    """``FakeProvider.respond``: call ``tool`` with ``arguments``, then say what the tool answered.
+
+    A request that offers no tools (or ``tool=""``) is answered with ``TEXT``.
+    """
 
     def __init__(self, tool: str, arguments: dict[str, Any]) -> None:
         self.tool = tool
@@ -40,6 +47,13 @@ class ScriptedTurns:
         self.results: list[str] = []  # the tool results the model was given, in order
 
     def __call__(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        if not self.tool or not body.get("tools"):
+            self.results.append(TEXT)
+            if "generateContent" in path:
+                return fake.gemini_text(TEXT)
+            if path.endswith("/messages"):
+                return fake.anthropic_text(TEXT)
+            return fake.responses_text(TEXT) if path.endswith("/responses") else fake.chat_text(TEXT)
         if "generateContent" in path:
             result = _gemini_result(body)
             if result is None:
