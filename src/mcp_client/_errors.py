@@ -17,8 +17,8 @@ The tree, so that a caller can pick the right ``except`` in ten seconds::
     ├── MCPError                         a JSON-RPC error (.code .message .data), from either side:
     │   ├── ServerError                  the server answered our request with it
     │   │   ├── UrlElicitationRequiredError  legacy -32042: open these URLs first (.elicitations)
-│   │   └── NoBackChannelError   2026-07-28: the server asked the legacy way (``ctx.elicit``) and
-│   │                            could not; connect with ``mode="legacy"`` (.server .method)
+    │   │   └── NoBackChannelError   2026-07-28: the server asked the legacy way (``ctx.elicit``) and
+    │   │                            could not; connect with ``mode="legacy"`` (.server .method)
     │   ├── LocalRefusalError            this client refused the server's question; nothing came from
     │   │   │                            the server (.code .message: what a legacy server is told)
     │   │   └── CapabilityNotDeclaredError   the server asked for sampling, roots or elicitation, which
@@ -276,11 +276,12 @@ class NoBackChannelError(ServerError):
         if what is None:
             what = f"send this client a request ({method})" if method else "ask the user a question"
         named = f"the server {server_name!r} ({server})" if server_name else server
+        lost = "the question never reached the user" if method in (None, _ELICIT) else "it never reached us"
         text = (
             f"{named} tried to {what} over the legacy back-channel (the way ctx.elicit asks); a "
-            "2026-07-28 connection has none, so the question never reached the user and the call "
-            'failed. Connect to this server with Client(..., mode="legacy") (in a config file or a '
-            'ClientGroup: "mode": "legacy" for this server)'
+            f"2026-07-28 connection has none, so {lost} and the call failed. Connect to this server "
+            'with Client(..., mode="legacy") (in a config file or a ClientGroup: "mode": "legacy" for '
+            "this server)"
         )
         Exception.__init__(self, text)  # str(error) says what to do; .message stays the server's
         self.server = server
@@ -288,8 +289,9 @@ class NoBackChannelError(ServerError):
         self.method = method
 
 
+_ELICIT = "elicitation/create"
 _BACK_CHANNEL_ASKS = {
-    "elicitation/create": "ask the user a question (elicitation/create)",
+    _ELICIT: "ask the user a question (elicitation/create)",
     "sampling/createMessage": "ask this client's model (sampling/createMessage)",
     "roots/list": "ask for this client's roots (roots/list)",
 }

@@ -37,6 +37,8 @@ def test_the_words_are_matched_not_the_sentence(message: str, method: str | None
     assert str(error).startswith(f"the server 'bistro' ({URL}) tried to ")
     assert 'Client(..., mode="legacy")' in str(error)
     assert error.message == message  # the server's words, as sent
+    lost = "the question never reached the user" if method in (None, "elicitation/create") else "it never"
+    assert f"has none, so {lost}" in str(error)
 
 
 @pytest.mark.parametrize(
