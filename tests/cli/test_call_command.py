@@ -22,10 +22,10 @@ def test_a_call_that_asks_nothing(bistro: str, mode: str) -> None:
     assert (done.returncode, done.stdout) == (0, "[SUCCESS] Booked for 2025-12-24\n"), done.stderr
 
 
-def test_the_bistro_question_is_answered_from_stdin(bistro: str) -> None:
-    # yes to the alternative, a new date, Enter to send the answers
+def test_the_bistro_question_is_answered_from_stdin(bistro: str, era: str) -> None:
+    # yes to the alternative, a new date, Enter to send the answers; a resolver asks in either era
     done = run_cli(
-        "call", "--mode", "legacy", bistro, "book_table", "date=2025-12-25", "party_size=2",
+        "call", "--mode", era, bistro, "book_table", "date=2025-12-25", "party_size=2",
         stdin="y\n2025-12-27\n\n",
     )  # fmt: skip
     assert (done.returncode, done.stdout) == (0, "[SUCCESS] Booked for 2025-12-27\n"), done.stderr
