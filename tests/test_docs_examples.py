@@ -18,7 +18,9 @@ from pathlib import Path
 import pytest
 
 from tests.auth.conftest import start_oauth_server
+from tests.llm.fake_provider import running_fake_provider
 from tests.support.docs_examples import PLACEHOLDER_URL, ROOT, Example, examples
+from tests.support.scripted_model import ScriptedTurns, model_env
 from tests.support.servers import PEER_PYTHON, run_http_server
 
 EXAMPLES = examples()
@@ -117,10 +119,19 @@ def test_the_example_runs(example: Example, example_servers: ExampleServers, tmp
         path = tmp_path / "example.py"
         path.write_text(code, encoding="utf-8")
         argv = [sys.executable, "-c", RUNNER, str(path), example.id]
-    result = subprocess.run(
-        argv, input=example.stdin, capture_output=True, text=True, timeout=TIMEOUT, cwd=ROOT, env=_env()
-    )
+    with contextlib.ExitStack() as stack:
+        env = _env()
+        turns = None
+        if example.model is not None:  # the provider SDKs reach a scripted model on 127.0.0.1
+            provider = stack.enter_context(running_fake_provider())
+            provider.respond = turns = ScriptedTurns(*example.model)
+            env.update(model_env(provider.url))
+        result = subprocess.run(
+            argv, input=example.stdin, capture_output=True, text=True, timeout=TIMEOUT, cwd=ROOT, env=env
+        )
     shown = f"{example.id} exited {result.returncode}\nstdout:\n{result.stdout}\nstderr:\n{result.stderr}"
     assert result.returncode == 0, shown
     for expected in example.expect:
         assert expected in result.stdout, f"{example.id}: {expected!r} not printed\n{shown}"
+    if turns is not None:
+        assert turns.results, f"{example.id}: the model was never given the tool's result\n{shown}"

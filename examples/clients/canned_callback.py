@@ -5,7 +5,7 @@
 Starts ``examples/servers/bistro.py`` over stdio (the official MCP SDK must be installed:
 ``pip install -e ".[examples]"``), books a table for the full date 2025-12-25, and answers the
 server's "another date?" question from code: the callback prints the message and accepts the
-alternative date. ``book_table`` asks with ``ctx.elicit``, which needs the legacy era.
+alternative date.
 """
 
 import sys
@@ -26,7 +26,7 @@ async def handle_elicitation(context: ClientRequestContext, params: ElicitReques
 
 async def main() -> None:
     server = StdioServerParameters(sys.executable, [str(BISTRO)])
-    async with Client(server, mode="legacy", elicitation_callback=handle_elicitation) as client:
+    async with Client(server, elicitation_callback=handle_elicitation) as client:
         result = await client.call_tool("book_table", {"date": "2025-12-25", "party_size": 2})
     for block in result.content:
         if isinstance(block, TextContent):

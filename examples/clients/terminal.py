@@ -5,8 +5,9 @@
 Starts ``examples/servers/bistro.py`` and ``examples/servers/files.py`` over stdio (the official MCP
 SDK must be installed: ``pip install -e ".[examples]"``). ``terminal_callback()`` shows form questions
 as a terminal form and link questions with their real host, opening a link only if you agree. The
-same callback serves both protocol eras: the bistro asks in the legacy era (``ctx.elicit``), the file
-store in the 2026-07-28 era (its question comes back as "input required").
+same callback serves both protocol eras: the bistro is asked in the legacy era (its question arrives
+while the call is open), the file store in the 2026-07-28 era (its question comes back as "input
+required").
 """
 
 import sys

@@ -6,13 +6,16 @@ in this repository)::
     python examples/servers/bistro.py                        # stdio
     python examples/servers/bistro.py --http --port 8000     # http://127.0.0.1:8000/mcp
 
-``ctx.elicit`` sends the question over the open call (the legacy back-channel), so it works in the
-2025-11-25 protocol era, which ``mcp-client`` speaks by default with a server that offers it::
+``book_table`` asks through a resolver (``Resolve(ask_other_date)``), so it works in both protocol
+eras: pushed over the open call in the legacy one (as ``ctx.elicit`` would), returned in the call's
+result ("input required") in 2026-07-28, which ``mcp-client`` speaks by default with a server that
+offers it. A tool that calls ``ctx.elicit`` itself works only in the legacy era (``mode="legacy"``)::
 
     mcp-client call examples/servers/bistro.py book_table date=2025-12-25 party_size=2
 
-The tool is written once, in ``src/ui_adapters/cli/_demo_server.py`` (``book_table``, 25 lines): the
-server ``mcp-client demo`` runs is the same code, so the example and the demo cannot drift apart.
+The tool is written once, in ``src/ui_adapters/cli/_demo_server.py`` (``ask_other_date`` and
+``book_table``): the server ``mcp-client demo`` runs is the same code, so the example and the demo cannot
+drift apart.
 """
 
 from ui_adapters.cli._demo_server import bistro, run_example

@@ -16,7 +16,9 @@ The tree, so that a caller can pick the right ``except`` in ten seconds::
     │   └── SkillVerificationError       a skill's file does not match its entry (.skill .file .reason)
     ├── MCPError                         a JSON-RPC error (.code .message .data), from either side:
     │   ├── ServerError                  the server answered our request with it
-    │   │   └── UrlElicitationRequiredError  legacy -32042: open these URLs first (.elicitations)
+    │   │   ├── UrlElicitationRequiredError  legacy -32042: open these URLs first (.elicitations)
+    │   │   └── NoBackChannelError   2026-07-28: the server asked the legacy way (``ctx.elicit``) and
+    │   │                            could not; connect with ``mode="legacy"`` (.server .method)
     │   ├── LocalRefusalError            this client refused the server's question; nothing came from
     │   │   │                            the server (.code .message: what a legacy server is told)
     │   │   └── CapabilityNotDeclaredError   the server asked for sampling, roots or elicitation, which
@@ -70,6 +72,7 @@ __all__ = [
     "MCPConnectionError",
     "MCPError",
     "MCPTimeoutError",
+    "NoBackChannelError",
     "OAuthError",
     "ProtocolError",
     "RequestStreamLost",
@@ -241,6 +244,57 @@ class UrlElicitationRequiredError(ServerError):
     ) -> None:
         super().__init__(code, message, data)
         self.elicitations = elicitations
+
+
+class NoBackChannelError(ServerError):
+    """A 2026-07-28 server could not ask its question: the tool asks the legacy way, mid-call.
+
+    A tool written with the official SDK's ``ctx.elicit`` (or ``ctx.elicit_url``, ``create_message``)
+    sends its question as a request of its own over the open call: the legacy era's back-channel. A
+    2026-07-28 connection has none (its questions come back in the result, "input required"), so the
+    server answers the call with ``-32600`` "...has no back-channel..." and the question never reaches
+    the user. Connecting in the legacy era (``Client(..., mode="legacy")``, ``"mode": "legacy"`` for the
+    server in a config file) gives the tool its back-channel.
+
+    ``code``, ``message`` and ``data`` are the server's, as sent; ``server`` is the server's URL or
+    command line (``Client.server``), ``server_name`` the name it gave itself (``None`` if none), and
+    ``method`` the request it could not send (``"elicitation/create"``; ``None`` if it did not say).
+    """
+
+    def __init__(
+        self,
+        code: int,
+        message: str,
+        data: Any,
+        *,
+        server: str,
+        server_name: str | None = None,
+        method: str | None = None,
+    ) -> None:
+        super().__init__(code, message, data)
+        what = _BACK_CHANNEL_ASKS.get(method or "")
+        if what is None:
+            what = f"send this client a request ({method})" if method else "ask the user a question"
+        named = f"the server {server_name!r} ({server})" if server_name else server
+        lost = "the question never reached the user" if method in (None, _ELICIT) else "it never reached us"
+        text = (
+            f"{named} tried to {what} over the legacy back-channel (the way ctx.elicit asks); a "
+            f"2026-07-28 connection has none, so {lost} and the call failed. Connect to this server "
+            'with Client(..., mode="legacy") (in a config file or a ClientGroup: "mode": "legacy" for '
+            "this server)"
+        )
+        Exception.__init__(self, text)  # str(error) says what to do; .message stays the server's
+        self.server = server
+        self.server_name = server_name
+        self.method = method
+
+
+_ELICIT = "elicitation/create"
+_BACK_CHANNEL_ASKS = {
+    _ELICIT: "ask the user a question (elicitation/create)",
+    "sampling/createMessage": "ask this client's model (sampling/createMessage)",
+    "roots/list": "ask for this client's roots (roots/list)",
+}
 
 
 class CapabilityNotDeclaredError(LocalRefusalError):

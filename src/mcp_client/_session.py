@@ -32,6 +32,7 @@ import anyio.abc
 from pydantic import BaseModel
 
 from mcp_client import _input_required, _jsonrpc, _results, _telemetry
+from mcp_client._back_channel import no_back_channel
 from mcp_client._call_options import CallOptions, dress
 from mcp_client._elicitation import ElicitationCompleteCallback, UrlCompletions
 from mcp_client._eras import Era, Readopt, Recovery, Resend, RestartSession
@@ -742,6 +743,11 @@ class Session:
                 raise failure  # noqa: B904
             hinted = missing_extension(exc, self.extensions)
             legacy = self.era is not None and self.era.name == "legacy"
+            if hinted is exc:
+                info = self.description.info
+                modern = self.era is not None and self.era.name == "modern"
+                name = info.name if info is not None else None
+                hinted = no_back_channel(exc, modern=modern, server=self.label, server_name=name)
             if hinted is exc and legacy and method == "tools/call":
                 hinted = legacy_tasks(exc, self.description.capabilities.model_extra or {})
             if hinted is not exc:

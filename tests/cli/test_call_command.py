@@ -7,10 +7,12 @@ mode); the real-terminal path is covered by the pexpect tests in test_terminal.p
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
-from tests.cli._cli import run_cli
+from tests.cli._cli import GUIDE, run_cli
 from tests.conftest import ERAS
 
 
@@ -20,10 +22,10 @@ def test_a_call_that_asks_nothing(bistro: str, mode: str) -> None:
     assert (done.returncode, done.stdout) == (0, "[SUCCESS] Booked for 2025-12-24\n"), done.stderr
 
 
-def test_the_bistro_question_is_answered_from_stdin(bistro: str) -> None:
-    # yes to the alternative, a new date, Enter to send the answers
+def test_the_bistro_question_is_answered_from_stdin(bistro: str, era: str) -> None:
+    # yes to the alternative, a new date, Enter to send the answers; a resolver asks in either era
     done = run_cli(
-        "call", "--mode", "legacy", bistro, "book_table", "date=2025-12-25", "party_size=2",
+        "call", "--mode", era, bistro, "book_table", "date=2025-12-25", "party_size=2",
         stdin="y\n2025-12-27\n\n",
     )  # fmt: skip
     assert (done.returncode, done.stdout) == (0, "[SUCCESS] Booked for 2025-12-27\n"), done.stderr
@@ -46,12 +48,34 @@ def test_declining_at_the_review(files_http_url: str) -> None:
     assert (done.returncode, done.stdout) == (0, "kept /tmp/x (outcome: decline)\n"), done.stderr
 
 
-def test_ctx_elicit_in_the_modern_era_fails_with_advice(bistro: str) -> None:
-    done = run_cli("call", "--mode", "2026-07-28", bistro, "book_table", "date=2025-12-25", "party_size=2")
-    assert done.returncode == 3
-    assert "back-channel" in done.stderr
-    assert "try again with --mode legacy" in done.stderr
-    assert done.stdout == ""
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_ctx_elicit_in_the_modern_era_fails_in_one_line_with_the_fix(
+    transport: str, request: pytest.FixtureRequest
+) -> None:
+    """The guide server's ``book_table`` asks with ``ctx.elicit``: no channel for it in 2026-07-28."""
+    server = f"{GUIDE} stdio" if transport == "stdio" else request.getfixturevalue("guide_http_url")
+    done = run_cli("call", "--mode", "2026-07-28", server, "book_table", "date=2025-12-25", "party_size=2")
+    assert (done.returncode, done.stdout) == (3, "")
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.startswith("mcp-client: "), done.stderr
+    assert "tried to ask you a question the legacy way (ctx.elicit)" in done.stderr
+    assert "so the question never reached you: try again with --mode legacy (or leave --mode out).\n" in (
+        done.stderr
+    )
+
+
+def test_ctx_elicit_in_a_config_entrys_modern_era_names_the_entry(tmp_path: Path) -> None:
+    """The entry's ``mode`` wins over ``--mode``: the fix is in the file."""
+    config = tmp_path / "mcp.json"
+    entry = {"command": sys.executable, "args": [str(GUIDE), "stdio"], "mode": "2026-07-28"}
+    config.write_text(json.dumps({"mcpServers": {"guide": entry}}))
+    done = run_cli("call", "--config", str(config), "guide.book_table", "date=2025-12-25", "party_size=2")
+    assert (done.returncode, done.stdout) == (3, "")
+    assert done.stderr == (
+        "mcp-client: guide tried to ask you a question the legacy way (ctx.elicit), which a 2026-07-28 "
+        f'connection has no channel for, so the question never reached you: set "mode": "legacy" in its '
+        f"entry of {config}.\n"
+    )
 
 
 @pytest.mark.parametrize(("answer", "expected"), [("y\n", "Waiting for the payment"), ("n\n", "decline")])

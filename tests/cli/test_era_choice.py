@@ -20,9 +20,14 @@ MODERN_ONLY = Path(__file__).with_name("modern_only_server.py")
 FASTMCP_ELICIT = Path(__file__).with_name("fastmcp_elicit_server.py")
 
 
-def test_the_default_answers_an_official_sdk_ctx_elicit_question(bistro: str) -> None:
+@pytest.mark.parametrize("transport", ["stdio", "http"])
+def test_the_default_answers_an_official_sdk_ctx_elicit_question(
+    transport: str, request: pytest.FixtureRequest
+) -> None:
+    """The guide server's ``book_table`` asks with ``ctx.elicit`` (the bistro's asks with a resolver)."""
+    server = f"{GUIDE} stdio" if transport == "stdio" else request.getfixturevalue("guide_http_url")
     done = run_cli(
-        "call", bistro, "book_table", "date=2025-12-25", "party_size=2", stdin="y\n2025-12-27\n\n"
+        "call", server, "book_table", "date=2025-12-25", "party_size=2", stdin="y\n2025-12-27\n\n"
     )  # fmt: skip
     assert (done.returncode, done.stdout) == (0, "[SUCCESS] Booked for 2025-12-27\n"), done.stderr
     assert "back-channel" not in done.stderr

@@ -137,7 +137,7 @@ async def test_the_demo_server_behaves_as_the_examples() -> None:
     demo = StdioServerParameters(sys.executable, ["-m", "ui_adapters.cli._demo_server"])
     bistro = StdioServerParameters(sys.executable, [str(BISTRO)])
     files = StdioServerParameters(sys.executable, [str(FILES)])
-    runs = [("legacy", "book_table", _BOOKINGS, bistro)]  # ctx.elicit needs the legacy back-channel
+    runs = [(mode, "book_table", _BOOKINGS, bistro) for mode in ("legacy", "2026-07-28")]
     runs += [(mode, "delete_folder", _DELETIONS, files) for mode in ("legacy", "2026-07-28")]
     for mode, tool, cases, example in runs:
         expected = await _transcript(example, mode, tool, cases)

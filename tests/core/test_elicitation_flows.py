@@ -20,6 +20,8 @@ from mcp_client import (
     InvalidElicitationContentError,
     InvalidElicitationSchemaError,
     MCPError,
+    NoBackChannelError,
+    ServerError,
     UrlElicitationRequiredError,
 )
 from mcp_client.schema import FieldKind, FormSchema
@@ -150,6 +152,47 @@ async def test_without_a_callback_legacy_push_is_refused(server: Any) -> None:
     assert "pass elicitation_callback=..." in caught.value.message
     echo = caught.value.__context__  # what the server answered after hearing the refusal
     assert isinstance(echo, MCPError) and echo.message == "Elicitation not supported"
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments"),
+    [("book_table", {"date": "2025-12-25", "party_size": 2}), ("pay_deposit", {"booking_id": "B42"})],
+)
+@pytest.mark.parametrize("mode", ["2026-07-28", "auto"])
+async def test_ctx_elicit_in_2026_07_28_says_to_connect_in_legacy(
+    server: Any, mode: str, tool: str, arguments: dict[str, Any]
+) -> None:
+    """The server cannot push its question (-32600 "no back-channel"); the error says why and what to do."""
+    callback = accept(accept_alternative=True)
+    async with Client(server, mode=mode, elicitation_callback=callback) as client:
+        with pytest.raises(NoBackChannelError) as caught:
+            await client.call_tool(tool, arguments)
+        assert client.era == "modern"
+        assert text_of(await client.call_tool("echo", {"text": "still here"})) == "still here"
+    error = caught.value
+    text = str(error)
+    if mode == "auto":  # discovery told the client the server's own name
+        assert text.startswith(f"the server 'elicitation-research' ({client.server}) tried to"), text
+    else:  # adopted with no traffic: the first call is the first word from the server
+        assert text.startswith(f"{client.server} tried to"), text
+    assert "tried to ask the user a question (elicitation/create) over the legacy back-channel" in text
+    assert "the question never reached the user" in text
+    assert 'Client(..., mode="legacy")' in text and '"mode": "legacy" for this server' in text
+    assert (error.server, error.method) == (client.server, "elicitation/create")
+    # still the server's JSON-RPC error, as sent: `except ServerError` / `except MCPError` keep working
+    assert isinstance(error, ServerError) and error.code == -32600
+    assert error.message.startswith("Cannot send 'elicitation/create'") and "back-channel" in error.message
+    assert isinstance(error.__cause__, ServerError) and error.__cause__.message == error.message
+    assert callback.questions == []
+
+
+async def test_ctx_elicit_in_legacy_still_asks(server: Any) -> None:
+    """The fix the error names: the same call in the legacy era reaches the callback."""
+    callback = accept(accept_alternative=True, date="2025-12-27")
+    async with Client(server, mode="legacy", elicitation_callback=callback) as client:
+        result = await client.call_tool("book_table", {"date": "2025-12-25", "party_size": 2})
+    assert text_of(result) == "[SUCCESS] Booked for 2025-12-27"
+    assert len(callback.questions) == 1
 
 
 async def test_nested_schema_never_reaches_the_callback(server: Any) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from mcp_client import Client
+from mcp_client import Client, NoBackChannelError, StdioServerParameters
 from tests.llm.conftest import BISTRO
 
 pytestmark = pytest.mark.anyio
@@ -111,3 +111,78 @@ def test_a_missing_framework_names_its_extra(module: str, extra: str) -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert f'pip install "mcp-elicit-client[{extra}]"' in done.stdout
+
+
+# ------------------------------------------------ a ctx.elicit tool on a 2026-07-28 connection
+
+
+def _guide(guide_stdio_command: tuple[str, list[str]]) -> StdioServerParameters:
+    """The guide server, whose ``book_table`` asks with ``ctx.elicit`` (the legacy back-channel only)."""
+    return StdioServerParameters(*guide_stdio_command)
+
+
+def _says_to_connect_in_legacy(error: BaseException) -> None:
+    assert isinstance(error, NoBackChannelError), repr(error)
+    assert "tried to ask the user a question (elicitation/create) over the legacy back-channel" in str(error)
+    assert 'Client(..., mode="legacy")' in str(error)
+
+
+async def test_pydantic_ai_raises_no_back_channel_instead_of_retrying(
+    guide_stdio_command: tuple[str, list[str]], canned_answers: Any
+) -> None:
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+    from mcp_client.frameworks.pydantic_ai import MCPToolset
+
+    turns: list[int] = []
+
+    def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        turns.append(len(messages))
+        if len(turns) > 1:
+            return ModelResponse(parts=[TextPart("the model saw the error and gave up")])
+        return ModelResponse(parts=[ToolCallPart("book_table", FULL)])
+
+    answers = _answers(canned_answers)
+    async with Client(_guide(guide_stdio_command), mode="2026-07-28", elicitation_callback=answers) as client:
+        agent = Agent(FunctionModel(model), toolsets=[MCPToolset(client)])
+        with pytest.raises(NoBackChannelError) as caught:
+            await agent.run("A table for two on Christmas")
+    _says_to_connect_in_legacy(caught.value)
+    assert len(turns) == 1  # the model never saw it: no retry, no "error" result to read
+    assert answers.messages == []
+
+
+async def test_langchain_raises_no_back_channel_instead_of_an_error_message(
+    guide_stdio_command: tuple[str, list[str]], canned_answers: Any
+) -> None:
+    from mcp_client.frameworks.langchain import load_tools
+
+    call = {"name": "book_table", "args": FULL, "id": "call_1", "type": "tool_call"}
+    answers = _answers(canned_answers)
+    async with Client(_guide(guide_stdio_command), mode="2026-07-28", elicitation_callback=answers) as client:
+        tools = {tool.name: tool for tool in await load_tools(client)}
+        with pytest.raises(NoBackChannelError) as caught:
+            await tools["book_table"].ainvoke(call)  # handle_tool_error=True would make it a ToolMessage
+    _says_to_connect_in_legacy(caught.value)
+    assert answers.messages == []
+
+
+async def test_openai_agents_raises_no_back_channel_as_it_is(
+    guide_stdio_command: tuple[str, list[str]], canned_answers: Any
+) -> None:
+    from agents import Agent, RunConfig, Runner
+
+    from mcp_client.frameworks.openai_agents import function_tools
+    from tests.frameworks.scripted_agents_model import ScriptedModel
+
+    answers = _answers(canned_answers)
+    scripted = ScriptedModel("book_table", FULL)
+    async with Client(_guide(guide_stdio_command), mode="2026-07-28", elicitation_callback=answers) as client:
+        agent = Agent(name="bistro", model=scripted, tools=await function_tools(client))
+        with pytest.raises(NoBackChannelError) as caught:
+            await Runner.run(agent, "Christmas for two", run_config=RunConfig(tracing_disabled=True))
+    _says_to_connect_in_legacy(caught.value)
+    assert len(scripted.inputs) == 1  # the model was not given the error to read
+    assert answers.messages == []

@@ -2,9 +2,9 @@
 
 It records every request body the SDK sends (``requests``: ``(path, json)``) and answers each with the
 next reply a test queued (``reply(...)``: a dict, or a str sent as it is, for JSON that Starlette would
-refuse to write, such as ``NaN``); the helpers below build replies in each API's own shape (a
-tool call, or a final text). Served by uvicorn in a thread of its own, so the test's event loop (asyncio
-or trio) is free, and on a port the OS picks.
+refuse to write, such as ``NaN``), or else what ``respond(path, body)`` says (a scripted model); the
+helpers below build replies in each API's own shape (a tool call, or a final text). Served by uvicorn
+in a thread of its own, so the test's event loop (asyncio or trio) is free, and on a port the OS picks.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import json
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -31,6 +31,8 @@ class FakeProvider:
         self.url = ""
         self.requests: list[tuple[str, dict[str, Any]]] = []
         self._replies: deque[dict[str, Any] | str] = deque()
+        # Answers a request when no reply is queued: ``respond(path, body)`` (a scripted model).
+        self.respond: Callable[[str, dict[str, Any]], dict[str, Any]] | None = None
         self._lock = threading.Lock()
         self.app = Starlette(routes=[Route("/{path:path}", self._answer, methods=["POST"])])
 
@@ -46,9 +48,11 @@ class FakeProvider:
         body = json.loads(await request.body() or b"{}")
         with self._lock:
             self.requests.append((request.url.path, body))
-            if not self._replies:
+            reply = self._replies.popleft() if self._replies else None
+        if reply is None:
+            if self.respond is None:
                 return JSONResponse({"error": {"message": "the test queued no reply"}}, status_code=500)
-            reply = self._replies.popleft()
+            reply = self.respond(request.url.path, body)
         if isinstance(reply, str):
             return Response(reply, media_type="application/json")
         return JSONResponse(reply)

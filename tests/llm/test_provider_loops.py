@@ -17,7 +17,7 @@ import pytest
 from google import genai
 from google.genai import types as genai_types
 
-from mcp_client import Client
+from mcp_client import Client, ClientGroup, NoBackChannelError
 from mcp_client.llm import ToolBridge
 from tests.llm import fake_provider as fake
 from tests.llm.conftest import BISTRO
@@ -164,3 +164,33 @@ async def test_the_models_mistakes_come_back_as_error_results(
     assert "date" in json.dumps(refused["content"])
     assert no_gemini_tool["function_response"]["response"]["error"].startswith("There is no tool named")
     assert answers.questions == []
+
+
+async def test_a_legacy_only_question_stops_the_loop_with_the_fix(
+    fake_provider: FakeProvider, canned_answers: Any, guide_stdio_command: tuple[str, list[str]]
+) -> None:
+    """A ``ctx.elicit`` tool on a 2026-07-28 connection: the app gets ``NoBackChannelError`` (the person
+    must change ``mode``), never an error result the model would read and retry."""
+    answers = canned_answers(fields={"accept_alternative": True, "date": "2025-12-27"})
+    command, args = guide_stdio_command
+    config = {"mcpServers": {"guide": {"command": command, "args": args, "mode": "2026-07-28"}}}
+    fake_provider.reply(fake.chat_tool_call("guide_book_table", FULL), fake.chat_text("unreachable"))
+    async with ClientGroup(config, elicitation_callback=answers) as group, _openai(fake_provider) as model:
+        bridge = ToolBridge(group, include=["guide_book_table"])
+        tools = await bridge.openai_tools()
+        messages: list[Any] = [{"role": "user", "content": "A table for two on Christmas, please."}]
+        response = await model.chat.completions.create(model="gpt-test", messages=messages, tools=tools)
+        [call] = response.choices[0].message.tool_calls or []
+        with pytest.raises(NoBackChannelError) as caught:
+            await bridge.run_openai(call)
+        with pytest.raises(NoBackChannelError):
+            use = {"type": "tool_use", "id": "t1", "name": "guide_book_table", "input": FULL}
+            await bridge.run_anthropic(use)
+        with pytest.raises(NoBackChannelError):
+            await bridge.run_gemini({"name": "guide_book_table", "args": FULL})
+
+    assert 'Client(..., mode="legacy")' in str(caught.value)
+    assert '"mode": "legacy" for this server' in str(caught.value)
+    assert "elicitation/create" in str(caught.value)
+    assert len(fake_provider.bodies("/chat/completions")) == 1  # the model was never sent the error
+    assert answers.messages == []

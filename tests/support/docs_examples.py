@@ -7,19 +7,25 @@ HTML comment (invisible on the rendered page) saying how::
     <!-- docs-example: server=bistro stdin="y\\n" expect="[SUCCESS] Booked for 2025-12-27" -->
 
 ``server=NAME`` starts ``examples/servers/NAME.py`` over HTTP (``oauth``: the test OAuth server) and
-puts its URL where the block says ``http://127.0.0.1:8000/mcp``; ``stdin`` (with ``\\n`` escapes) is fed
-to the program; every ``expect`` must appear in what it prints; ``runner=pytest`` runs the block as a
-test module; ``tested-by=tests/x.py`` says another test runs the block as written, with a server or
-files this one cannot give it (it is counted apart, and that test must name the page).
+puts its URL where the block says ``http://127.0.0.1:8000/mcp``; ``model='TOOL {"json": "arguments"}'``
+points the provider SDKs (OpenAI, Anthropic, Gemini, and the frameworks' OpenAI models) at a scripted
+model on 127.0.0.1 that calls TOOL with those arguments, then says what the tool answered
+(``tests/support/scripted_model.py``; ``model=text``: it calls no tool, only answers); ``stdin``
+(with ``\\n`` escapes) is fed to the program; every ``expect`` must appear in what it prints;
+``runner=pytest`` runs the block as a test module; ``tested-by=tests/x.py`` says another test runs the
+block as written, with a server or files this one cannot give it (it is counted apart, and that test
+must name the page).
 """
 
 from __future__ import annotations
 
 import codecs
+import json
 import re
 import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 PLACEHOLDER_URL = "http://127.0.0.1:8000/mcp"
@@ -28,7 +34,7 @@ _BLOCK = re.compile(
     r"^(?:<!-- docs-example: (?P<options>[^\n]*?) -->\n)?```python\n(?P<code>.*?)^```[ \t]*$", re.M | re.S
 )
 _NOT_RUN = re.compile(r"# docs: not run \((?P<reason>[^)\n]+(?:\([^)\n]*\)[^)\n]*)*)\)\s*$")
-_OPTIONS = frozenset({"server", "stdin", "expect", "runner", "tested-by"})
+_OPTIONS = frozenset({"server", "model", "stdin", "expect", "runner", "tested-by"})
 
 
 @dataclass(frozen=True)
@@ -38,6 +44,7 @@ class Example:
     code: str
     not_run: str | None = None  # the reason, for a marked block
     server: str | None = None
+    model: tuple[str, dict[str, Any]] | None = None  # the scripted model's tool call: (tool, arguments)
     stdin: str = ""
     expect: tuple[str, ...] = field(default=())
     runner: str = "python"
@@ -86,6 +93,9 @@ def _options(text: str, where: str) -> dict[str, object]:
             options["tested_by"] = value
         elif key == "stdin":
             options["stdin"] = codecs.decode(value, "unicode_escape")
+        elif key == "model":
+            tool, _, arguments = value.partition(" ")
+            options["model"] = ("", {}) if value == "text" else (tool, json.loads(arguments or "{}"))
         else:
             options[key] = value
     options["expect"] = tuple(expect)

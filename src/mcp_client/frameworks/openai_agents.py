@@ -17,6 +17,9 @@ instead: ``Runner.run`` raises ``mcp_client.llm.ToolCallPaused`` (an ``AgentsExc
 SDK neither wraps it nor shows the model an error; its ``run_data`` holds the run so far), carrying the
 paused call's id and the model's ``tool_call_id``. Resume the call with the broker and run again with
 the run's input followed by ``resumed_items(paused, result)``.
+
+A ``NoBackChannelError`` (a legacy-only tool on a 2026-07-28 connection) is raised by ``Runner.run`` as
+it is, also an ``AgentsException``: the app's ``mode`` must change, which the model cannot do.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ except ImportError as _missing:  # pragma: no cover - exercised by a subprocess 
     raise missing_extra("the OpenAI Agents SDK", "openai-agents", "openai_agents") from _missing
 
 from mcp_client._client import Client
+from mcp_client._errors import NoBackChannelError
 from mcp_client._group import ClientGroup
 from mcp_client.llm import _openai
 from mcp_client.llm._bridge import ToolBridge
@@ -48,6 +52,21 @@ class _AgentsToolCallPaused(ToolCallPaused, AgentsException):
     """``ToolCallPaused`` as the SDK lets it through: an ``AgentsException`` is raised as it is."""
 
     model_arguments: str | None = None  # the arguments as the model sent them (a JSON string)
+
+
+class _AgentsNoBackChannelError(NoBackChannelError, AgentsException):
+    """``NoBackChannelError`` as the SDK lets it through, instead of a ``UserError`` wrapping it."""
+
+
+def _as_agents_error(error: NoBackChannelError) -> _AgentsNoBackChannelError:
+    return _AgentsNoBackChannelError(
+        error.code,
+        error.message,
+        error.data,
+        server=error.server,
+        server_name=error.server_name,
+        method=error.method,
+    )
 
 
 def resumed_items(paused: ToolCallPaused, result: CallToolResult) -> list[dict[str, Any]]:
@@ -79,6 +98,8 @@ def _tool(bridge: ToolBridge, exported: ExportedTool, strict: bool | None) -> Fu
             )
             stop.model_arguments = arguments
             raise stop from None
+        except NoBackChannelError as error:
+            raise _as_agents_error(error) from error.__cause__  # the server's own error, as before
         return _openai.chat_content(result_parts(tool, result), result)
 
     return FunctionTool(

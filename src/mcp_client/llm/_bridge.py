@@ -18,7 +18,12 @@ from typing import Any
 import anyio
 
 from mcp_client._client import Client
-from mcp_client._errors import InvalidToolResultError, MCPError, UrlElicitationRequiredError
+from mcp_client._errors import (
+    InvalidToolResultError,
+    MCPError,
+    NoBackChannelError,
+    UrlElicitationRequiredError,
+)
 from mcp_client._group import ClientGroup
 from mcp_client.llm import _anthropic, _arguments, _gemini, _openai
 from mcp_client.llm._names import provider_names
@@ -246,8 +251,8 @@ class ToolBridge:
             if self._pause_with is None:
                 return await client.call_tool(tool.original_name, arguments)
             outcome = await self._pause_with.call_tool(client, tool.original_name, arguments)
-        except UrlElicitationRequiredError:
-            raise
+        except (UrlElicitationRequiredError, NoBackChannelError):
+            raise  # for the person, not the model: a link to open, or the app's mode to change
         except (MCPError, InvalidToolResultError) as exc:
             return error_result(f"The call to {tool.name} failed: {exc}")
         if isinstance(outcome, CallToolResult):

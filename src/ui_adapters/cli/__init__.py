@@ -170,7 +170,11 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
         typed = getattr(args, "server", None)
         if connection is None and isinstance(typed, str) and not getattr(args, "config", None):
             label = typed  # login / logout: the URL as given
-        _complain(err, message_for(error, server=label), *advice)
+        in_config = None
+        if connection is not None and connection.name is not None:
+            if connection.mode != getattr(args, "mode", None):  # the file's entry chose it, not --mode
+                in_config = getattr(args, "config", None)
+        _complain(err, message_for(error, server=label, mode_in_config=in_config), *advice)
         return EXIT_CONNECTION
 
 

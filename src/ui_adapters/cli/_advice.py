@@ -16,6 +16,7 @@ from mcp_client import (
     MCPClientError,
     MCPError,
     MCPTimeoutError,
+    NoBackChannelError,
     OAuthError,
     UnsupportedProtocolVersionError,
     UrlElicitationRequiredError,
@@ -33,11 +34,27 @@ _TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 _SSE_PROBE_BYTES = 4096
 
 
-def message_for(error: MCPClientError, server: str = "the server") -> str:
-    """The error's message in command-line words: options instead of library parameters, no jargon."""
+def message_for(
+    error: MCPClientError, server: str = "the server", *, mode_in_config: str | None = None
+) -> str:
+    """The error's message in command-line words: options instead of library parameters, no jargon.
+
+    ``mode_in_config`` is the ``--config`` file whose entry for the server set its ``mode`` (which wins
+    over ``--mode``), if one did.
+    """
     from ui_adapters.cli._server_questions import NO_MODEL
 
     message = str(error)
+    if isinstance(error, NoBackChannelError):
+        fix = (
+            f'set "mode": "legacy" in its entry of {mode_in_config}'
+            if mode_in_config is not None
+            else "try again with --mode legacy (or leave --mode out)"
+        )
+        return (
+            f"{server} tried to ask you a question the legacy way (ctx.elicit), which a 2026-07-28 "
+            f"connection has no channel for, so the question never reached you: {fix}."
+        )
     if isinstance(error, MCPError) and error.message == NO_MODEL:
         # The server hears NO_MODEL ("mcp-client has no model..."); after the "mcp-client: " prefix the
         # person would read the name twice.
@@ -70,6 +87,8 @@ def advice_for(
     undeclared_roots = isinstance(error, CapabilityNotDeclaredError) and error.kind == "roots"
     if not roots_given and (undeclared_roots or "roots capability" in lowered):
         advice.append(ROOTS_HINT)
+    if isinstance(error, NoBackChannelError):
+        return advice  # its message says it all, and what to do
     if "back-channel" in lowered and mode == "2026-07-28":
         advice.append(
             "This tool asks its question over the legacy back-channel (ctx.elicit); "

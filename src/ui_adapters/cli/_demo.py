@@ -4,7 +4,7 @@ It starts the bundled example server (``_demo_server``, built with the official 
 127.0.0.1 port, then makes two calls whose tools stop half-way to ask the person something:
 
 1. ``book_table`` for the full date 2025-12-25, in the legacy era (2025-11-25): the server pushes its
-   question (``ctx.elicit``) while the call is open;
+   question (a request of its own) while the call is open;
 2. ``delete_folder``, in the modern era (2026-07-28): the call returns "input required", the client
    asks, then calls again with the answer (a ``Resolve(...)`` resolver on the server).
 

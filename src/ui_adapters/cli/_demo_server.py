@@ -23,7 +23,7 @@ import sys
 from typing import Annotated
 
 import anyio
-from mcp.server.mcpserver import Context, Elicit, ElicitationResult, MCPServer, Resolve
+from mcp.server.mcpserver import Elicit, ElicitationResult, MCPServer, Resolve
 from pydantic import BaseModel, Field
 
 READY_MARKER = "MCP_DEMO_SERVER_READY"
@@ -41,19 +41,26 @@ class AlternativeDate(BaseModel):
     )
 
 
-async def book_table(date: str, party_size: int, ctx: Context) -> str:
+async def ask_other_date(date: str, party_size: int) -> Elicit[AlternativeDate] | None:
+    """Ask for another date when ``date`` is full (a resolver: asked in either era); else nothing to ask."""
+    if date != FULL_DATE:
+        return None
+    return Elicit(f"No tables for {party_size} on {date}. Would you like another date?", AlternativeDate)
+
+
+async def book_table(
+    date: str,
+    party_size: int,
+    other: Annotated[ElicitationResult[AlternativeDate], Resolve(ask_other_date)],
+) -> str:
     """Book a table for `party_size` people on `date` (YYYY-MM-DD); 2025-12-25 is full."""
     if date != FULL_DATE:
         return f"[SUCCESS] Booked for {date}"
-    result = await ctx.elicit(
-        message=f"No tables for {party_size} on {date}. Would you like another date?",
-        schema=AlternativeDate,
-    )
-    if result.action == "accept":
-        if result.data.accept_alternative:
-            return f"[SUCCESS] Booked for {result.data.date}"
+    if other.action == "accept":
+        if other.data.accept_alternative:
+            return f"[SUCCESS] Booked for {other.data.date}"
         return "[CANCELLED] No booking made"
-    if result.action == "decline":
+    if other.action == "decline":
         return "[DECLINED] user declined"
     return "[CANCELLED] user cancelled"
 
@@ -81,7 +88,7 @@ async def delete_folder(
 
 
 def bistro(name: str = "bistro") -> MCPServer:
-    """A server with ``book_table`` (``ctx.elicit``: a question pushed over the open call, legacy era)."""
+    """A server with ``book_table`` (a ``Resolve(...)`` resolver, asking only for a full date: either era)."""
     server = MCPServer(name, log_level="WARNING")
     server.tool()(book_table)
     return server
