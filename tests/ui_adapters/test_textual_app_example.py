@@ -6,6 +6,7 @@ question still open."""
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ pytest.importorskip("textual", reason="the textual extra is not installed (pip i
 
 from textual.widgets import OptionList, RichLog
 
+from tests.ui_adapters._textual_helpers import screen_lines
 from ui_adapters.textual import ElicitationScreen
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
@@ -59,7 +61,12 @@ async def test_the_tools_are_listed_and_a_question_opens_the_modal() -> None:
         assert "demo-bistro asks:" in texts
         assert "No tables for 2 on 2025-12-25. Would you like another date?" in texts
         await wait_until(pilot, lambda: app.focused is not None and app.focused.id == "field-0")
-        await pilot.press("enter", "down", "enter", "tab")  # Yes; then the date, its default selected
+        await pilot.press("enter")  # the yes/no list opens, its options on screen
+        await pilot.pause()
+        shown = screen_lines(app)
+        assert any(re.search(r"▊ +Yes +▎", line) for line in shown)
+        assert any(re.search(r"▊ +No +▎", line) for line in shown)
+        await pilot.press("down", "enter", "tab")  # Yes; then the date, its default selected
         await pilot.press(*"2025-12-27", "ctrl+s")
         await wait_until(pilot, lambda: "← book_table: [SUCCESS] Booked for 2025-12-27" in log_lines(app))
         assert not isinstance(app.screen, ElicitationScreen)
