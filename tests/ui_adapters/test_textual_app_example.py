@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -98,3 +99,40 @@ async def test_quitting_with_a_question_open_withdraws_it_and_closes_the_connect
         "away or the call was cancelled). Nothing was sent."
     ]
     assert app.client is None
+
+
+MARKUP_SERVER = r"""
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if "id" not in message:
+        continue
+    if message["method"] == "initialize":
+        result = {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "[@click=app.quit]srv[/] \x1b[2J", "version": "1"}}
+    elif message["method"] == "tools/list":
+        result = {"tools": [{"name": "x", "description": "[/x] B [@click=app.quit]Quit[/]",
+                             "inputSchema": {"type": "object"}}]}
+    else:
+        print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": "no"}}),
+              flush=True)
+        continue
+    print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}), flush=True)
+"""
+
+
+async def test_a_servers_markup_is_shown_as_written(tmp_path: Path) -> None:
+    """Tool descriptions and the server's name with markup (and an escape sequence) in the example."""
+    script = tmp_path / "markup_server.py"
+    script.write_text(MARKUP_SERVER, encoding="utf-8")
+    module = load_example()
+    app = module.ToolsApp(module.StdioServerParameters(sys.executable, [str(script)]))
+    async with app.run_test(size=(100, 40)) as pilot:
+        options = app.query_one("#tools", OptionList)
+        await wait_until(pilot, lambda: options.option_count == 1)
+        await pilot.pause()
+        shown = "\n".join(screen_lines(app))
+        assert "x: [/x] B [@click=app.quit]Quit[/]" in shown
+        assert "Connected to [@click=app.quit]srv[/]: 1 tools." in log_lines(app)
+        await pilot.press("ctrl+q")
+        await wait_until(pilot, lambda: not app.is_running)
