@@ -10,7 +10,10 @@ to its arguments (JSON, an example filled in), enter calls it; ctrl+q quits. ``b
 ``ElicitationScreen`` pushed by ``textual_callback(app)``, the one line that connects the two.
 
 The Client runs in a worker of the app, on the app's own event loop, as ``textual_callback`` needs.
-Quitting closes it first (and so stops the server) before the app ends.
+Quitting closes it first (and so stops the server) before the app ends. The app's CSS names its own
+widgets by id: a global rule such as ``OptionList { height: 1fr; }`` would also reach the widgets of
+every screen the app shows (the modal form guards its own, but other screens may not). What the server
+says (tool names, descriptions, results, errors) is shown as plain text, cleaned of control characters.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import sys
 from typing import Any, ClassVar
 
 import anyio
+from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
@@ -30,6 +34,7 @@ from textual.worker import WorkerError
 
 from mcp_client import Client, MCPClientError, StdioServerParameters
 from mcp_client.types import TextContent, Tool
+from ui_adapters.text import sanitize
 from ui_adapters.textual import textual_callback
 
 DEMO_SERVER = StdioServerParameters(sys.executable, ["-m", "ui_adapters.cli._demo_server"])
@@ -43,7 +48,7 @@ class ToolsApp(App[None]):
     """The demo server's tools in a list; enter calls the highlighted one with the arguments below."""
 
     TITLE = "MCP tools"
-    CSS = "OptionList { height: 1fr; } RichLog { height: 2fr; border: round $primary; }"
+    CSS = "#tools { height: 1fr; } #log { height: 2fr; border: round $primary; }"
     BINDINGS: ClassVar[list[BindingType]] = [Binding("ctrl+q", "leave", "Quit", priority=True)]
 
     def __init__(self, server: StdioServerParameters = DEMO_SERVER) -> None:
@@ -74,17 +79,18 @@ class ToolsApp(App[None]):
                 self.client = client
                 self.tools = {tool.name: tool for tool in (await client.list_tools()).tools}
                 options = self.query_one("#tools", OptionList)
-                options.add_options(
-                    Option(f"{tool.name}: {tool.description or ''}".strip(), id=tool.name)
+                options.add_options(  # a str prompt would be read as markup: ``Text`` is plain
+                    Option(Text(shown(f"{tool.name}: {tool.description or ''}")), id=tool.name)
                     for tool in self.tools.values()
                 )
                 options.highlighted = 0
                 options.focus()
                 info = client.server_info
-                log.write(f"Connected to {info.name if info else client.server}: {len(self.tools)} tools.")
+                name = shown(info.name if info else client.server)
+                log.write(f"Connected to {name}: {len(self.tools)} tools.")
                 await self._leaving.wait()
         except MCPClientError as error:
-            log.write(f"The server could not be used: {error}")
+            log.write(f"The server could not be used: {shown(str(error))}")
         finally:
             self.client = None
 
@@ -109,14 +115,15 @@ class ToolsApp(App[None]):
 
     async def call(self, client: Client, name: str, arguments: dict[str, Any]) -> None:
         log = self.query_one("#log", RichLog)
-        log.write(f"→ {name} {json.dumps(arguments)}")
+        tool = shown(name)
+        log.write(f"→ {tool} {json.dumps(arguments)}")
         try:
             result = await client.call_tool(name, arguments)
         except MCPClientError as error:
-            log.write(f"✗ {name} failed: {error}")
+            log.write(f"✗ {tool} failed: {shown(str(error))}")
             return
         text = " ".join(block.text for block in result.content if isinstance(block, TextContent))
-        log.write(f"{'✗' if result.is_error else '←'} {name}: {text}")
+        log.write(f"{'✗' if result.is_error else '←'} {tool}: {shown(text)}")
 
     async def action_leave(self) -> None:
         """Stop the calls (a question still open is withdrawn), close the connection, then end the app."""
@@ -126,6 +133,11 @@ class ToolsApp(App[None]):
             with contextlib.suppress(WorkerError):  # a cancelled call's worker says so: nothing to report
                 await worker.wait()
         self.exit()
+
+
+def shown(text: str) -> str:
+    """The server's text on one line, without the control characters that would drive the terminal."""
+    return sanitize(text, max_length=500, single_line=True)
 
 
 if __name__ == "__main__":

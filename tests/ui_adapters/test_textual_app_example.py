@@ -6,6 +6,8 @@ question still open."""
 from __future__ import annotations
 
 import importlib.util
+import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +18,7 @@ pytest.importorskip("textual", reason="the textual extra is not installed (pip i
 
 from textual.widgets import OptionList, RichLog
 
+from tests.ui_adapters._textual_helpers import screen_lines
 from ui_adapters.textual import ElicitationScreen
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
@@ -59,7 +62,12 @@ async def test_the_tools_are_listed_and_a_question_opens_the_modal() -> None:
         assert "demo-bistro asks:" in texts
         assert "No tables for 2 on 2025-12-25. Would you like another date?" in texts
         await wait_until(pilot, lambda: app.focused is not None and app.focused.id == "field-0")
-        await pilot.press("enter", "down", "enter", "tab")  # Yes; then the date, its default selected
+        await pilot.press("enter")  # the yes/no list opens, its options on screen
+        await pilot.pause()
+        shown = screen_lines(app)
+        assert any(re.search(r"▊ +Yes +▎", line) for line in shown)
+        assert any(re.search(r"▊ +No +▎", line) for line in shown)
+        await pilot.press("down", "enter", "tab")  # Yes; then the date, its default selected
         await pilot.press(*"2025-12-27", "ctrl+s")
         await wait_until(pilot, lambda: "← book_table: [SUCCESS] Booked for 2025-12-27" in log_lines(app))
         assert not isinstance(app.screen, ElicitationScreen)
@@ -91,3 +99,40 @@ async def test_quitting_with_a_question_open_withdraws_it_and_closes_the_connect
         "away or the call was cancelled). Nothing was sent."
     ]
     assert app.client is None
+
+
+MARKUP_SERVER = r"""
+import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    if "id" not in message:
+        continue
+    if message["method"] == "initialize":
+        result = {"protocolVersion": message["params"]["protocolVersion"], "capabilities": {"tools": {}},
+                  "serverInfo": {"name": "[@click=app.quit]srv[/] \x1b[2J", "version": "1"}}
+    elif message["method"] == "tools/list":
+        result = {"tools": [{"name": "x", "description": "[/x] B [@click=app.quit]Quit[/]",
+                             "inputSchema": {"type": "object"}}]}
+    else:
+        print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "error": {"code": -32601, "message": "no"}}),
+              flush=True)
+        continue
+    print(json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": result}), flush=True)
+"""
+
+
+async def test_a_servers_markup_is_shown_as_written(tmp_path: Path) -> None:
+    """Tool descriptions and the server's name with markup (and an escape sequence) in the example."""
+    script = tmp_path / "markup_server.py"
+    script.write_text(MARKUP_SERVER, encoding="utf-8")
+    module = load_example()
+    app = module.ToolsApp(module.StdioServerParameters(sys.executable, [str(script)]))
+    async with app.run_test(size=(100, 40)) as pilot:
+        options = app.query_one("#tools", OptionList)
+        await wait_until(pilot, lambda: options.option_count == 1)
+        await pilot.pause()
+        shown = "\n".join(screen_lines(app))
+        assert "x: [/x] B [@click=app.quit]Quit[/]" in shown
+        assert "Connected to [@click=app.quit]srv[/]: 1 tools." in log_lines(app)
+        await pilot.press("ctrl+q")
+        await wait_until(pilot, lambda: not app.is_running)

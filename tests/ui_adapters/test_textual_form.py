@@ -4,12 +4,13 @@ screen at 80 and 120 columns."""
 
 from __future__ import annotations
 
-import difflib
-import html
+import asyncio
+import gc
 import os
-import re
 import signal
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any, Literal
 
@@ -22,16 +23,18 @@ from textual.app import App, ComposeResult
 from textual.screen import Screen
 from textual.widgets import Log, Static
 
-from mcp_client import Client, ClientRequestContext, MCPClientError, StdioServerParameters
-from mcp_client.types import (
-    ElicitRequestFormParams,
-    ElicitRequestURLParams,
-    ElicitResult,
-    Implementation,
-    TextContent,
-)
+from mcp_client import Client, MCPClientError, StdioServerParameters
+from mcp_client.types import ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult, TextContent
 from tests.support.docs_examples import ROOT, examples
 from tests.support.servers import stdio_command
+from tests.ui_adapters._textual_helpers import (
+    SNAPSHOTS,
+    Host,
+    assert_snapshot,
+    context,
+    screen_lines,
+    type_text,
+)
 from ui_adapters.textual import ElicitationScreen, textual_callback
 
 pytestmark = pytest.mark.anyio
@@ -64,37 +67,9 @@ EVERY_KIND = {
 }
 
 
-def context(name: str = "bistro") -> ClientRequestContext:
-    return ClientRequestContext(
-        server="http://127.0.0.1:8000/mcp",
-        server_info=Implementation(name=name, version="1"),
-        protocol_version="2025-11-25",
-        era="legacy",
-    )
-
-
-class Host(App[None]):
-    """An app that shows one question and keeps what the screen dismissed with."""
-
-    def __init__(self, screen: ElicitationScreen) -> None:
-        super().__init__()
-        self.question = screen
-        self.results: list[ElicitResult | None] = []
-
-    def compose(self) -> ComposeResult:
-        yield Static("the app")
-
-    def on_mount(self) -> None:
-        self.push_screen(self.question, callback=self.results.append)
-
-
 def every_kind_screen() -> ElicitationScreen:
     params = ElicitRequestFormParams(message="Book a table?", requested_schema=EVERY_KIND)
     return ElicitationScreen(params, context())
-
-
-async def type_text(pilot: Any, text: str) -> None:
-    await pilot.press(*[{" ": "space"}.get(ch, ch) for ch in text])
 
 
 async def test_every_field_kind_answered_with_the_keyboard_only() -> None:
@@ -218,40 +193,6 @@ async def test_the_screen_at_80_and_120_columns(width: int, tmp_path: Path) -> N
         assert "Extras (optional)" in scrolled
 
 
-SNAPSHOTS = Path(__file__).resolve().parents[1] / "fixtures" / "textual"
-
-
-def screen_lines(app: App[Any], keep: Path) -> list[str]:
-    """The screen's rows as text, from Textual's own SVG screenshot (also written to ``keep``).
-
-    Each drawn run of characters is a ``<text>`` on its row's clip path, at ``x`` pixels; blank cells
-    are not drawn, so the columns come from ``x`` divided by a cell's width.
-    """
-    svg = app.export_screenshot()
-    keep.write_text(svg, encoding="utf-8")
-    width, height = app.size
-    rows = [[" "] * width for _ in range(height)]
-    for x, length, row, drawn in re.findall(
-        r'<text class="[^"]*" x="([\d.]+)" y="[\d.]+" textLength="([\d.]+)" '
-        r'clip-path="url\(#[\w-]+-line-(\d+)\)">([^<]*)</text>',
-        svg,
-    ):
-        text = html.unescape(drawn).replace("\xa0", " ")
-        column = round(float(x) / (float(length) / len(text)))
-        rows[int(row)][column : column + len(text)] = text
-    return ["".join(row).rstrip() for row in rows]
-
-
-def assert_snapshot(shown: list[str], stored: Path) -> None:
-    if os.environ.get("UPDATE_SNAPSHOTS") == "1":
-        stored.parent.mkdir(parents=True, exist_ok=True)
-        stored.write_text("\n".join(shown) + "\n", encoding="utf-8")
-    expected = stored.read_text(encoding="utf-8").splitlines()
-    if shown != expected:
-        diff = "\n".join(difflib.unified_diff(expected, shown, str(stored), "the screen now", lineterm=""))
-        pytest.fail(f"the screen differs from {stored.name} (UPDATE_SNAPSHOTS=1 rewrites it):\n{diff}")
-
-
 # ----------------------------------------------------------------------------------- a real server
 
 
@@ -286,12 +227,24 @@ class BistroApp(App[None]):
                 self.answer = [block.text for block in result.content if isinstance(block, TextContent)]
 
 
+async def until_the_question_is_shown(app: App[Any], pilot: Any) -> None:
+    """Until the question has the focus (its first field, or its first button): the screen is on the
+    stack as soon as it is pushed, but composed and mounted only later, and what is read or typed
+    before then finds nothing (on a busy machine a test that went on at once failed, and left its
+    Client to the app's exit)."""
+    with anyio.fail_after(TIMEOUT):
+        while not (
+            isinstance(app.screen, ElicitationScreen)
+            and app.focused is not None
+            and app.focused.screen is app.screen
+        ):
+            await pilot.pause(0.05)
+
+
 async def test_the_bistro_question_answered_in_the_modal() -> None:
     app = BistroApp()
     async with app.run_test(size=(100, 40)) as pilot:
-        with anyio.fail_after(TIMEOUT):
-            while not isinstance(app.screen, ElicitationScreen):
-                await pilot.pause(0.05)
+        await until_the_question_is_shown(app, pilot)
         texts = [str(w.render()) for w in app.screen.query(Static)]
         assert "bistro asks:" in texts  # a legacy server over stdio does not say which call asks
         assert "No tables for 2 on 2025-12-25. Would you like another date?" in texts
@@ -312,9 +265,7 @@ async def test_the_call_that_asks_is_named_in_the_modal() -> None:
     """A 2026-07-28 question comes back as its call's result, so the modal names the call too."""
     app = BistroApp("2026-07-28", FILES, "delete_folder", {"path": "/tmp/old-drafts"})
     async with app.run_test(size=(100, 40)) as pilot:
-        with anyio.fail_after(TIMEOUT):
-            while not isinstance(app.screen, ElicitationScreen):
-                await pilot.pause(0.05)
+        await until_the_question_is_shown(app, pilot)
         texts = [str(w.render()) for w in app.screen.query(Static)]
         assert "files · delete_folder asks:" in texts
         await pilot.press("ctrl+n")  # decline: nothing is deleted
@@ -437,6 +388,42 @@ async def test_a_question_whose_server_dies_closes_with_a_notice() -> None:
         notices = [notification.message for notification in app._notifications]  # pyright: ignore[reportPrivateUsage]
     assert notices == [WITHDRAWN.replace("bistro", "restart-server")]
     assert app.outcome == ["failed: ServerExitedError"]
+
+
+def test_an_app_that_exits_with_its_question_open_leaves_no_server_behind() -> None:
+    """The app ends while its question is open: Textual cancels the Client's worker without waiting
+    for it, and the event loop, closing, cancels the Client's shutdown once more, with asyncio's own
+    cancellation that no anyio shield stops. The server is killed and its transport closed all the
+    same: no process is left, and nothing unclosed is collected ("unclosed transport": pytest's
+    unraisable-exception warning, an error in this project). On its own event loop, so that the leak
+    shows here and now, not at whichever later test's teardown the collection happens to fall in."""
+
+    async def leave_with_the_question_open() -> int | None:
+        app = DyingServerApp()
+        async with app.run_test(size=(100, 40)) as pilot:
+            await until_the_question_is_shown(app, pilot)
+        return app.server_pid
+
+    server_pid = asyncio.run(leave_with_the_question_open())
+    assert server_pid is not None
+    deadline = time.monotonic() + TIMEOUT
+    while _running(server_pid):
+        assert time.monotonic() < deadline, f"the server (pid {server_pid}) still runs"
+        time.sleep(0.05)
+    # asyncio's child watcher (a thread per process, up to Python 3.11) holds the transport until it
+    # has reaped the process: once it let go, a transport left unclosed warns, an error at this call.
+    for watcher in [t for t in threading.enumerate() if t.name.startswith("waitpid-")]:
+        watcher.join(max(deadline - time.monotonic(), 0))
+    gc.collect()
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` is a live process (not gone, not a zombie waiting to be reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 async def test_a_client_in_a_thread_worker_gets_an_error_saying_where_to_run_it() -> None:

@@ -208,20 +208,30 @@ class AsyncioPipes(asyncio.SubprocessProtocol):
         transport = self._transport
         if transport is None:
             return
-        with anyio.CancelScope(shield=True):
+        try:
+            with anyio.CancelScope(shield=True):
 
-            async def close_stdin() -> None:
-                if self._stdin is not None and not self._stdin.is_closing():
-                    self._stdin.close()
+                async def close_stdin() -> None:
+                    if self._stdin is not None and not self._stdin.is_closing():
+                        self._stdin.close()
 
-            await shut_down(
-                close_stdin,
-                lambda seconds: _wait(self._exited, seconds),
-                lambda: _signal(transport.terminate),
-                lambda: _signal(transport.kill),
-            )
-            await _wait(self._stderr_done, _STDERR_WAIT_SECONDS)  # the last lines, for errors to come
-            # Our ends of the pipes, now, though a grandchild may still hold the others open.
+                await shut_down(
+                    close_stdin,
+                    lambda seconds: _wait(self._exited, seconds),
+                    lambda: _signal(transport.terminate),
+                    lambda: _signal(transport.kill),
+                )
+                await _wait(self._stderr_done, _STDERR_WAIT_SECONDS)  # the last lines, for errors to come
+        except BaseException:
+            # Cut short by a cancellation no anyio shield stops: asyncio's own ``Task.cancel`` (an app's
+            # worker cancelled as the app exits, the event loop cancelling what is left as it closes).
+            # The server must not outlive us: killed now, and its end awaited a moment if we may.
+            _signal(transport.kill)
+            await asyncio.wait([self._exited], timeout=_EXIT_WAIT_SECONDS)
+            raise
+        finally:
+            # Our ends of the pipes, now, though a grandchild may still hold the others open; and the
+            # subprocess transport, whatever cut the shutdown short (else: "unclosed transport").
             if self._stdout is not None and not self._stdout.is_closing():
                 self._stdout.close()
             for fd in (0, 1, 2):
@@ -229,8 +239,8 @@ class AsyncioPipes(asyncio.SubprocessProtocol):
                 if pipe is not None and not pipe.is_closing():
                     pipe.close()
             transport.close()
-        self._wake_drainers()
-        self._fail_pending(self._owner.closed_by_us())
+            self._wake_drainers()
+            self._fail_pending(self._owner.closed_by_us())
 
     # ------------------------------------------------------------------- the protocol callbacks
 

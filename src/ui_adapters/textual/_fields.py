@@ -5,6 +5,10 @@ typed by the same reader the chat adapter uses (``1,200``, ``24 Dec``), ``Select
 ``SelectionList`` for several, ``Switch`` for a yes/no with a default. A yes/no without a default is a
 ``Select`` of Yes/No that starts with nothing chosen: a switch would have to start on one side, and
 choosing for the user is what the terminal and chat adapters never do.
+
+Option labels are the server's text: they go to the widgets as rich ``Text`` (plain, never parsed), because
+``Select`` and ``SelectionList`` read a ``str`` label as Textual markup, where ``[/x]`` raises
+``MarkupError`` and ``[@click=app.quit]`` becomes a link that runs an action of the app.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, cast
 
+from rich.text import Text
 from textual.validation import ValidationResult, Validator
 from textual.widget import Widget
 from textual.widgets import Input, Select, SelectionList, Switch
@@ -74,7 +79,7 @@ class FieldInput:
             widget = Select[bool]([("Yes", True), ("No", False)], prompt="Choose yes or no", id=widget_id)
         elif kind is FieldKind.SINGLE_CHOICE:
             options = [
-                (_option_label(form_field, option.value), option.value) for option in form_field.options
+                (Text(_option_label(form_field, option.value)), option.value) for option in form_field.options
             ]
             initial: str | Any = default if isinstance(default, str) else Select.NULL
             widget = Select[str](options, prompt="Choose one", value=initial, id=widget_id)
@@ -82,7 +87,7 @@ class FieldInput:
             chosen = set(default) if isinstance(default, list) else set()
             widget = SelectionList[str](
                 *[
-                    (_option_label(form_field, option.value), option.value, option.value in chosen)
+                    (Text(_option_label(form_field, option.value)), option.value, option.value in chosen)
                     for option in form_field.options
                 ],
                 id=widget_id,
@@ -115,7 +120,10 @@ class FieldInput:
 
 
 def field_label(form_field: FormField) -> str:
-    label = sanitize(form_field.label, max_length=_MAX_LABEL, single_line=True) or form_field.name
+    """The field's title, else its property name (both the server's: cleaned of controls, one line)."""
+    label = sanitize(form_field.label, max_length=_MAX_LABEL, single_line=True) or sanitize(
+        form_field.name, max_length=_MAX_LABEL, single_line=True
+    )
     return label if form_field.required else f"{label} (optional)"
 
 

@@ -4,7 +4,13 @@ The screen names the server first, shows its message, then one row per field (la
 the reason a value is refused, right under it); a link question shows the full link, the host a browser
 would really contact and the warnings the terminal shows, and opens the link only when the person chooses
 to. It dismisses with the ``ElicitResult``: Send (checked against the form model first), Decline
-(ctrl+n) or Cancel (escape). Server text is shown as plain text, never as Textual markup.
+(ctrl+n) or Cancel (escape). Once Send has refused the form, each field is checked again as it changes.
+
+Who asks is docked at the top of the dialog, the keys and buttons at its bottom, and the rest scrolls
+between them: the actions stay on screen however small the terminal. Server text is shown as plain text
+(``Text``, markup off), never as Textual markup, wherever it goes, the notification included. The
+layout's CSS is the screen's own ``CSS`` with ``!important`` rather than ``DEFAULT_CSS``, which an app's
+CSS overrides (see ``ElicitationScreen.CSS``).
 
 A question can also be withdrawn (``withdraw``): the call that asked is over, so nobody waits for the
 answer. The screen then says so in a notification and closes without an answer; if the app has put
@@ -16,11 +22,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widget import Widget
+from textual.widgets import Button, Input, Select, SelectionList, Static, Switch
 
 from mcp_client import ClientRequestContext
 from mcp_client.schema import AnswerValue
@@ -32,7 +40,7 @@ from mcp_client.types import (
 )
 from ui_adapters._url_safety import inspect_url, visible_url
 from ui_adapters.text import sanitize
-from ui_adapters.textual._fields import MISSING, FieldInput, field_label
+from ui_adapters.textual._fields import MISSING, FieldInput, Missing, field_label
 
 __all__ = ["ElicitationScreen"]
 
@@ -49,23 +57,71 @@ class ElicitationScreen(ModalScreen[ElicitResult]):
     """A modal form for one elicitation question; dismisses with the ``ElicitResult`` to send."""
 
     DEFAULT_CSS: ClassVar[str] = """
-    ElicitationScreen { align: center middle; }
-    ElicitationScreen > #dialog {
-        width: 90%; max-width: 100; height: auto; max-height: 90%;
-        border: thick $primary; background: $surface; padding: 0 1;
-    }
-    ElicitationScreen #asker { text-style: bold; color: $accent; }
-    ElicitationScreen #fields { height: auto; max-height: 60vh; }
+    ElicitationScreen > #dialog { border: thick $primary; background: $surface; padding: 0 1; }
+    ElicitationScreen #asker { text-style: bold; color: $accent; background: $surface; }
+    ElicitationScreen #footer { background: $surface; }
     ElicitationScreen .label { margin-top: 1; text-style: bold; }
     ElicitationScreen .help { color: $text-muted; }
-    ElicitationScreen .error { color: $error; height: auto; display: none; }
-    ElicitationScreen .error.shown { display: block; }
+    ElicitationScreen .error, ElicitationScreen .refusal { color: $error; }
     ElicitationScreen #keys { color: $text-muted; margin-top: 1; }
     ElicitationScreen .warning { color: $warning; }
     ElicitationScreen #host { text-style: bold reverse; }
-    ElicitationScreen #buttons { height: auto; margin-top: 1; }
+    ElicitationScreen #buttons { margin-top: 1; }
     ElicitationScreen #buttons Button { margin-right: 2; }
     """
+    """The looks: an app may restyle these (its CSS wins over a widget's ``DEFAULT_CSS``)."""
+
+    CSS: ClassVar[str] = """
+    ElicitationScreen {
+        layout: vertical !important; align: center middle !important; overflow: hidden hidden !important;
+
+        & > #dialog {
+            display: block !important; visibility: visible !important; layout: vertical !important;
+            dock: none !important; offset: 0 0 !important; overflow: hidden hidden !important;
+            width: 90% !important; min-width: 0 !important; max-width: 100 !important;
+            height: auto !important; min-height: 0 !important; max-height: 90% !important;
+        }
+        & #asker { dock: top !important; }
+        & #footer { dock: bottom !important; }
+        & #body, & #footer { layout: vertical !important; }
+        & #body { overflow-x: hidden !important; overflow-y: auto !important; }
+        & #buttons { layout: horizontal !important; }
+        & #body, & #footer, & #buttons, & #dialog > Static, & #body > Static, & #footer > Static,
+        & #body > Select > SelectCurrent {
+            display: block !important; visibility: visible !important; offset: 0 0 !important;
+            width: 1fr !important; min-width: 0 !important; max-width: 100% !important;
+            height: auto !important; min-height: 0 !important; max-height: 100% !important;
+        }
+        & #body > Input, & #body > Select, & #body > SelectionList, & #body > Switch {
+            display: block !important; visibility: visible !important; offset: 0 0 !important;
+            width: 1fr !important; min-width: 0 !important; max-width: 100% !important;
+            height: auto !important; min-height: 0 !important; max-height: 100% !important;
+        }
+        & #body > Input { height: 3 !important; }
+        & #body > Switch { width: auto !important; }
+        & #body > Select > SelectCurrent > Static {
+            height: auto !important; min-height: 0 !important; max-height: 100% !important;
+        }
+        & #body > Select > SelectOverlay {
+            display: none !important; visibility: visible !important;
+            width: 1fr !important; min-width: 0 !important; max-width: 100% !important;
+            height: auto !important; min-height: 0 !important; max-height: 12 !important;
+        }
+        & #body > Select.-expanded > SelectOverlay { display: block !important; }
+        & #body > Static.error, & #footer > Static.error { display: none !important; }
+        & #body > Static.error.shown, & #footer > Static.error.shown { display: block !important; }
+        & #buttons > Button {
+            display: block !important; visibility: visible !important; offset: 0 0 !important;
+            width: auto !important; min-width: 16 !important; max-width: 100% !important;
+            height: auto !important; min-height: 0 !important; max-height: 100% !important;
+        }
+    }
+    """
+    """The layout the form needs, guarded: an app's own CSS comes after a widget's defaults and wins
+    over them, so its global rules (``OptionList { height: 1fr; }`` empties the Yes/No list, ``Button
+    { width: 100%; }`` pushes Decline and Cancel out of the dialog) would reach the form's widgets.
+    This is screen CSS (an app's level, scoped to this screen), with ids and ``!important``, so the
+    sizes and visibility of the form's own widgets stay as drawn whatever the app's type rules say."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel"),
@@ -86,13 +142,9 @@ class ElicitationScreen(ModalScreen[ElicitResult]):
         self.context = context
         self._open_url = open_url
         self._inputs: list[FieldInput] = []
+        self._refused = False  # Send refused the form once: fields are checked as they change
         self.withdrawn: bool = False
         """True once ``withdraw`` was called: the answer, if any, is no longer wanted."""
-        if isinstance(params, ElicitRequestFormParams):
-            self._inputs = [
-                FieldInput.build(form_field, f"field-{index}")
-                for index, form_field in enumerate(params.form.fields)
-            ]
 
     @property
     def server_name(self) -> str:
@@ -101,6 +153,14 @@ class ElicitationScreen(ModalScreen[ElicitResult]):
         return sanitize(name, max_length=80, single_line=True) or "the server"
 
     def compose(self) -> ComposeResult:
+        # The widgets are built here, inside the app: an ``Input`` given a value looks up the app.
+        if isinstance(self.params, ElicitRequestFormParams):
+            self._inputs = [
+                FieldInput.build(form_field, f"field-{index}")
+                for index, form_field in enumerate(self.params.form.fields)
+            ]
+        # Who asks is docked on top of the dialog and the keys and buttons at its bottom; the message
+        # and the fields scroll between them, so the actions are on screen however short the terminal.
         with Vertical(id="dialog"):
             context = self.context
             place = ""
@@ -113,42 +173,47 @@ class ElicitationScreen(ModalScreen[ElicitResult]):
             tool = sanitize(context.tool_name or "", max_length=80, single_line=True) if context else ""
             if tool:  # the call that asks, where the server said ("bistro · book_table asks")
                 asker = f"{asker} · {tool}"
-            yield Static(f"{asker} {verb}{place}:", id="asker", markup=False)
-            message = sanitize(self.params.message, max_length=_MAX_MESSAGE) or "(no message)"
-            yield Static(message, id="message", markup=False)
+            yield _plain(f"{asker} {verb}{place}:", id="asker")
             if isinstance(self.params, ElicitRequestURLParams):
                 yield from self._compose_link(self.params.url)
                 return
-            with VerticalScroll(id="fields"):
+            with VerticalScroll(id="body"):
+                yield from self._compose_message()
                 for index, field_input in enumerate(self._inputs):
                     form_field = field_input.form_field
-                    yield Static(field_label(form_field), classes="label", markup=False)
+                    yield _plain(field_label(form_field), classes="label")
                     if form_field.help:
-                        yield Static(sanitize(form_field.help, max_length=1000), classes="help", markup=False)
+                        yield _plain(sanitize(form_field.help, max_length=1000), classes="help")
                     yield field_input.widget
-                    yield Static("", id=f"error-{index}", classes="error", markup=False)
-            yield Static("", id="form-error", classes="error", markup=False)
-            keys = "tab: next field · ctrl+s: send · ctrl+n: decline · escape: cancel"
-            yield Static(keys, id="keys", markup=False)
-            with Horizontal(id="buttons"):
-                yield Button("Send", id="send", variant="primary", compact=True)
-                yield Button("Decline", id="decline", compact=True)
-                yield Button("Cancel", id="cancel", variant="error", compact=True)
+                    yield _plain("", id=f"error-{index}", classes="error")
+            with Vertical(id="footer"):
+                yield _plain("", id="form-error", classes="error")
+                keys = "tab: next field · ctrl+s: send · ctrl+n: decline · escape: cancel"
+                yield _plain(keys, id="keys")
+                with Horizontal(id="buttons"):
+                    yield Button("Send", id="send", variant="primary", compact=True)
+                    yield Button("Decline", id="decline", compact=True)
+                    yield Button("Cancel", id="cancel", variant="error", compact=True)
+
+    def _compose_message(self) -> ComposeResult:
+        yield _plain(sanitize(self.params.message, max_length=_MAX_MESSAGE) or "(no message)", id="message")
 
     def _compose_link(self, url: str) -> ComposeResult:
         inspection = inspect_url(url)
-        if inspection.refusal is not None:
-            yield Static(f"Link (hidden characters spelled out): {visible_url(url)}", markup=False)
-            yield Static(f"This link must not be opened: {inspection.refusal}", classes="error", markup=False)
-        else:
-            yield Static(f"Link: {url}", id="link", markup=False)
-            shown = inspection.host + (
-                f" (displayed as {inspection.unicode_host})" if inspection.unicode_host else ""
-            )
-            yield Static(f"Site: {shown}", id="host", markup=False)
-        for warning in inspection.warnings:
-            yield Static(f"⚠ {warning.message}", classes="warning", markup=False)
-        with Horizontal(id="buttons"):
+        with VerticalScroll(id="body"):
+            yield from self._compose_message()
+            if inspection.refusal is not None:
+                yield _plain(f"Link (hidden characters spelled out): {visible_url(url)}")
+                yield _plain(f"This link must not be opened: {inspection.refusal}", classes="refusal")
+            else:
+                yield _plain(f"Link: {url}", id="link")
+                shown = inspection.host + (
+                    f" (displayed as {inspection.unicode_host})" if inspection.unicode_host else ""
+                )
+                yield _plain(f"Site: {shown}", id="host")
+            for warning in inspection.warnings:
+                yield _plain(f"⚠ {warning.message}", classes="warning")
+        with Vertical(id="footer"), Horizontal(id="buttons"):
             if inspection.refusal is None:
                 yield Button("Open the link", id="open", variant="primary", compact=True)
             yield Button("Decline", id="decline", compact=True)
@@ -170,7 +235,8 @@ class ElicitationScreen(ModalScreen[ElicitResult]):
         if self.withdrawn or self not in self.app.screen_stack:
             return
         self.withdrawn = True
-        self.app.notify(WITHDRAWN_NOTICE.format(server=self.server_name), severity="warning", timeout=10)
+        notice = WITHDRAWN_NOTICE.format(server=self.server_name)
+        self.app.notify(notice, severity="warning", timeout=10, markup=False)  # the name is the server's
         if self.app.screen is self:
             self.dismiss(None)
 
@@ -195,31 +261,76 @@ class ElicitationScreen(ModalScreen[ElicitResult]):
         content: dict[str, AnswerValue] = {}
         first_wrong: int | None = None
         for index, field_input in enumerate(self._inputs):
-            error = self.query_one(f"#error-{index}", Static)
-            try:
-                value = field_input.value()
-                if value is MISSING:
-                    if field_input.form_field.required and field_input.form_field.default is None:
-                        raise ValueError("this field is required")
-                else:
-                    problem = field_input.form_field.check(value)
-                    if problem is not None:
-                        raise ValueError(problem)
-                    content[field_input.form_field.name] = value  # type: ignore[assignment]
-                _show(error, "")
-            except ValueError as refusal:
-                _show(error, f"✗ {sanitize(str(refusal), max_length=200, single_line=True)}")
+            value, problem = _checked(field_input)
+            self._show_error(index, problem)
+            if problem is not None:
                 first_wrong = index if first_wrong is None else first_wrong
+            elif value is not MISSING:
+                content[field_input.form_field.name] = value  # type: ignore[assignment]
         if first_wrong is not None:
+            self._refused = True
+            self._show(self.query_one("#form-error", Static), None)
             self._inputs[first_wrong].widget.focus()
             return
         form = self.params.form
         try:
             checked = form.validate_content(form.fill_defaults(content))
         except ValueError as refusal:
-            _show(self.query_one("#form-error", Static), f"✗ {sanitize(str(refusal), max_length=300)}")
+            self._refused = True
+            self._show(self.query_one("#form-error", Static), sanitize(str(refusal), max_length=300))
             return
         self.dismiss(ElicitResult(action="accept", content=dict(checked)))
+
+    # Once Send has refused the form, a field is checked again at each change: its error goes as soon as
+    # the value is right, or says what is wrong with it now. Before that, nothing is said while a field
+    # is being filled in (the input's own border shows a value it cannot read).
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        self._changed(event.input)
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        self._changed(event.select)
+
+    def on_selection_list_selected_changed(self, event: SelectionList.SelectedChanged[object]) -> None:
+        self._changed(event.selection_list)
+
+    def on_switch_changed(self, event: Switch.Changed) -> None:
+        self._changed(event.switch)
+
+    def _changed(self, widget: Widget) -> None:
+        if not self._refused:
+            return
+        for index, field_input in enumerate(self._inputs):
+            if field_input.widget is widget:
+                self._show_error(index, _checked(field_input)[1])
+                break
+        else:
+            return
+        form_error = self.query_one("#form-error", Static)
+        if form_error.has_class("shown"):  # the whole form's refusal: checked again once each field is right
+            self._show(form_error, None)
+            assert isinstance(self.params, ElicitRequestFormParams)
+            content: dict[str, AnswerValue] = {}
+            for field_input in self._inputs:
+                value, problem = _checked(field_input)
+                if problem is not None:
+                    return
+                if value is not MISSING:
+                    content[field_input.form_field.name] = value  # type: ignore[assignment]
+            form = self.params.form
+            try:
+                form.validate_content(form.fill_defaults(content))
+            except ValueError as refusal:
+                self._show(form_error, sanitize(str(refusal), max_length=300))
+
+    def _show_error(self, index: int, problem: str | None) -> None:
+        self._show(self.query_one(f"#error-{index}", Static), problem)
+
+    @staticmethod
+    def _show(line: Static, problem: str | None) -> None:
+        """Put a refusal in an error line (shown only while there is one)."""
+        line.update(_plain_text("" if problem is None else f"✗ {problem}"))
+        line.set_class(problem is not None, "shown")
 
     def _open(self) -> None:
         assert isinstance(self.params, ElicitRequestURLParams)
@@ -233,7 +344,26 @@ class ElicitationScreen(ModalScreen[ElicitResult]):
         self.dismiss(ElicitResult(action="accept"))
 
 
-def _show(line: Static, text: str) -> None:
-    """Put ``text`` in an error line, shown only while it says something."""
-    line.update(text)
-    line.set_class(bool(text), "shown")
+def _checked(field_input: FieldInput) -> tuple[AnswerValue | Missing, str | None]:
+    """The field's value and, if it is not one the field takes, why (cleaned, one line)."""
+    form_field = field_input.form_field
+    try:
+        value = field_input.value()
+    except ValueError as refusal:
+        return MISSING, sanitize(str(refusal), max_length=200, single_line=True)
+    if value is MISSING:
+        if form_field.required and form_field.default is None:
+            return value, "this field is required"
+        return value, None
+    problem = form_field.check(value)
+    return value, None if problem is None else sanitize(problem, max_length=200, single_line=True)
+
+
+def _plain_text(text: str) -> Text:
+    """Text shown as it is: never read as Textual markup (``[b]`` stays ``[b]``)."""
+    return Text(text)
+
+
+def _plain(text: str, *, id: str | None = None, classes: str | None = None) -> Static:
+    """A ``Static`` of plain text: everything in it may be the server's, so nothing is markup."""
+    return Static(_plain_text(text), id=id, classes=classes, markup=False)
