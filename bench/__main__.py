@@ -253,7 +253,7 @@ def _targets(summary: dict[str, Any], imports: dict[str, Any]) -> list[dict[str,
     httpx = imports.get("httpx", {}).get("median_s", float("nan"))
     add("import mcp_client: <= 1.5x import httpx", ours / httpx if httpx == httpx else float("nan"), 1.5)
     # ``Client`` alone: the session, transports, pydantic and the wire models load when a Client is
-    # made (mcp_client._wire), so the line users write costs little beyond httpx (issue 32: 1.1x).
+    # made (mcp_client._protocol.wire), so the line users write costs little beyond httpx (issue 32: 1.1x).
     client = imports.get("mcp_client.Client", {}).get("median_s", float("nan"))
     add(
         "from mcp_client import Client: <= 1.5x import httpx",

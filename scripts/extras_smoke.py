@@ -117,7 +117,7 @@ def private_key_jwt_assertion() -> None:
 
 def skill_frontmatter() -> None:
     """A SKILL.md's YAML frontmatter is parsed (PyYAML's safe_load), a date given as its ISO text."""
-    from mcp_client._skill_integrity import parse_frontmatter
+    from mcp_client._skills.integrity import parse_frontmatter
 
     text = "---\nname: pdf\ndescription: Fill PDF forms\nreviewed: 2026-01-31\n---\n# PDF\n"
     parsed = parse_frontmatter("skill://pdf/SKILL.md", text)
@@ -129,7 +129,7 @@ def client_span() -> None:
     from opentelemetry import trace
     from opentelemetry.trace import NonRecordingSpan, SpanContext, TraceFlags
 
-    from mcp_client._telemetry import request_span
+    from mcp_client._connection.telemetry import request_span
 
     parent = SpanContext(trace_id=0x1234, span_id=0x5678, is_remote=False, trace_flags=TraceFlags(1))
     params: dict[str, object] = {"name": "get_weather"}

@@ -19,7 +19,7 @@ in a subprocess see the mutants too (``PYTHONPATH`` points at ``mutants/src``), 
 that call it in-process count as covering it.
 
 Usage: bash scripts/mutants [FILE ...] [--base REF] [--list] [--keep] [--max-children N] [-- PYTEST ARGS]
-    bash scripts/mutants src/mcp_client/_headers.py -- tests/core/test_wire.py -k header
+    bash scripts/mutants src/mcp_client/_protocol/headers.py -- tests/core/test_wire.py -k header
 """
 
 from __future__ import annotations
@@ -128,7 +128,7 @@ def _covers(pattern: str, inside: str) -> bool:
 
 def _importing_tests(module: Path) -> list[Path]:
     """Test files with an import of the module by its dotted name (``from mcp_client import _headers``
-    or ``from mcp_client._headers import x``)."""
+    or ``from mcp_client._protocol.headers import x``)."""
     parts = module.relative_to(SRC).with_suffix("").parts
     dotted = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
     found: list[Path] = []

@@ -40,7 +40,8 @@ def test_touching_client_loads_it_and_the_names_say_they_are_public() -> None:
         "import sys, mcp_client\n"
         "client = mcp_client.Client\n"
         "print('mcp_client._client' in sys.modules, client.__module__, repr(client))\n"
-        "print('mcp_client._group' in sys.modules)\n"  # ClientGroup is another module: not yet loaded
+        # ClientGroup is another module: not yet loaded
+        "print('mcp_client._group.client_group' in sys.modules)\n"
     )
     assert out.splitlines() == [
         "True mcp_client <class 'mcp_client.Client'>",

@@ -10,8 +10,8 @@ import anyio
 import pytest
 
 from mcp_client import SubscriptionLostError
-from mcp_client._notifications import SUBSCRIPTION_ID_META, Notifications, Subscription
-from mcp_client._timeouts import RequestDeadlines
+from mcp_client._session.notifications import SUBSCRIPTION_ID_META, Notifications, Subscription
+from mcp_client._session.timeouts import RequestDeadlines
 from mcp_client.types import (
     LoggingMessageNotificationParams,
     ResourceUpdatedNotification,

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from mcp_client import InvalidToolResultError, ProtocolError
-from mcp_client._output_schema import OutputSchemas, json_path
+from mcp_client._schema.output_schema import OutputSchemas, json_path
 
 WEATHER: dict[str, Any] = {
     "type": "object",
@@ -127,7 +127,7 @@ def test_the_validator_library_loads_only_when_a_schema_needs_it() -> None:
     # (about 6 MB); a mismatch, or a schema beyond the plain keywords, loads it.
     code = (
         "import sys, mcp_client\n"
-        "from mcp_client._output_schema import OutputSchemas\n"
+        "from mcp_client._schema.output_schema import OutputSchemas\n"
         "r = OutputSchemas('x'); r.absorb([{'name': 'echo'}]); r.check('echo', {'structuredContent': 1})\n"
         "plain = {'type': 'object', 'properties': {'result': {'title': 'Result', 'type': 'string'}},\n"
         "         'required': ['result'], 'title': 'echoOutput'}\n"
@@ -194,7 +194,7 @@ _VALUES: list[Any] = [
 def test_the_plain_check_agrees_with_the_library(schema: dict[str, Any]) -> None:
     import jsonschema_rs
 
-    from mcp_client._output_schema import _PlainSchema  # pyright: ignore[reportPrivateUsage]
+    from mcp_client._schema.output_schema import _PlainSchema  # pyright: ignore[reportPrivateUsage]
 
     plain = _PlainSchema.of(schema)
     assert plain is not None, "expected a plain schema"
@@ -218,7 +218,7 @@ def test_the_plain_check_agrees_with_the_library(schema: dict[str, Any]) -> None
     ],
 )
 def test_anything_beyond_plain_keywords_goes_to_the_library(schema: dict[str, Any]) -> None:
-    from mcp_client._output_schema import _PlainSchema  # pyright: ignore[reportPrivateUsage]
+    from mcp_client._schema.output_schema import _PlainSchema  # pyright: ignore[reportPrivateUsage]
 
     assert _PlainSchema.of(schema) is None
 

@@ -112,7 +112,7 @@ def test_the_form_model_does_not_import_its_parser() -> None:
                     todo.append(target)
         return seen
 
-    assert "mcp_client._schema_parse" not in reached_from(_module_defining("FormField"))
+    assert "mcp_client._schema.parse" not in reached_from(_module_defining("FormField"))
 
 
 def test_adapters_read_the_parsed_form_never_raw_json_schema() -> None:

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import mcp_client
-from mcp_client import _options
+from mcp_client._connection import options as _options
 
 ROOT = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.slow

@@ -226,7 +226,7 @@ def fill_type_checking_names(package: str = "mcp_client") -> None:
     """Give each module of ``package`` the names it imports only for type checkers.
 
     ``from mcp_client import Client`` loads the session and the wire models on first use (see
-    ``mcp_client._wire``), so their names in annotations are imported under ``if TYPE_CHECKING:``
+    ``mcp_client._protocol.wire``), so their names in annotations are imported under ``if TYPE_CHECKING:``
     only; autodoc evaluates annotations in the module's globals, which must hold them to link them.
     Every module is loaded by now, so these imports cannot run into a cycle.
     """

@@ -22,13 +22,13 @@ import importlib
 from types import FunctionType
 from typing import TYPE_CHECKING, Any
 
+from mcp_client._protocol.versions import LEGACY_VERSIONS, MODERN_VERSIONS
 from mcp_client._version import __version__
-from mcp_client._versions import LEGACY_VERSIONS, MODERN_VERSIONS
 
 if TYPE_CHECKING:
     from mcp_client._client import Client
-    from mcp_client._context import ClientRequestContext, current_server, with_server_name
-    from mcp_client._elicitation import ElicitationCallback, ElicitationCompleteCallback
+    from mcp_client._connection.reconnect import Reconnect, ServerHealth
+    from mcp_client._connection.transport import Message, RequestId, ServerMessageSink, Spawn, Transport
     from mcp_client._errors import (
         CallbackError,
         CapabilityNotDeclaredError,
@@ -60,15 +60,20 @@ if TYPE_CHECKING:
         UnsupportedProtocolVersionError,
         UrlElicitationRequiredError,
     )
-    from mcp_client._group import ClientGroup, GroupTool
-    from mcp_client._listen import Listening
-    from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback, Subscription
-    from mcp_client._reconnect import Reconnect, ServerHealth
-    from mcp_client._roots import ListRootsCallback
-    from mcp_client._sampling import SamplingCallback
-    from mcp_client._skills import Skill, SkillEntry, SkillFile
-    from mcp_client._tool_task import ToolTask
-    from mcp_client._transport import Message, RequestId, ServerMessageSink, Spawn, Transport
+    from mcp_client._group.client_group import ClientGroup, GroupTool
+    from mcp_client._session.context import ClientRequestContext, current_server, with_server_name
+    from mcp_client._session.elicitation import ElicitationCallback, ElicitationCompleteCallback
+    from mcp_client._session.listen import Listening
+    from mcp_client._session.notifications import (
+        LoggingCallback,
+        MessageHandler,
+        ProgressCallback,
+        Subscription,
+    )
+    from mcp_client._session.roots import ListRootsCallback
+    from mcp_client._session.sampling import SamplingCallback
+    from mcp_client._skills.skills import Skill, SkillEntry, SkillFile
+    from mcp_client._tasks.tool_task import ToolTask
     from mcp_client._transports.http import StreamableHTTPTransport
     from mcp_client._transports.stdio import StdioServerParameters, StdioTransport
 
@@ -139,11 +144,11 @@ __all__ = [
 # Where each public name lives (its module, relative to this package), loaded on first touch.
 _LAZY: dict[str, str] = {
     "Client": "_client",
-    "ClientRequestContext": "_context",
-    "current_server": "_context",
-    "with_server_name": "_context",
-    "ElicitationCallback": "_elicitation",
-    "ElicitationCompleteCallback": "_elicitation",
+    "ClientRequestContext": "_session.context",
+    "current_server": "_session.context",
+    "with_server_name": "_session.context",
+    "ElicitationCallback": "_session.elicitation",
+    "ElicitationCompleteCallback": "_session.elicitation",
     "CallbackError": "_errors",
     "CapabilityNotDeclaredError": "_errors",
     "ClientStateError": "_errors",
@@ -173,26 +178,26 @@ _LAZY: dict[str, str] = {
     "UnsupportedInEraError": "_errors",
     "UnsupportedProtocolVersionError": "_errors",
     "UrlElicitationRequiredError": "_errors",
-    "ClientGroup": "_group",
-    "GroupTool": "_group",
-    "Listening": "_listen",
-    "LoggingCallback": "_notifications",
-    "MessageHandler": "_notifications",
-    "ProgressCallback": "_notifications",
-    "Subscription": "_notifications",
-    "Reconnect": "_reconnect",
-    "ServerHealth": "_reconnect",
-    "ListRootsCallback": "_roots",
-    "SamplingCallback": "_sampling",
-    "Skill": "_skills",
-    "SkillEntry": "_skills",
-    "SkillFile": "_skills",
-    "ToolTask": "_tool_task",
-    "Message": "_transport",
-    "RequestId": "_transport",
-    "ServerMessageSink": "_transport",
-    "Spawn": "_transport",
-    "Transport": "_transport",
+    "ClientGroup": "_group.client_group",
+    "GroupTool": "_group.client_group",
+    "Listening": "_session.listen",
+    "LoggingCallback": "_session.notifications",
+    "MessageHandler": "_session.notifications",
+    "ProgressCallback": "_session.notifications",
+    "Subscription": "_session.notifications",
+    "Reconnect": "_connection.reconnect",
+    "ServerHealth": "_connection.reconnect",
+    "ListRootsCallback": "_session.roots",
+    "SamplingCallback": "_session.sampling",
+    "Skill": "_skills.skills",
+    "SkillEntry": "_skills.skills",
+    "SkillFile": "_skills.skills",
+    "ToolTask": "_tasks.tool_task",
+    "Message": "_connection.transport",
+    "RequestId": "_connection.transport",
+    "ServerMessageSink": "_connection.transport",
+    "Spawn": "_connection.transport",
+    "Transport": "_connection.transport",
     "StreamableHTTPTransport": "_transports.http",
     "StdioServerParameters": "_transports.stdio",
     "StdioTransport": "_transports.stdio",

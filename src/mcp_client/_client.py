@@ -1,12 +1,13 @@
 """``Client``: the one object an app uses to talk to an MCP server, in either protocol era.
 
-A thin façade: ``_options`` checks what it was given and builds the transport (HTTP or stdio) and the
-router of question handlers (``_router``: elicitation, sampling, roots); with the notification routes
-(``_notifications``) they make the session (``_session``), which does the work: negotiation,
-sending, deadlines, cancellation, recovery, the multi-round-trip loop (``_input_required``) and the
-legacy push path (``_server_messages``), and reads results into typed models. Every method here
-builds the wire params at most and delegates its body to the session; the three calls that may ask
-questions, pause or run long take their options through ``_call_options``; ``listen()`` is ``_listen``'s.
+A thin façade: ``_connection.options`` checks what it was given and builds the transport (HTTP or stdio) and
+the router of question handlers (``_session.router``: elicitation, sampling, roots); with the notification
+routes (``_session.notifications``) they make the session (``_session.session``), which does the work:
+negotiation, sending, deadlines, cancellation, recovery, the multi-round-trip loop
+(``_session.input_required``) and the legacy push path (``_session.server_messages``), and reads results into
+typed models. Every method here builds the wire params at most and delegates its body to the session; the
+three calls that may ask questions, pause or run long take their options through ``_session.call_options``;
+``listen()`` is ``_session.listen``'s.
 """
 
 from __future__ import annotations
@@ -21,26 +22,26 @@ from typing import TYPE_CHECKING, Any, Literal, Self, overload
 
 import httpx
 
-from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES
-from mcp_client._wire import lazy_module, wire
+from mcp_client._connection.transport import DEFAULT_MAX_MESSAGE_BYTES
+from mcp_client._protocol.wire import lazy_module, wire
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from mcp_client import _call_options
-    from mcp_client._elicitation import ElicitationCallback, ElicitationCompleteCallback
-    from mcp_client._http_options import CertTypes, HttpClientFactory
-    from mcp_client._listen import Listening
-    from mcp_client._notifications import LoggingCallback, MessageHandler, ProgressCallback
-    from mcp_client._reconnect import Reconnect
-    from mcp_client._roots import ListRootsCallback
-    from mcp_client._sampling import SamplingCallback
-    from mcp_client._session import ListChangedCallback
-    from mcp_client._skills import Skill, SkillEntry
-    from mcp_client._tool_task import ToolTask
-    from mcp_client._transport import Transport
+    from mcp_client._connection.http_options import CertTypes, HttpClientFactory
+    from mcp_client._connection.reconnect import Reconnect
+    from mcp_client._connection.transport import Transport
+    from mcp_client._protocol.versions import EraName
+    from mcp_client._session import call_options as _call_options
+    from mcp_client._session.elicitation import ElicitationCallback, ElicitationCompleteCallback
+    from mcp_client._session.listen import Listening
+    from mcp_client._session.notifications import LoggingCallback, MessageHandler, ProgressCallback
+    from mcp_client._session.roots import ListRootsCallback
+    from mcp_client._session.sampling import SamplingCallback
+    from mcp_client._session.session import ListChangedCallback
+    from mcp_client._skills.skills import Skill, SkillEntry
+    from mcp_client._tasks.tool_task import ToolTask
     from mcp_client._transports.stdio import StdioServerParameters
-    from mcp_client._versions import EraName
     from mcp_client.types import (
         CallToolResult,
         CompleteResult,
@@ -71,8 +72,8 @@ _LIST_NOTICES = (
 
 if not TYPE_CHECKING:
     # The session, the transports and the wire models load when a Client is made, not when it is
-    # imported (see ``_wire``): ``__init__`` imports what it builds; the calls use this module.
-    _call_options = lazy_module("mcp_client._call_options")
+    # imported (see ``_protocol.wire``): ``__init__`` imports what it builds; the calls use this module.
+    _call_options = lazy_module("mcp_client._session.call_options")
 
 
 class Client:
@@ -88,7 +89,7 @@ class Client:
 
     ``verify`` (bool, a CA bundle path, an ``ssl.SSLContext``), ``cert`` (a client certificate),
     ``proxy``, ``trust_env`` and ``httpx_client_factory`` shape every HTTP request the client makes,
-    OAuth's included (see ``mcp_client._http_options``).
+    OAuth's included (see ``mcp_client._connection.http_options``).
 
     A server may ask three kinds of question, pushed (legacy) or returned (2026-07-28), each to one
     callback that is also the capability declaration (no callback, no capability):
@@ -164,17 +165,23 @@ class Client:
         list_changed_callback: ListChangedCallback | None = None,
         reconnect: Reconnect | bool = True,
     ) -> None:
-        from mcp_client._call_options import check_seconds
-        from mcp_client._context import shown_name
-        from mcp_client._elicitation import UrlCompletions
-        from mcp_client._extensions import SKILLS_EXTENSION, TASKS_EXTENSION, Extensions
-        from mcp_client._http_options import HttpOptions
-        from mcp_client._notifications import Notifications
-        from mcp_client._options import check_level, check_mode, client_info_of, router_for, transport_for
-        from mcp_client._reconnect import RECONNECTING_KINDS, Supervisor, policy_of
-        from mcp_client._session import Session
-        from mcp_client._skills import SkillsAccess
-        from mcp_client._version_choice import prior_discover as prior_discover_decision
+        from mcp_client._connection.http_options import HttpOptions
+        from mcp_client._connection.options import (
+            check_level,
+            check_mode,
+            client_info_of,
+            router_for,
+            transport_for,
+        )
+        from mcp_client._connection.reconnect import RECONNECTING_KINDS, Supervisor, policy_of
+        from mcp_client._protocol.extensions import SKILLS_EXTENSION, TASKS_EXTENSION, Extensions
+        from mcp_client._protocol.version_choice import prior_discover as prior_discover_decision
+        from mcp_client._session.call_options import check_seconds
+        from mcp_client._session.context import shown_name
+        from mcp_client._session.elicitation import UrlCompletions
+        from mcp_client._session.notifications import Notifications
+        from mcp_client._session.session import Session
+        from mcp_client._skills.skills import SkillsAccess
 
         check_mode(mode, input_required_max_rounds)
         if prior_discover is not None and mode == "legacy":
@@ -557,7 +564,7 @@ class Client:
 
     async def set_logging_level(self, level: LoggingLevel) -> None:
         """Receive server log messages at ``level`` and up, from now on, in either era."""
-        from mcp_client._options import check_level
+        from mcp_client._connection.options import check_level
 
         check_level(level)
         await self._session.set_log_level(level)
@@ -580,7 +587,7 @@ class Client:
         tasks (``TaskStatusNotification``); while the subscription is open, a call or ``ToolTask``
         following one of them takes each pushed state at once instead of waiting for its next poll.
         """
-        from mcp_client._listen import listen_filter
+        from mcp_client._session.listen import listen_filter
 
         wanted = listen_filter(
             tools_list_changed, prompts_list_changed, resources_list_changed, resource_subscriptions, task_ids

@@ -32,7 +32,7 @@ in ``command``, ``args``, ``env``, ``cwd``, ``url`` and ``headers``; ``$$`` is a
 that is not set (and has no default) is an error, never an empty string sent as a secret.
 
 Every mistake is a ``ConfigError`` naming the file, the server and the field, and saying what fits (a
-file that is not UTF-8 JSON: the line and column, ``_config_json``); it quotes values as written, never
+file that is not UTF-8 JSON: the line and column, ``_group.config_json``); it quotes values as written, never
 what a variable expanded to (a secret). A relative ``cwd`` is read relative to the file's folder (the
 current folder for a dict), and must exist.
 
@@ -50,10 +50,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from mcp_client._config_json import JsonTextError, parse_json
 from mcp_client._errors import MCPClientError
-from mcp_client._json_names import json_type
-from mcp_client._versions import MODES
+from mcp_client._group.config_json import JsonTextError, parse_json
+from mcp_client._protocol.json_names import json_type
+from mcp_client._protocol.versions import MODES
 
 __all__ = ["ConfigError", "MCPConfig", "OAuthOptions", "ServerConfig", "load_config"]
 

@@ -30,8 +30,8 @@ Policies for what the spec leaves open (callers may rely on them):
   or ``properties`` is tolerated (an object with no properties: a confirm-only question).
 """
 
-from mcp_client._schema_model import AnswerValue, FieldKind, FormField, FormSchema, Option
-from mcp_client._schema_parse import parse_form_schema
+from mcp_client._schema.model import AnswerValue, FieldKind, FormField, FormSchema, Option
+from mcp_client._schema.parse import parse_form_schema
 
 __all__ = [
     "AnswerValue",

@@ -12,8 +12,8 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
 from pydantic.alias_generators import to_camel
 
-from mcp_client._schema_model import FormSchema
-from mcp_client._schema_parse import parse_form_schema
+from mcp_client._schema.model import FormSchema
+from mcp_client._schema.parse import parse_form_schema
 
 __all__ = [
     "AudioContent",

@@ -21,7 +21,7 @@ import trustme
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from mcp_client import OAuthError
-from mcp_client._http_options import HttpOptions
+from mcp_client._connection.http_options import HttpOptions
 from mcp_client.auth import (
     ClientCredentials,
     FileTokenStorage,

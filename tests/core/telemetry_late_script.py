@@ -11,7 +11,8 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import SimpleSpanProcessor
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
-from mcp_client import Client, _telemetry
+from mcp_client import Client
+from mcp_client._connection import telemetry as _telemetry
 from mcp_client.types import CallToolResult, TextContent
 
 

@@ -1,4 +1,4 @@
-"""``_list_cache``: how long a listing is kept, from the server's hints, and what forgets it."""
+"""``_session.list_cache``: how long a listing is kept, from the server's hints, and what forgets it."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Any
 import anyio
 import pytest
 
-from mcp_client._list_cache import MAX_TTL_SECONDS, ListCache, ListListing
+from mcp_client._session.list_cache import MAX_TTL_SECONDS, ListCache, ListListing
 
 
 class Clock:

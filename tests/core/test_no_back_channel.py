@@ -11,7 +11,7 @@ import pickle
 import pytest
 
 from mcp_client import MCPError, NoBackChannelError, ServerError
-from mcp_client._back_channel import no_back_channel
+from mcp_client._session.back_channel import no_back_channel
 
 OFFICIAL = (
     "Cannot send 'elicitation/create': this transport context has no back-channel for server-initiated "

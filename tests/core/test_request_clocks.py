@@ -1,6 +1,6 @@
 """Request clocks: a question stops its own request's clock only; a login stops them all.
 
-Unit tests on ``mcp_client._timeouts`` (no server): deadlines are read, never waited for.
+Unit tests on ``mcp_client._session.timeouts`` (no server): deadlines are read, never waited for.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import anyio
 import anyio.abc
 import pytest
 
-from mcp_client._timeouts import RequestDeadlines, waiting_on_a_person
+from mcp_client._session.timeouts import RequestDeadlines, waiting_on_a_person
 
 pytestmark = pytest.mark.anyio
 

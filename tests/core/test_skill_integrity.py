@@ -1,4 +1,4 @@
-"""The checks a skill file must pass (``_skill_integrity``), on contents no well-behaved server sends.
+"""The checks a skill file must pass (``_skills.integrity``), on contents no well-behaved server sends.
 
 The server-facing behaviour is in test_skills.py; here, the edges: frontmatter that YAML and JSON
 read differently, a SKILL.md without frontmatter, a malformed digest, a blob, and a client without
@@ -15,7 +15,7 @@ import sys
 import pytest
 
 from mcp_client import SkillVerificationError
-from mcp_client._skill_integrity import compare_frontmatter, content_bytes, parse_frontmatter, verify_bytes
+from mcp_client._skills.integrity import compare_frontmatter, content_bytes, parse_frontmatter, verify_bytes
 
 URI = "skill://demo/SKILL.md"
 
@@ -82,7 +82,7 @@ def test_without_pyyaml_loading_says_what_to_install_and_importing_never_needs_i
     code = (
         "import sys; sys.modules['yaml'] = None\n"
         "import mcp_client\n"
-        "from mcp_client._skill_integrity import parse_frontmatter\n"
+        "from mcp_client._skills.integrity import parse_frontmatter\n"
         "try:\n"
         "    parse_frontmatter('skill://demo/SKILL.md', '---\\nname: demo\\n---\\n')\n"
         "except mcp_client.SkillVerificationError as exc:\n"

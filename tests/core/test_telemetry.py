@@ -94,7 +94,8 @@ NOOP_SCRIPT = """
 import json, sys
 import anyio
 from opentelemetry import trace
-from mcp_client import Client, _telemetry
+from mcp_client import Client
+from mcp_client._connection import telemetry as _telemetry
 
 trace.set_tracer_provider(trace.NoOpTracerProvider())  # what an app does to turn tracing off
 asked = []

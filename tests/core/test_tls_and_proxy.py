@@ -21,7 +21,7 @@ import pytest
 import trustme
 
 from mcp_client import Client, MCPConnectionError
-from mcp_client._http_options import HttpOptions
+from mcp_client._connection.http_options import HttpOptions
 from mcp_client.types import TextContent
 from tests.support.servers import FEATURES_SERVER, LOOPBACK, PEER_PYTHON, run_http_server
 

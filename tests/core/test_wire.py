@@ -17,13 +17,13 @@ from mcp_client import (
     ProtocolError,
     UnsupportedProtocolVersionError,
     UrlElicitationRequiredError,
-    _headers,
-    _input_required,
-    _jsonrpc,
-    _version_choice,
 )
-from mcp_client._elicitation import capabilities_for
-from mcp_client._eras import LegacyEra, ModernEra
+from mcp_client._protocol import headers as _headers
+from mcp_client._protocol import jsonrpc as _jsonrpc
+from mcp_client._protocol import version_choice as _version_choice
+from mcp_client._protocol.eras import LegacyEra, ModernEra
+from mcp_client._session import input_required as _input_required
+from mcp_client._session.elicitation import capabilities_for
 from tests.support.traces import TRACES as _TRACES
 
 TRACES = _TRACES

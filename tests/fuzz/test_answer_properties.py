@@ -15,12 +15,12 @@ import anyio
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mcp_client import _jsonrpc
-from mcp_client._context import ClientRequestContext
-from mcp_client._elicitation import ALL_MODES, ElicitationHandler, parse_request
-from mcp_client._eras import UNSETTLED
 from mcp_client._errors import ElicitationError, InvalidElicitationSchemaError, MCPError
-from mcp_client._router import Router
+from mcp_client._protocol import jsonrpc as _jsonrpc
+from mcp_client._protocol.eras import UNSETTLED
+from mcp_client._session.context import ClientRequestContext
+from mcp_client._session.elicitation import ALL_MODES, ElicitationHandler, parse_request
+from mcp_client._session.router import Router
 from mcp_client.schema import parse_form_schema
 from mcp_client.types import ElicitRequestURLParams, ElicitResult
 from tests.schema.test_schema_properties import conform_schema, json_values, schemaish

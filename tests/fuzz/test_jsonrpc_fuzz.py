@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mcp_client import _jsonrpc
 from mcp_client._errors import MCPError, ProtocolError, UrlElicitationRequiredError
+from mcp_client._protocol import jsonrpc as _jsonrpc
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -1,9 +1,10 @@
 """A server that never stops asking is stopped by documented limits, with a clear error.
 
 ``input_required_max_rounds`` caps the multi-round-trip loop, ``MAX_QUESTIONS_PER_ROUND`` and
-``MAX_REQUEST_STATE_CHARS`` bound one round (``mcp_client._input_required``), and
+``MAX_REQUEST_STATE_CHARS`` bound one round (``mcp_client._session.input_required``), and
 ``MAX_PENDING_SERVER_REQUESTS`` (beyond one per call in flight) bounds the questions a legacy server
-may push at once (``mcp_client._server_messages``). ``requestState`` is echoed only on the call it came with.
+may push at once (``mcp_client._session.server_messages``). ``requestState`` is echoed only on the call
+it came with.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ import pytest
 
 from mcp_client import Client, ClientRequestContext
 from mcp_client._errors import InputRequiredLimitError, InputRequiredRoundsExceededError
-from mcp_client._input_required import MAX_QUESTIONS_PER_ROUND, MAX_REQUEST_STATE_CHARS
-from mcp_client._server_messages import MAX_PENDING_SERVER_REQUESTS
+from mcp_client._session.input_required import MAX_QUESTIONS_PER_ROUND, MAX_REQUEST_STATE_CHARS
+from mcp_client._session.server_messages import MAX_PENDING_SERVER_REQUESTS
 from mcp_client.types import ElicitRequestParams, ElicitResult
 from tests.hostile._leaks import no_leaks, wait_until
 from tests.hostile.conftest import HostileServer

@@ -17,7 +17,7 @@ from prompt_toolkit.input.base import PipeInput
 from prompt_toolkit.output.vt100 import Vt100_Output
 from rich.console import Console
 
-from mcp_client._context import ClientRequestContext
+from mcp_client._session.context import ClientRequestContext
 from mcp_client.types import ElicitRequestFormParams, ElicitRequestParams, ElicitResult, Implementation
 from tests.support.traces import TRACES
 from ui_adapters.terminal import TerminalFormAdapter

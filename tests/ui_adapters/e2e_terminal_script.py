@@ -30,7 +30,7 @@ from typing import Any
 import anyio
 
 from mcp_client import Client, StdioServerParameters
-from mcp_client._context import ClientRequestContext
+from mcp_client._session.context import ClientRequestContext
 from mcp_client.types import ElicitRequestFormParams, Implementation
 from ui_adapters.terminal import TerminalFormAdapter
 

@@ -18,7 +18,7 @@ import sys
 import anyio
 
 from mcp_client import OAuthError
-from mcp_client._context import ClientRequestContext
+from mcp_client._session.context import ClientRequestContext
 from mcp_client.types import ElicitRequestFormParams, ElicitRequestURLParams, Implementation
 
 CONTEXT = ClientRequestContext(

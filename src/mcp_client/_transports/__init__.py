@@ -1,4 +1,5 @@
-"""The transports the package ships, behind the public ``mcp_client.Transport`` seam (``_transport``).
+"""The transports the package ships, behind the public ``mcp_client.Transport`` seam
+(``_connection.transport``).
 
 ``http`` (streamable HTTP, with ``sse`` decoding and ``content_encoding``) and ``stdio`` (a server
 subprocess, driven by ``stdio_asyncio`` on asyncio and ``stdio_anyio`` elsewhere, both standing on

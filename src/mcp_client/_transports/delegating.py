@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from mcp_client._transport import Message, Transport
+from mcp_client._connection.transport import Message, Transport
 
 __all__ = ["DelegatingTransport"]
 

@@ -29,16 +29,8 @@ from typing import Any
 import anyio
 import httpx
 
-from mcp_client import _jsonrpc
-from mcp_client._errors import (
-    MCPClientError,
-    MCPConnectionError,
-    ProtocolError,
-    RequestStreamLost,
-    SessionExpiredError,
-)
-from mcp_client._http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
-from mcp_client._transport import (
+from mcp_client._connection.http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
+from mcp_client._connection.transport import (
     DEFAULT_MAX_MESSAGE_BYTES,
     Message,
     RequestId,
@@ -46,6 +38,14 @@ from mcp_client._transport import (
     ServerRequestSlots,
     Spawn,
 )
+from mcp_client._errors import (
+    MCPClientError,
+    MCPConnectionError,
+    ProtocolError,
+    RequestStreamLost,
+    SessionExpiredError,
+)
+from mcp_client._protocol import jsonrpc as _jsonrpc
 from mcp_client._transports.content_encoding import ACCEPT_ENCODING
 from mcp_client._transports.http_body import (
     EventReader,

@@ -20,8 +20,8 @@ from collections.abc import Iterator
 
 import httpx
 
+from mcp_client._connection.http_options import untrusted_certificate_advice
 from mcp_client._errors import MCPConnectionError, ProtocolError
-from mcp_client._http_options import untrusted_certificate_advice
 from mcp_client._transports.content_encoding import BodyDecoder, ContentEncodingError
 from mcp_client._transports.sse import EventTooLarge, ServerSentEvent, SSEDecoder
 

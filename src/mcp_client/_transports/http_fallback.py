@@ -19,10 +19,16 @@ from typing import Any
 
 import httpx
 
-from mcp_client import _jsonrpc
+from mcp_client._connection.http_options import HttpOptions
+from mcp_client._connection.transport import (
+    DEFAULT_MAX_MESSAGE_BYTES,
+    Message,
+    ServerMessageSink,
+    Spawn,
+    Transport,
+)
 from mcp_client._errors import MCPConnectionError, ProtocolError
-from mcp_client._http_options import HttpOptions
-from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Message, ServerMessageSink, Spawn, Transport
+from mcp_client._protocol import jsonrpc as _jsonrpc
 from mcp_client._transports.delegating import DelegatingTransport
 from mcp_client._transports.http import StreamableHTTPTransport
 from mcp_client._transports.http_sse import SSETransport

@@ -33,10 +33,8 @@ from collections.abc import Mapping
 import anyio
 import httpx
 
-from mcp_client import _jsonrpc
-from mcp_client._errors import MCPConnectionError, ProtocolError, SessionExpiredError
-from mcp_client._http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
-from mcp_client._transport import (
+from mcp_client._connection.http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
+from mcp_client._connection.transport import (
     DEFAULT_MAX_MESSAGE_BYTES,
     Message,
     RequestId,
@@ -45,6 +43,8 @@ from mcp_client._transport import (
     Spawn,
     Transport,
 )
+from mcp_client._errors import MCPConnectionError, ProtocolError, SessionExpiredError
+from mcp_client._protocol import jsonrpc as _jsonrpc
 from mcp_client._transports.http_body import EventReader, StreamCursor, connection_error, read_limited
 from mcp_client._transports.http_redirects import Exchange
 

@@ -27,8 +27,8 @@ import anyio
 import httpx
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
+from mcp_client._connection.transport import DEFAULT_MAX_MESSAGE_BYTES, ServerMessageSink, Spawn
 from mcp_client._errors import MCPConnectionError
-from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, ServerMessageSink, Spawn
 from mcp_client._transports.delegating import DelegatingTransport
 from mcp_client._transports.http import StreamableHTTPTransport
 

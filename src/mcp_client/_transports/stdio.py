@@ -6,14 +6,13 @@ shutdown order: close stdin, wait, SIGTERM, wait, SIGKILL; then it closes its en
 because a grandchild (``npx``, a shell wrapper) may hold the other ends open long after the server
 exited, and waiting for their end of file would leak them.
 
-A line on stdout may be at most ``max_message_bytes`` long (its newline aside). Server requests run in
-at most ``MAX_SERVER_REQUESTS_IN_FLIGHT`` tasks beyond one per request of ours in flight (each call may
-have its question open); past that, a request is dropped unanswered and logged (see ``_transport``): a
-server that floods requests and stops reading our answers costs a bounded number of tasks, while its
-stdout is still read, so neither side waits on the other for ever.
-Notifications are handled one at a time, in the order the server wrote them, and a response written
-after a notification reaches its caller only once that notification has been handled (a progress
-report restarts its request's clock before the answer is seen).
+A line on stdout may be at most ``max_message_bytes`` long (its newline aside). Server requests run in at most
+``MAX_SERVER_REQUESTS_IN_FLIGHT`` tasks beyond one per request of ours in flight (each call may have its
+question open); past that, a request is dropped unanswered and logged (see ``_connection.transport``): a
+server that floods requests and stops reading our answers costs a bounded number of tasks, while its stdout is
+still read, so neither side waits on the other for ever. Notifications are handled one at a time, in the order
+the server wrote them, and a response written after a notification reaches its caller only once that
+notification has been handled (a progress report restarts its request's clock before the answer is seen).
 
 ``StdioTransport`` holds what does not depend on the event loop (the command, the stderr tail, the
 error messages, where server messages go); the pipes themselves are driven by one of two modules,
@@ -32,9 +31,9 @@ from dataclasses import dataclass, field
 
 import sniffio
 
+from mcp_client._connection.reconnect import never_sent
+from mcp_client._connection.transport import DEFAULT_MAX_MESSAGE_BYTES, Message, ServerMessageSink, Spawn
 from mcp_client._errors import MCPConnectionError
-from mcp_client._reconnect import never_sent
-from mcp_client._transport import DEFAULT_MAX_MESSAGE_BYTES, Message, ServerMessageSink, Spawn
 from mcp_client._transports.stdio_pipes import PipeEvents, Pipes
 
 logger = logging.getLogger("mcp_client.stdio")

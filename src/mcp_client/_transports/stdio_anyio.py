@@ -17,9 +17,9 @@ import anyio
 import anyio.abc
 from anyio.streams.buffered import BufferedByteReceiveStream
 
-from mcp_client import _jsonrpc
+from mcp_client._connection.transport import Message, Spawn
 from mcp_client._errors import MCPConnectionError, ProtocolError
-from mcp_client._transport import Message, Spawn
+from mcp_client._protocol import jsonrpc as _jsonrpc
 from mcp_client._transports.stdio_pipes import (
     STDERR_LINE_BYTES,
     PipeEvents,

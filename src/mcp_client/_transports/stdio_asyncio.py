@@ -17,11 +17,11 @@ When the queue holds more than ``_QUEUE_HIGH`` messages (a notification handler 
 reading stdout pauses until the dispatcher is down to ``_QUEUE_LOW``: the server then blocks on a full
 pipe instead of the client buffering without bound, as the reader task does on trio.
 
-Cancellation. A caller waits on a bare future under its anyio cancel scopes; cancelling the scope
-cancels the future, and the caller removes its entry from the pending table on the way out. The
-request's own deadline needs no scope: the future (or the drain waiter, while the pipe is full) is
-bound to the request's clock, which cancels it at the deadline (``_timeouts``, ``binding``). A reply that
-arrives afterwards finds no entry and is dropped (quietly, for an id whose caller gave up).
+Cancellation. A caller waits on a bare future under its anyio cancel scopes; cancelling the scope cancels the
+future, and the caller removes its entry from the pending table on the way out. The request's own deadline
+needs no scope: the future (or the drain waiter, while the pipe is full) is bound to the request's clock,
+which cancels it at the deadline (``_session.timeouts``, ``binding``). A reply that arrives afterwards finds
+no entry and is dropped (quietly, for an id whose caller gave up).
 """
 
 from __future__ import annotations
@@ -35,10 +35,10 @@ from typing import Any, cast
 
 import anyio
 
-from mcp_client import _jsonrpc
+from mcp_client._connection.transport import Message, Spawn
 from mcp_client._errors import MCPConnectionError, ProtocolError
-from mcp_client._timeouts import current_clock
-from mcp_client._transport import Message, Spawn
+from mcp_client._protocol import jsonrpc as _jsonrpc
+from mcp_client._session.timeouts import current_clock
 from mcp_client._transports.stdio_pipes import (
     STDERR_LINE_BYTES,
     PipeEvents,

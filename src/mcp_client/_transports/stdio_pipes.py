@@ -16,15 +16,15 @@ from typing import Any, Protocol
 
 from pydantic_core import from_json
 
-from mcp_client import _jsonrpc
-from mcp_client._errors import MCPConnectionError, ProtocolError, ServerExitedError
-from mcp_client._transport import (
+from mcp_client._connection.transport import (
     MAX_SERVER_REQUESTS_IN_FLIGHT,
     Message,
     ServerMessageSink,
     ServerRequestSlots,
     Spawn,
 )
+from mcp_client._errors import MCPConnectionError, ProtocolError, ServerExitedError
+from mcp_client._protocol import jsonrpc as _jsonrpc
 
 logger = logging.getLogger("mcp_client.stdio")
 

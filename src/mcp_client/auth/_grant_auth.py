@@ -13,8 +13,8 @@ from collections.abc import AsyncGenerator, Callable, Generator
 
 import httpx
 
+from mcp_client._connection.http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
 from mcp_client._errors import OAuthError
-from mcp_client._http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
 from mcp_client.auth import _urls
 from mcp_client.auth._challenge import Challenge, bearer_challenge
 from mcp_client.auth._discovery import Discovery

@@ -20,8 +20,8 @@ from typing import cast
 
 import httpx
 
+from mcp_client._connection.http_options import DEFAULT_HTTP_OPTIONS, CertTypes, HttpOptions
 from mcp_client._errors import OAuthError
-from mcp_client._http_options import DEFAULT_HTTP_OPTIONS, CertTypes, HttpOptions
 from mcp_client.auth import _scopes, _tokens, _urls
 from mcp_client.auth._loopback import no_browser_step
 from mcp_client.auth._records import ClientRegistration

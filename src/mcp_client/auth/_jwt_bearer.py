@@ -26,8 +26,8 @@ import inspect
 from collections.abc import Awaitable, Callable, Generator, Sequence
 from typing import cast
 
+from mcp_client._connection.http_options import HttpOptions
 from mcp_client._errors import OAuthError
-from mcp_client._http_options import HttpOptions
 from mcp_client.auth import _flow, _scopes, _tokens, _urls
 from mcp_client.auth._challenge import Challenge
 from mcp_client.auth._discovery import Discovery, read_server_metadata, server_metadata_urls

@@ -22,8 +22,8 @@ import anyio
 import httpx
 import sniffio
 
+from mcp_client._connection.http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
 from mcp_client._errors import OAuthError
-from mcp_client._http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
 from mcp_client.auth import _flow, _scopes, _urls
 from mcp_client.auth._challenge import Challenge
 from mcp_client.auth._discovery import Discovery

@@ -16,9 +16,9 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
+from mcp_client._connection.http_options import untrusted_certificate_advice
 from mcp_client._errors import OAuthError
-from mcp_client._http_options import untrusted_certificate_advice
-from mcp_client._timeouts import waiting_on_a_person
+from mcp_client._session.timeouts import waiting_on_a_person
 from mcp_client.auth import _urls
 from mcp_client.auth._flow import LoadClient, OpenBrowser, Step
 from mcp_client.auth._reason import telling

@@ -33,7 +33,7 @@ except ImportError as _missing:  # pragma: no cover - exercised by a subprocess 
     raise missing_extra("LangChain (langchain-core)", "langchain", "langchain") from _missing
 
 from mcp_client._client import Client
-from mcp_client._group import ClientGroup
+from mcp_client._group.client_group import ClientGroup
 from mcp_client.llm._bridge import ToolBridge
 from mcp_client.llm._paused import PausingCaller, ToolCallPaused
 from mcp_client.llm._schema import object_schema

@@ -7,7 +7,7 @@ noticing. The bridge then checks the arguments itself before the call: a mistake
 result that says what is wrong (the model can correct it), and the server is not called.
 
 Tools whose export says all their schema says are not checked here (the server checks its arguments,
-as it always did). The validator is ``jsonschema-rs``, as for output schemas (``_output_schema``),
+as it always did). The validator is ``jsonschema-rs``, as for output schemas (``_schema.output_schema``),
 imported only when a loose tool is first called; a schema it cannot compile is left to the server.
 """
 
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mcp_client._output_schema import json_path
+from mcp_client._schema.output_schema import json_path
 from mcp_client.llm._gemini import parameters_of
 from mcp_client.llm._schema import printable, root_of
 from mcp_client.llm._view import ExportedTool

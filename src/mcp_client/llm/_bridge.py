@@ -24,7 +24,7 @@ from mcp_client._errors import (
     NoBackChannelError,
     UrlElicitationRequiredError,
 )
-from mcp_client._group import ClientGroup
+from mcp_client._group.client_group import ClientGroup
 from mcp_client.llm import _anthropic, _arguments, _gemini, _openai
 from mcp_client.llm._names import provider_names
 from mcp_client.llm._paused import PausingCaller, ToolCallPaused

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_client._context import ClientRequestContext
+from mcp_client._session.context import ClientRequestContext
 from mcp_client.llm._names import provider_names
 from mcp_client.llm._view import ExportedTool, Part, result_parts
 from mcp_client.types import (

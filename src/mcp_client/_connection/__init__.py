@@ -1,0 +1,3 @@
+"""What a Client connects with: the Transport contract, building a transport from options, HTTP
+options, reconnecting, telemetry.
+"""

@@ -1,0 +1,3 @@
+"""The form schema: a requestedSchema parsed into one normalized model, its formats, and tools' output
+schemas.
+"""

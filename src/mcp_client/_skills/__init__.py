@@ -1,0 +1,1 @@
+"""The Agent Skills extension: skills a server serves, loaded and verified."""
