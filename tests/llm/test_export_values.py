@@ -1,0 +1,221 @@
+"""The bridge's pure parts as values, no server: what the model's arguments are turned into (or the
+error text it reads instead), the names and the exported JSON. The provider tests
+(``test_bridge_edges.py``, ``test_schema_export.py``) show the same through the SDKs and a server; these
+run in a second, so ``scripts/mutants`` can run them against every mutant of ``mcp_client.llm``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+import pytest
+
+from mcp_client.llm import _arguments
+from mcp_client.llm._names import provider_names
+from mcp_client.llm._view import MAX_ARGUMENT_DEPTH, ExportedTool, argument_problem, parse_arguments
+from mcp_client.types import Tool
+from tests.servers.schemas_server import SCHEMAS
+
+NOT_FINITE = "the arguments hold NaN or Infinity, which JSON does not allow: send a finite number or null"
+TOO_LONG = "a number in the arguments has more than 4300 digits: send a shorter one"
+TOO_DEEP = "the arguments are nested more than 100 levels deep: send a flatter object"
+
+
+def _nested(depth: int, container: str = "object") -> dict[str, Any]:
+    """Arguments ``depth`` levels deep, counting the arguments object itself as the first."""
+    value: Any = 1
+    for _ in range(depth - 1):
+        value = {"v": value} if container == "object" else [value]
+    return {"v": value}
+
+
+# ------------------------------------------------------------------ the model's arguments
+
+
+@pytest.mark.parametrize(
+    ("raw", "parsed"),
+    [
+        (None, {}),
+        ("", {}),
+        ("{}", {}),
+        ('{"city": "Oslo", "days": [1, 2.5, true, null]}', {"city": "Oslo", "days": [1, 2.5, True, None]}),
+        ({"city": "Oslo"}, {"city": "Oslo"}),
+    ],
+)
+def test_arguments_a_model_sends_are_read_as_an_object(raw: Any, parsed: dict[str, Any]) -> None:
+    assert parse_arguments(raw) == (parsed, None)
+
+
+@pytest.mark.parametrize(
+    ("raw", "why"),
+    [
+        ("{bad", "the arguments are not valid JSON (Expecting property name enclosed in double quotes at "
+                 "position 1)"),
+        ('{"a": 1} x', "the arguments are not valid JSON (Extra data at position 9)"),
+        ("[1]", "the arguments must be a JSON object, not list"),
+        ("null", "the arguments must be a JSON object, not NoneType"),
+        (5, "the arguments must be a JSON object, not int"),
+        ('{"a": NaN}', NOT_FINITE),
+        ('{"a": -Infinity}', NOT_FINITE),
+        ('{"a": 1e400}', NOT_FINITE),
+        ('{"a": ' + "7" * 4301 + "}", TOO_LONG),
+        ('{"a": ' + "[" * 100_000 + "]" * 100_000 + "}", TOO_DEEP),
+        ({"a": float("nan")}, NOT_FINITE),
+        ({"a": _nested(MAX_ARGUMENT_DEPTH)}, TOO_DEEP),
+    ],
+)  # fmt: skip
+def test_arguments_a_model_gets_wrong_are_the_reason_it_reads(raw: Any, why: str) -> None:
+    assert parse_arguments(raw) == (None, why)
+
+
+def test_the_depth_limit_counts_objects_and_arrays_from_the_arguments_object() -> None:
+    for container in ("object", "array"):
+        assert argument_problem(_nested(MAX_ARGUMENT_DEPTH, container)) is None
+        assert argument_problem(_nested(MAX_ARGUMENT_DEPTH + 1, container)) == TOO_DEEP
+    assert json.dumps(_nested(3)) == '{"v": {"v": {"v": 1}}}'  # three levels: what "depth" means here
+
+
+def test_integers_up_to_4300_digits_pass_and_longer_ones_are_refused() -> None:
+    longest = 10**4300 - 1
+    assert argument_problem({"n": longest, "m": -longest}) is None
+    assert argument_problem({"n": longest + 1}) == TOO_LONG
+    assert argument_problem({"n": -longest - 1}) == TOO_LONG
+    assert argument_problem({"n": 7 * 10**5000}) == TOO_LONG
+
+
+@pytest.mark.parametrize(
+    ("arguments", "why"),
+    [
+        ({"a": float("inf")}, NOT_FINITE),
+        ({"a": [1.5, float("-inf")]}, NOT_FINITE),
+        ({"a": (1, float("nan"))}, NOT_FINITE),
+        ({1: "one"}, "an object key in the arguments is int, not a string"),
+        ({"a": {None: 1}}, "an object key in the arguments is NoneType, not a string"),
+        ({"a": b"bytes"}, "the arguments hold a bytes, which is not a JSON value"),
+        ({"a": [{"b": {1, 2}}]}, "the arguments hold a set, which is not a JSON value"),
+    ],
+)
+def test_values_json_cannot_carry_are_named(arguments: dict[Any, Any], why: str) -> None:
+    assert argument_problem(arguments) == why
+
+
+def test_every_json_value_passes() -> None:
+    arguments = {"s": "x", "i": -3, "f": 0.5, "t": True, "f2": False, "n": None, "l": [1, [2]], "o": {}}
+    assert argument_problem(arguments) is None
+    assert parse_arguments(json.dumps(arguments)) == (arguments, None)
+
+
+# ------------------------------------------------------------------ names
+
+
+def _digest(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()[:8]
+
+
+def test_a_name_with_nothing_left_is_an_underscore() -> None:
+    assert provider_names([""]) == ["_"]
+    assert provider_names(["..."]) == ["___"]
+
+
+def test_a_changed_name_carries_the_hash_of_the_original_and_a_retry_a_counter() -> None:
+    """The hash is of the server's own name (the first try), so it is the same in every release and
+    every listing; a retry hashes the name with its counter."""
+    long = "files." + "x" * 100
+    assert provider_names([long]) == ["files_" + "x" * 49 + "_" + _digest(long)]
+    assert provider_names(["a_b", "a.b"]) == ["a_b", "a_b_" + _digest("a.b")]
+    crafted = "a_b_" + _digest("a.b")  # a name taking the hash a.b would get
+    assert provider_names(["a_b", crafted, "a.b"]) == ["a_b", crafted, "a_b_" + _digest("a.b\n1")]
+
+    second = "a_b_" + _digest("a.b\n1")  # and the one its first retry would get
+    assert provider_names(["a_b", crafted, second, "a.b"])[3] == "a_b_" + _digest("a.b\n2")
+
+
+def test_names_changed_alike_are_told_apart_even_in_case() -> None:
+    assert provider_names(["a.b", "a/b"]) == ["a_b", "a_b_" + _digest("a/b")]
+    assert provider_names(["a.B", "a/b"]) == ["a_B", "a_b_" + _digest("a/b")]
+
+
+def test_64_characters_is_short_enough() -> None:
+    assert provider_names(["a" * 64, "b" * 65])[0] == "a" * 64
+    assert provider_names(["a." + "b" * 62]) == ["a_" + "b" * 62]
+    assert provider_names(["a." + "b" * 63]) == ["a_" + "b" * 53 + "_" + _digest("a." + "b" * 63)]
+
+
+def test_a_name_with_a_lone_surrogate_is_hashed_not_an_error() -> None:
+    """A JSON ``\\ud800`` escape decodes to a lone surrogate, which strict UTF-8 cannot encode."""
+    name = "x" * 70 + "\ud800"
+    digest = hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    assert provider_names([name]) == ["x" * 55 + "_" + digest]
+
+
+# ------------------------------------------------------------------ arguments against the tool's own schema
+
+
+def _tool(name: str, schema: dict[str, Any]) -> ExportedTool:
+    return ExportedTool(name, Tool(name=name, input_schema=schema))
+
+
+def _problem(name: str, arguments: dict[str, Any]) -> str | None:
+    return _arguments.problem(_tool(name, SCHEMAS[name]), arguments)
+
+
+FIVE_STRINGS: dict[str, Any] = {  # an object root with a `not`: exported loose, so checked
+    "type": "object",
+    "properties": {name: {"type": "string"} for name in "abcde"},
+    "not": {"required": ["z"]},
+}
+
+
+def test_a_tool_exported_as_it_is_is_left_to_its_server() -> None:
+    """``merged`` (an allOf root), ``dangling`` and ``ref_root`` export all their schema says."""
+    assert _problem("merged", {"calendar": 1, "days": 40}) is None
+    assert _problem("dangling", {}) is None
+    assert _problem("ref_root", {"size": "XL"}) is None
+
+
+def test_a_call_a_loose_tool_refuses_says_why_and_how_to_go_on() -> None:
+    assert _problem("search", {"query": "mcp", "page": 2}) is None
+    assert _problem("search", {"query": "mcp", "id": "x"}) == (
+        "the arguments do not match the tool's input schema, at $: "
+        '{"id":"x","query":"mcp"} is not valid under any of the schemas listed in the \'anyOf\' '
+        "keyword. "
+        "Input schema (as the tool checks it): the arguments must match at least one of these forms: "
+        "1) query, page (required: query); 2) id (required: id). Correct the arguments and call again."
+    )
+    assert _problem("text_root", {}) == (
+        'the arguments do not match the tool\'s input schema, at $: {} is not of type "string". '
+        'Input schema (as the tool checks it): the tool\'s input schema describes "string", not an '
+        "object; MCP tool arguments are always an object, so no call can satisfy it until its server "
+        "fixes it. Do not call this tool again: no arguments can satisfy its schema."
+    )
+
+
+def test_a_declaration_cut_short_is_checked_deepest_mistake_first() -> None:
+    """``fan_out``'s object root exports as it is, but Gemini's declaration cut its references."""
+    assert _problem("fan_out", {"name": "t", "tree": {"left": {"right": {}}}}) is None
+    assert _problem("fan_out", {"tree": {"left": {"right": 5}}}) == (
+        "the arguments do not match the tool's input schema, at $.tree.left.right: 5 is not of type "
+        '"object"; at $: "name" is a required property. Correct the arguments and call again.'
+    )
+
+
+def test_three_mistakes_are_named_and_the_rest_counted() -> None:
+    tool = _tool("five", FIVE_STRINGS)
+    three = _arguments.problem(tool, {"a": 1, "b": 2, "c": 3}) or ""
+    assert three.count("is not of type") == 3 and "more)" not in three
+    four = _arguments.problem(tool, {"a": 1, "b": 2, "c": 3, "d": 4}) or ""
+    assert four.count("is not of type") == 3 and '"string" (and 1 more). Input schema' in four
+    assert _arguments.problem(tool, {"a": "x", "z": 1}) == (
+        'the arguments do not match the tool\'s input schema, at $: {"required":["z"]} is not allowed '
+        'for {"a":"x","z":1}. Input schema (as the tool checks it): the arguments must '
+        'not match {"required":["z"]}. Correct the arguments and call again.'
+    )
+
+
+def test_a_schema_that_is_not_json_schema_is_left_to_the_server() -> None:
+    either = [{"type": "object"}, {"type": "object", "properties": {"b": {}}}]
+    tool = _tool("broken", {"anyOf": either, "properties": {"a": {"pattern": "("}}})
+    assert _arguments.needs_check(tool)
+    assert _arguments.problem(tool, {"a": "x"}) is None
