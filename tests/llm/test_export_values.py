@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (the value tables read best one case to a line)
 """The bridge's pure parts as values, no server: what the model's arguments are turned into (or the
 error text it reads instead), the names and the exported JSON. The provider tests
 (``test_bridge_edges.py``, ``test_schema_export.py``) show the same through the SDKs and a server; these
@@ -6,14 +7,26 @@ run in a second, so ``scripts/mutants`` can run them against every mutant of ``m
 
 from __future__ import annotations
 
+import copy
 import hashlib
+import http.server
 import json
+import threading
 from typing import Any
 
 import pytest
 
 from mcp_client.llm import _arguments
 from mcp_client.llm._names import provider_names
+from mcp_client.llm._schema import (
+    Inlined,
+    RootExport,
+    allows_null,
+    description,
+    export_root,
+    inline_refs,
+    printable,
+)
 from mcp_client.llm._view import MAX_ARGUMENT_DEPTH, ExportedTool, argument_problem, parse_arguments
 from mcp_client.types import Tool
 from tests.servers.schemas_server import SCHEMAS
@@ -58,6 +71,7 @@ def test_arguments_a_model_sends_are_read_as_an_object(raw: Any, parsed: dict[st
         ("null", "the arguments must be a JSON object, not NoneType"),
         (5, "the arguments must be a JSON object, not int"),
         ('{"a": NaN}', NOT_FINITE),
+        ("[NaN]", NOT_FINITE),
         ('{"a": -Infinity}', NOT_FINITE),
         ('{"a": 1e400}', NOT_FINITE),
         ('{"a": ' + "7" * 4301 + "}", TOO_LONG),
@@ -91,6 +105,7 @@ def test_integers_up_to_4300_digits_pass_and_longer_ones_are_refused() -> None:
         ({"a": float("inf")}, NOT_FINITE),
         ({"a": [1.5, float("-inf")]}, NOT_FINITE),
         ({"a": (1, float("nan"))}, NOT_FINITE),
+        ({"a": float("nan"), "b": "x", "c": True, "d": None}, NOT_FINITE),
         ({1: "one"}, "an object key in the arguments is int, not a string"),
         ({"a": {None: 1}}, "an object key in the arguments is NoneType, not a string"),
         ({"a": b"bytes"}, "the arguments hold a bytes, which is not a JSON value"),
@@ -140,6 +155,8 @@ def test_names_changed_alike_are_told_apart_even_in_case() -> None:
 def test_64_characters_is_short_enough() -> None:
     assert provider_names(["a" * 64, "b" * 65])[0] == "a" * 64
     assert provider_names(["a." + "b" * 62]) == ["a_" + "b" * 62]
+    # a valid name of 64 keeps itself, even after a name that had to change into the same spelling
+    assert provider_names(["a." + "b" * 62, "a_" + "b" * 62])[1] == "a_" + "b" * 62
     assert provider_names(["a." + "b" * 63]) == ["a_" + "b" * 53 + "_" + _digest("a." + "b" * 63)]
 
 
@@ -214,8 +231,235 @@ def test_three_mistakes_are_named_and_the_rest_counted() -> None:
     )
 
 
+def test_a_long_note_is_given_whole() -> None:
+    branches = [{"properties": {f"p{i}_{'x' * 40}": {}}, "required": [f"p{i}_{'x' * 40}"]} for i in range(20)]
+    tool = _tool("many", {"anyOf": branches})
+    note = export_root({"anyOf": branches}).note or ""
+    assert (_arguments.problem(tool, {}) or "").endswith(f" {note} Correct the arguments and call again.")
+
+
+def test_a_remote_reference_is_never_fetched() -> None:
+    """A server's schema names a URL: the check does not fetch it (the server decides)."""
+    hits: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            hits.append(self.path)
+            body = b'{"type": "string"}'
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}/a.json"
+        either = [{"type": "object"}, {"type": "object", "properties": {"b": {}}}]
+        tool = _tool("remote", {"anyOf": either, "properties": {"a": {"$ref": url}}})
+        assert _arguments.needs_check(tool)
+        assert _arguments.problem(tool, {"a": 5}) is None
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(10)
+    assert hits == []
+
+
 def test_a_schema_that_is_not_json_schema_is_left_to_the_server() -> None:
     either = [{"type": "object"}, {"type": "object", "properties": {"b": {}}}]
     tool = _tool("broken", {"anyOf": either, "properties": {"a": {"pattern": "("}}})
     assert _arguments.needs_check(tool)
     assert _arguments.problem(tool, {"a": "x"}) is None
+
+
+# ------------------------------------------------------------------ the exported root
+
+
+def _nest(levels: int) -> dict[str, Any]:
+    schema: dict[str, Any] = {"properties": {"a": {}}}
+    for _ in range(levels):
+        schema = {"allOf": [schema]}
+    return schema
+
+
+NOTE = "Input schema (as the tool checks it): "
+NO_CALL = "MCP tool arguments are always an object, so no call can satisfy it until its server fixes it."
+INEXACT = NOTE + "its input schema could not be given exactly."
+EMPTY = {"type": "object", "properties": {}}
+
+
+@pytest.mark.parametrize(
+    ("schema", "exported"),
+    [
+        (None, RootExport(EMPTY)),
+        ({"properties": []}, RootExport(EMPTY)),
+        ({"type": "object", "properties": {"a": {}}, "x-kept": 1}, RootExport({**EMPTY, "properties": {"a": {}}, "x-kept": 1})),
+        (SCHEMAS["text_root"], RootExport(EMPTY, True, NOTE + 'the tool\'s input schema describes "string", not an object; ' + NO_CALL, False)),
+        (SCHEMAS["search"], RootExport(
+            {"type": "object", "properties": {"query": {"type": "string"}, "page": {"type": "integer", "minimum": 1},
+                                              "id": {"type": "string", "pattern": "^[0-9a-f]{8}$"}}},
+            True, NOTE + "the arguments must match at least one of these forms: 1) query, page (required: query); "
+            "2) id (required: id).")),
+        (SCHEMAS["create"], RootExport(
+            {"type": "object", "properties": {"kind": {"enum": ["page", "database"], "type": "string"}, "title": {"type": "string"},
+                                              "columns": {"type": "array", "items": {"type": "string"}}}, "required": ["kind"]},
+            True, NOTE + "the arguments must match exactly one of these forms: 1) kind, title (required: kind, title); "
+            "2) kind, columns (required: kind, columns).")),
+        (SCHEMAS["merged"], RootExport(
+            {"type": "object", "properties": {"calendar": {"type": "string"}, "days": {"type": "integer", "maximum": 31}},
+             "required": ["calendar", "days"]})),
+        (SCHEMAS["not_both"], RootExport(
+            {"type": "object", "properties": {"email": {"type": "string"}, "phone": {"type": "string"}}},
+            True, NOTE + 'the arguments must not match {"required":["email","phone"]}.')),
+        (SCHEMAS["ref_root"], RootExport(
+            {"type": "object", "definitions": SCHEMAS["ref_root"]["definitions"],
+             "properties": {"size": {"$ref": "#/definitions/Size"}}, "required": ["size"]})),
+        ({"$ref": "#"}, RootExport(EMPTY, True, NOTE + "'#' refers to itself; it is not checked by the model's provider.")),
+        ({"$ref": "http://x/y"}, RootExport(EMPTY, True, NOTE + "its reference 'http://x/y' could not be followed; it is not checked by the model's provider.")),
+        ({"$ref": "#/$defs/A", "$defs": {"A": [1]}}, RootExport({**EMPTY, "$defs": {"A": [1]}}, True, NOTE + "its reference '#/$defs/A' could not be followed; it is not checked by the model's provider.")),
+        ({"$ref": "#/$defs/a~1b~0c", "$defs": {"a/b~c": {"type": "object", "properties": {"x": {}}}}},
+         RootExport({"type": "object", "$defs": {"a/b~c": {"type": "object", "properties": {"x": {}}}}, "properties": {"x": {}}})),
+        ({"$ref": "#/$defs/A", "description": "x", "$defs": {"A": {"type": "object", "properties": {"a": {}}}}},
+         RootExport({"type": "object", "description": "x", "$defs": {"A": {"type": "object", "properties": {"a": {}}}}, "properties": {"a": {}}})),
+        ({"enum": [{"a": 1}]}, RootExport(EMPTY, True, NOTE + 'the arguments must be one of [{"a":1}].')),
+        ({"const": {"a": 1}}, RootExport(EMPTY, True, NOTE + 'the arguments must be {"a":1}.')),
+        ({"type": ["object", "null"], "properties": {"a": {}}, "anyOf": [{"required": ["a"]}]},
+         RootExport({"type": "object", "properties": {"a": {}}, "required": ["a"]})),
+        ({"oneOf": [{"type": "string"}, {"type": "integer"}]},
+         RootExport(EMPTY, True, NOTE + "no branch of its oneOf accepts an object; " + NO_CALL, False)),
+        ({"anyOf": [{"type": "object", "properties": {"a": {}}, "required": ["a"]}, {"type": "string"}], "title": "T", "description": "D"},
+         RootExport({"type": "object", "title": "T", "description": "D", "properties": {"a": {}}, "required": ["a"]})),
+        ({"anyOf": [False, {"type": "object", "properties": {"a": {}}}]}, RootExport({**EMPTY, "properties": {"a": {}}})),
+        ({"anyOf": [True, {"type": "object", "properties": {"a": {}}}]},
+         RootExport({**EMPTY, "properties": {"a": {}}}, True, NOTE + "the arguments must match at least one of these forms: 1) no named properties; 2) a.")),
+        ({"allOf": [{"type": "object", "properties": {"a": {}}, "additionalProperties": False}, {"properties": {"b": {}}}]},
+         RootExport({"type": "object", "additionalProperties": False, "properties": {"a": {}, "b": {}}}, True, INEXACT)),
+        ({"allOf": [{"properties": {"a": {"type": "string"}}}, {"properties": {"a": {"type": "integer"}}}]},
+         RootExport({**EMPTY, "properties": {"a": {"type": "string"}}}, True, INEXACT)),
+        ({"allOf": [{"properties": {"a": {}}, "minProperties": 1}, {"minProperties": 2}]},
+         RootExport({"type": "object", "minProperties": 1, "properties": {"a": {}}}, True, INEXACT)),
+        ({"allOf": [{"properties": {"a": {}}, "maxItems": 1, "required": ["a"]}, {"maxItems": 1, "required": ["a", "b"]}]},
+         RootExport({"type": "object", "maxItems": 1, "properties": {"a": {}}, "required": ["a", "b"]})),
+        (_nest(8), RootExport({**EMPTY, "properties": {"a": {}}})),
+        (_nest(9), RootExport(EMPTY, True, INEXACT)),
+        ({"oneOf": [{"properties": {"k": {"const": "a"}}}, {"properties": {"k": {"enum": ["b", "a"]}}}]},
+         RootExport({**EMPTY, "properties": {"k": {"enum": ["a", "b"], "type": "string"}}}, True,
+                    NOTE + "the arguments must match exactly one of these forms: 1) k; 2) k.")),
+        ({"anyOf": [{"properties": {"k": {"const": 1}}}, {"properties": {"k": {"const": None}}}]},
+         RootExport({**EMPTY, "properties": {"k": {"enum": [1, None]}}}, True,
+                    NOTE + "the arguments must match at least one of these forms: 1) k; 2) k.")),
+        ({"anyOf": [{"properties": {"k": {"const": "a"}}}, {"properties": {"k": {"type": "string"}}}]},
+         RootExport({**EMPTY, "properties": {"k": {"anyOf": [{"const": "a"}, {"type": "string"}]}}}, True,
+                    NOTE + "the arguments must match at least one of these forms: 1) k; 2) k.")),
+        ({"anyOf": [{"properties": {"k": {}}, "required": ["k", "j"]}, {"properties": {"k": {}}, "required": ["j"]}]},
+         RootExport({**EMPTY, "properties": {"k": {}}, "required": ["j"]}, True,
+                    NOTE + "the arguments must match at least one of these forms: 1) k (required: k, j); 2) k (required: j).")),
+    ],
+)  # fmt: skip
+def test_every_root_goes_out_as_an_object_and_says_what_it_lost(schema: Any, exported: RootExport) -> None:
+    given = copy.deepcopy(schema)
+    out = export_root(schema)
+    assert out == exported
+    out.schema["properties"]["added"] = {}
+    assert schema == given  # a copy: the tool's own schema is never changed
+
+
+def test_a_note_too_long_is_cut_at_600_characters() -> None:
+    branches = [{"properties": {f"p{i}_{'x' * 40}": {}}} for i in range(20)]
+    note = export_root({"anyOf": branches}).note or ""
+    assert len(note) == 600 and note.endswith("…") and note.startswith(NOTE)
+    fits = export_root({"anyOf": branches[:2]}).note or ""
+    assert fits.endswith("2) p1_" + "x" * 40 + ".")
+
+
+def test_server_text_in_a_note_is_one_line_without_control_characters() -> None:
+    note = export_root({"anyOf": [{"properties": {"a\nb\x00c": {}}}, {"properties": {"d": {}}}]}).note
+    assert note == NOTE + "the arguments must match at least one of these forms: 1) a b c; 2) d."
+    assert printable("a\x00b\n\tc  d") == "a b c d"
+    assert (printable("abcdef", 4), printable("abcd", 4)) == ("abc…", "abcd")
+    long = export_root({"enum": [list(range(100))]}).note or ""
+    assert long.endswith(",55….") and len(long) == len(NOTE + "the arguments must be one of .") + 160
+
+
+def test_the_description_is_the_tools_and_the_note() -> None:
+    def described(tool: Tool) -> str | None:
+        return description(ExportedTool("t", tool))
+
+    assert described(Tool(name="t", input_schema={})) is None
+    assert described(Tool(name="t", title="Title", input_schema={})) == "Title"
+    assert described(Tool(name="t", title="T", description="Desc", input_schema={"enum": [{}]})) == (
+        "Desc\n\n" + NOTE + "the arguments must be one of [{}]."
+    )
+
+
+# ------------------------------------------------------------------ references written out (Gemini)
+
+A_DEF = {"type": "string", "pattern": "x" * 20}  # 53 characters of JSON
+THREE_REFS = {
+    "type": "object",
+    "properties": {"a": {"$ref": "#/$defs/A", "description": "first"}, "b": {"$ref": "#/$defs/A"}, "c": {"$ref": "#/$defs/A"}},
+    "$defs": {"A": A_DEF},
+}  # fmt: skip
+CUT = "(not declared: #/$defs/A was cut short to keep the schema small)"
+
+
+def test_references_are_written_out_within_the_budget_and_the_rest_cut() -> None:
+    written = {**A_DEF, "description": "first"}
+    assert inline_refs(THREE_REFS, budget=106) == Inlined(
+        {"type": "object", "properties": {"a": written, "b": A_DEF, "c": {"description": CUT}}},
+        ("#/$defs/A",),
+    )
+    assert inline_refs(THREE_REFS, budget=105) == Inlined(
+        {
+            "type": "object",
+            "properties": {"a": written, "b": {"description": CUT}, "c": {"description": CUT}},
+        },
+        ("#/$defs/A",),
+    )
+    assert inline_refs(THREE_REFS, budget=52).schema["properties"]["a"] == {"description": "first " + CUT}
+    assert inline_refs(THREE_REFS, budget=159) == Inlined(
+        {"type": "object", "properties": {"a": written, "b": A_DEF, "c": A_DEF}}
+    )
+
+
+def test_a_reference_into_itself_or_nowhere_is_the_fallback() -> None:
+    tree = {
+        "type": "object",
+        "properties": {"t": {"$ref": "#/$defs/T"}, "u": {"$ref": "#/$defs/U", "description": "the u"}},
+        "$defs": {
+            "T": {"type": "object", "properties": {"next": {"$ref": "#/$defs/T"}}, "$defs": {}},
+            "U": {"type": "string", "description": "inner", "definitions": {}},
+        },
+    }
+    assert inline_refs(tree).schema == {
+        "type": "object",
+        "properties": {
+            "t": {"type": "object", "properties": {"next": {"type": "object"}}},
+            "u": {"type": "string", "description": "the u"},
+        },
+    }
+    nowhere = {"properties": {"a": {"$ref": "#/nope"}, "b": [{"$ref": "#/nope"}]}, "definitions": {}}
+    assert inline_refs(nowhere, recursive={"description": "R"}) == Inlined(
+        {"properties": {"a": {"description": "R"}, "b": [{"description": "R"}]}}
+    )
+
+
+@pytest.mark.parametrize(
+    ("schema", "null"),
+    [
+        (True, True), (False, False), ({}, True), ({"description": "any"}, True),
+        ({"type": "null"}, True), ({"type": ["string", "null"]}, True), ({"type": "string"}, False),
+        ({"const": None}, True), ({"const": 0}, False), ({"enum": ["a", None]}, True), ({"enum": ["a"]}, False),
+        ({"anyOf": [{"type": "string"}, {"type": "null"}]}, True), ({"oneOf": [{"type": "string"}, {}]}, True),
+        ({"anyOf": [{"type": "string"}]}, False), ({"$ref": "#/x"}, False), ({"allOf": [{}]}, False),
+        ({"enum": "null"}, False),
+    ],
+)  # fmt: skip
+def test_null_is_allowed_where_the_schema_says_so_on_its_face(schema: Any, null: bool) -> None:
+    assert allows_null(schema) is null
