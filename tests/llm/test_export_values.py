@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from mcp_client.llm import _arguments
+from mcp_client.llm._gemini import Parameters, declaration, parameters, response
 from mcp_client.llm._names import provider_names
 from mcp_client.llm._schema import (
     Inlined,
@@ -27,8 +28,8 @@ from mcp_client.llm._schema import (
     inline_refs,
     printable,
 )
-from mcp_client.llm._view import MAX_ARGUMENT_DEPTH, ExportedTool, argument_problem, parse_arguments
-from mcp_client.types import Tool
+from mcp_client.llm._view import MAX_ARGUMENT_DEPTH, ExportedTool, TextPart, argument_problem, parse_arguments
+from mcp_client.types import CallToolResult, TextContent, Tool
 from tests.servers.schemas_server import SCHEMAS
 
 NOT_FINITE = "the arguments hold NaN or Infinity, which JSON does not allow: send a finite number or null"
@@ -463,3 +464,107 @@ def test_a_reference_into_itself_or_nowhere_is_the_fallback() -> None:
 )  # fmt: skip
 def test_null_is_allowed_where_the_schema_says_so_on_its_face(schema: Any, null: bool) -> None:
     assert allows_null(schema) is null
+
+
+# ------------------------------------------------------------------ Gemini's declarations
+
+ANY = {"description": "any JSON value"}
+
+
+@pytest.mark.parametrize(
+    ("schema", "declared"),
+    [
+        (SCHEMAS["gemini_shapes"], {"type": "object", "properties": {
+            "anything": {"type": "array", "description": "values of any kind", "items": ANY},
+            "point": {"type": "array", "items": {"type": "number"}, "description": "a list of 2 in this order: number, number"},
+            "label": {"type": "string"},
+            "options": {"description": "a JSON object; its keys are not declared here"},
+            "either": {"anyOf": [{"type": "object", "properties": {"name": {"type": "string"}}}, {"type": "string"}]}},
+            "required": ["point"]}),
+        (SCHEMAS["create"], {"type": "object", "properties": {
+            "kind": {"type": "string", "enum": ["page", "database"]}, "title": {"type": "string"},
+            "columns": {"type": "array", "items": {"type": "string"}}}, "required": ["kind"]}),
+        (SCHEMAS["ref_root"], {"type": "object", "properties": {"size": {"type": "string", "enum": ["S", "M", "L"]}}, "required": ["size"]}),
+        (SCHEMAS["calls"], {"type": "object", "properties": {}}),
+        ({"type": "object", "properties": {"v": {"type": ["string", "integer", "null"], "minLength": 1, "minimum": 2, "format": "int32"}}},
+         {"type": "object", "properties": {"v": {"nullable": True, "anyOf": [{"type": "string", "minLength": 1}, {"type": "integer", "minimum": 2}]}}}),
+        ({"type": "object", "properties": {"v": {"allOf": [
+            {"properties": {"a": {"type": "string"}}, "required": ["a"]},
+            {"properties": {"b": {}, "a": {"type": "integer"}}, "required": ["b", "a"], "title": "T"}, 7]}}},
+         {"type": "object", "properties": {"v": {"type": "object", "properties": {"b": {}, "a": {"type": "string"}}, "required": ["a", "b"], "title": "T"}}}),
+        ({"type": "object", "properties": {"v": {"anyOf": [{"type": "string"}, {"type": "null"}]}, "w": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+                                           "x": {"anyOf": [{"type": "null"}, {"type": "string"}, {"type": "integer"}]}}},
+         {"type": "object", "properties": {"v": {"nullable": True, "type": "string"}, "w": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+                                           "x": {"nullable": True, "anyOf": [{"type": "string"}, {"type": "integer"}]}}}),
+        ({"type": "object", "properties": {"e": {"enum": ["a", None]}, "n": {"enum": [1, 2]}, "x": {"enum": []}, "c": {"const": "k", "enum": ["z"]},
+                                           "d": {"const": 3}, "k": {"const": "k"}, "s": {"type": "string", "enum": ["a", "b"]}}},
+         {"type": "object", "properties": {"e": {"nullable": True, "enum": ["a"], "type": "string"}, "n": {}, "x": {}, "c": {"enum": ["z"], "type": "string"},
+                                           "d": {}, "k": {"enum": ["k"], "type": "string"}, "s": {"type": "string", "enum": ["a", "b"]}}}),
+        ({"type": "object", "properties": {"t": {"type": "string", "format": "date-time"}, "u": {"type": "string", "format": "uri"},
+                                           "i": {"type": "integer", "format": "int64"}, "f": {"type": "number", "format": "double"},
+                                           "g": {"type": "number", "format": "int32"}, "h": {"type": "string", "format": "enum"}}},
+         {"type": "object", "properties": {"t": {"type": "string", "format": "date-time"}, "u": {"type": "string"}, "i": {"type": "integer", "format": "int64"},
+                                           "f": {"type": "number", "format": "double"}, "g": {"type": "number"}, "h": {"type": "string", "format": "enum"}}}),
+        ({"type": "object", "properties": {"l": {"type": "array", "items": {"type": "string", "x-no": 1}, "minItems": 1}, "m": {"items": {"type": "integer"}},
+                                           "p": {"prefixItems": [{"type": "number"}, {"type": "string"}, {"type": "number"}], "description": "at"},
+                                           "q": {"type": "array", "items": [{"type": "string"}]}, "r": {"type": "array", "prefixItems": []}}},
+         {"type": "object", "properties": {"l": {"type": "array", "items": {"type": "string"}, "minItems": 1}, "m": {"type": "array", "items": {"type": "integer"}},
+                                           "p": {"type": "array", "items": {"anyOf": [{"type": "number"}, {"type": "string"}]}, "description": "at (a list of 3 in this order: number, string, number)"},
+                                           "q": {"type": "array", "items": ANY}, "r": {"type": "array", "items": ANY}}}),
+        ({"properties": {"o": {"properties": {"a": {"type": "string"}}}, "nondict": 5, "bad": {"type": "weird"},
+                         "m": {"type": "object", "description": "the map", "minProperties": 1}, "e": {"type": "object", "description": ""}},
+          "required": ["o", "ghost"], "minProperties": 1},
+         {"type": "object", "properties": {"o": {"type": "object", "properties": {"a": {"type": "string"}}}, "nondict": {}, "bad": {},
+                                           "m": {"description": "the map (a JSON object; its keys are not declared here)"},
+                                           "e": {"description": "a JSON object; its keys are not declared here"}},
+          "required": ["o"], "minProperties": 1}),
+        ({"type": "object", "properties": {"n": {"type": "integer", "minimum": 1, "maximum": 9, "minLength": 2, "default": 3, "example": 4, "title": "N"}}},
+         {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1, "maximum": 9, "default": 3, "example": 4, "title": "N"}}}),
+    ],
+)  # fmt: skip
+def test_gemini_is_declared_what_its_api_takes(schema: dict[str, Any], declared: dict[str, Any]) -> None:
+    given = copy.deepcopy(schema)
+    assert parameters(schema) == declared
+    assert schema == given
+
+
+def test_a_gemini_declaration_names_the_references_it_cut() -> None:
+    fan_out = ExportedTool(
+        "fan_out", Tool(name="fan_out", description="the fan_out tool", input_schema=SCHEMAS["fan_out"])
+    )
+    out = declaration(fan_out)
+    assert out["name"] == "fan_out" and out["parameters"]["required"] == ["name"]
+    assert out["description"] == (
+        "the fan_out tool\n\nParts of the input schema are not declared here, to keep it small (references "
+        "written out too many times: #/$defs/Level15, #/$defs/Level13, #/$defs/Level11, #/$defs/Level9, "
+        "#/$defs/Level8, …); they take any value, and the arguments are checked against the tool's full "
+        "schema before the call."
+    )
+    assert Parameters({}, ("a", "b", "c", "d", "e")).note == (
+        "Parts of the input schema are not declared here, to keep it small (references written out too many "
+        "times: a, b, c, d, e); they take any value, and the arguments are checked against the tool's full "
+        "schema before the call."
+    )
+    assert Parameters({}).note is None
+    assert declaration(_tool("calls", SCHEMAS["calls"])) == {"name": "calls"}  # no parameters: none taken
+    assert declaration(ExportedTool("t", Tool(name="t", input_schema={"properties": {"a": {}}}))) == {
+        "name": "t",
+        "parameters": {"type": "object", "properties": {"a": {}}},
+    }
+
+
+def test_a_gemini_function_response_is_the_output_or_the_error() -> None:
+    tool = ExportedTool(
+        "t", Tool(name="t", input_schema={}, output_schema={"type": "object"}), model_reads="structured"
+    )
+    result = CallToolResult(content=[TextContent(text="hi")], structured_content={"x": 1})
+    failed = CallToolResult(content=[TextContent(text="bad")], is_error=True, structured_content={"x": 1})
+    assert response("t", "id1", tool, [TextPart("hi")], result) == {
+        "function_response": {"name": "t", "response": {"output": {"x": 1}}, "id": "id1"}
+    }
+    assert response("t", None, None, [TextPart("hi")], result) == {
+        "function_response": {"name": "t", "response": {"output": "hi"}}
+    }
+    assert response("t", "", tool, [TextPart("bad")], failed) == {
+        "function_response": {"name": "t", "response": {"error": "bad"}}
+    }
