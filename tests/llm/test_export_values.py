@@ -329,6 +329,8 @@ EMPTY = {"type": "object", "properties": {}}
         ({"$ref": "#/$defs/A", "description": "x", "$defs": {"A": {"type": "object", "properties": {"a": {}}}}},
          RootExport({"type": "object", "description": "x", "$defs": {"A": {"type": "object", "properties": {"a": {}}}}, "properties": {"a": {}}})),
         ({"enum": [{"a": 1}]}, RootExport(EMPTY, True, NOTE + 'the arguments must be one of [{"a":1}].')),
+        ({"enum": [{"b": "é", "a": 2}]}, RootExport(EMPTY, True, NOTE + 'the arguments must be one of [{"a":2,"b":"é"}].')),
+        ({"$ref": "#nope"}, RootExport(EMPTY, True, NOTE + "its reference '#nope' could not be followed; it is not checked by the model's provider.")),
         ({"const": {"a": 1}}, RootExport(EMPTY, True, NOTE + 'the arguments must be {"a":1}.')),
         ({"type": ["object", "null"], "properties": {"a": {}}, "anyOf": [{"required": ["a"]}]},
          RootExport({"type": "object", "properties": {"a": {}}, "required": ["a"]})),
@@ -348,6 +350,18 @@ EMPTY = {"type": "object", "properties": {}}
         ({"allOf": [{"properties": {"a": {}}, "maxItems": 1, "required": ["a"]}, {"maxItems": 1, "required": ["a", "b"]}]},
          RootExport({"type": "object", "maxItems": 1, "properties": {"a": {}}, "required": ["a", "b"]})),
         (_nest(8), RootExport({**EMPTY, "properties": {"a": {}}})),
+        ({"$ref": "#/$defs/N", "$defs": {"N": _nest(8)}}, RootExport({**EMPTY, "$defs": {"N": _nest(8)}, "properties": {"a": {}}})),
+        ({"$ref": "#/$defs/A", "required": ["a"], "$defs": {"A": {"type": "object", "properties": {"a": {}}}}},
+         RootExport({"type": "object", "$defs": {"A": {"type": "object", "properties": {"a": {}}}}, "properties": {"a": {}}, "required": ["a"]})),
+        ({"allOf": [{"$ref": "#/$defs/A"}, {"required": ["a"]}], "$defs": {"A": {"type": "object", "properties": {"a": {}}}}},
+         RootExport({"type": "object", "$defs": {"A": {"type": "object", "properties": {"a": {}}}}, "properties": {"a": {}}, "required": ["a"]})),
+        ({"allOf": [True, {"properties": {"a": {}}}]}, RootExport({**EMPTY, "properties": {"a": {}}})),
+        ({"type": ["string", "null"]}, RootExport(EMPTY, True, NOTE + 'the tool\'s input schema describes ["string","null"], not an object; ' + NO_CALL, False)),
+        ({"type": "objects"}, RootExport(EMPTY, True, NOTE + 'the tool\'s input schema describes "objects", not an object; ' + NO_CALL, False)),
+        ({"allOf": [{"properties": {"a": {}}, "maxItems": 1}, {"maxItems": 2}]},
+         RootExport({"type": "object", "maxItems": 1, "properties": {"a": {}}}, True, INEXACT)),
+        ({"allOf": [{"not": {"required": ["a"]}}, {"not": {"required": ["b"]}}]},
+         RootExport(EMPTY, True, NOTE + 'the arguments must not match {"required":["a"]}; the arguments must not match {"required":["b"]}.')),
         (_nest(9), RootExport(EMPTY, True, INEXACT)),
         ({"oneOf": [{"properties": {"k": {"const": "a"}}}, {"properties": {"k": {"enum": ["b", "a"]}}}]},
          RootExport({**EMPTY, "properties": {"k": {"enum": ["a", "b"], "type": "string"}}}, True,
@@ -384,6 +398,7 @@ def test_server_text_in_a_note_is_one_line_without_control_characters() -> None:
     assert note == NOTE + "the arguments must match at least one of these forms: 1) a b c; 2) d."
     assert printable("a\x00b\n\tc  d") == "a b c d"
     assert (printable("abcdef", 4), printable("abcd", 4)) == ("abc…", "abcd")
+    assert (printable("x" * 300), printable("x" * 301)) == ("x" * 300, "x" * 299 + "…")
     long = export_root({"enum": [list(range(100))]}).note or ""
     assert long.endswith(",55….") and len(long) == len(NOTE + "the arguments must be one of .") + 160
 
@@ -429,6 +444,28 @@ def test_references_are_written_out_within_the_budget_and_the_rest_cut() -> None
     )
 
 
+def test_references_in_lists_and_beside_a_reference_are_written_out_and_definitions_dropped() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "a": {"anyOf": [{"$ref": "#/$defs/S"}, {"type": "null"}]},
+            "b": {"$ref": "#/$defs/L", "items": {"$ref": "#/$defs/S"}},
+            "c": {"$ref": "#/properties/c/$defs/X", "$defs": {"X": {"type": "integer"}}},
+            "d": {"$ref": "#/properties/d/definitions/X", "definitions": {"X": {"type": "boolean"}}},
+        },
+        "$defs": {"S": {"type": "string"}, "L": {"type": "array"}},
+    }
+    assert inline_refs(schema).schema == {
+        "type": "object",
+        "properties": {
+            "a": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+            "b": {"type": "array", "items": {"type": "string"}},
+            "c": {"type": "integer"},
+            "d": {"type": "boolean"},
+        },
+    }
+
+
 def test_a_reference_into_itself_or_nowhere_is_the_fallback() -> None:
     tree = {
         "type": "object",
@@ -459,7 +496,7 @@ def test_a_reference_into_itself_or_nowhere_is_the_fallback() -> None:
         ({"const": None}, True), ({"const": 0}, False), ({"enum": ["a", None]}, True), ({"enum": ["a"]}, False),
         ({"anyOf": [{"type": "string"}, {"type": "null"}]}, True), ({"oneOf": [{"type": "string"}, {}]}, True),
         ({"anyOf": [{"type": "string"}]}, False), ({"$ref": "#/x"}, False), ({"allOf": [{}]}, False),
-        ({"enum": "null"}, False),
+        ({"enum": "null"}, False), ({"anyOf": []}, False), ({"oneOf": []}, False),
     ],
 )  # fmt: skip
 def test_null_is_allowed_where_the_schema_says_so_on_its_face(schema: Any, null: bool) -> None:
