@@ -282,10 +282,10 @@ def test_a_schema_that_is_not_json_schema_is_left_to_the_server() -> None:
 # ------------------------------------------------------------------ the exported root
 
 
-def _nest(levels: int) -> dict[str, Any]:
+def _nest(levels: int, key: str = "allOf") -> dict[str, Any]:
     schema: dict[str, Any] = {"properties": {"a": {}}}
     for _ in range(levels):
-        schema = {"allOf": [schema]}
+        schema = {key: [schema]}
     return schema
 
 
@@ -363,6 +363,15 @@ EMPTY = {"type": "object", "properties": {}}
         ({"allOf": [{"not": {"required": ["a"]}}, {"not": {"required": ["b"]}}]},
          RootExport(EMPTY, True, NOTE + 'the arguments must not match {"required":["a"]}; the arguments must not match {"required":["b"]}.')),
         (_nest(9), RootExport(EMPTY, True, INEXACT)),
+        (_nest(8, "anyOf"), RootExport({**EMPTY, "properties": {"a": {}}})),
+        (_nest(9, "anyOf"), RootExport(EMPTY, True, INEXACT)),
+        ({"anyOf": [{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}], "$defs": {"A": {"properties": {"a": {}}}, "B": {"properties": {"b": {}}}}},
+         RootExport({**EMPTY, "$defs": {"A": {"properties": {"a": {}}}, "B": {"properties": {"b": {}}}}, "properties": {"a": {}, "b": {}}}, True,
+                    NOTE + "the arguments must match at least one of these forms: 1) a; 2) b.")),
+        ({"type": "object", "$schema": "https://json-schema.org/draft/2020-12/schema", "$comment": "c"},
+         RootExport({**EMPTY, "$schema": "https://json-schema.org/draft/2020-12/schema", "$comment": "c"})),
+        ({"$schema": "https://json-schema.org/draft/2020-12/schema", "properties": {}},
+         RootExport({**EMPTY, "$schema": "https://json-schema.org/draft/2020-12/schema"})),
         ({"oneOf": [{"properties": {"k": {"const": "a"}}}, {"properties": {"k": {"enum": ["b", "a"]}}}]},
          RootExport({**EMPTY, "properties": {"k": {"enum": ["a", "b"], "type": "string"}}}, True,
                     NOTE + "the arguments must match exactly one of these forms: 1) k; 2) k.")),
@@ -391,6 +400,16 @@ def test_a_note_too_long_is_cut_at_600_characters() -> None:
     assert len(note) == 600 and note.endswith("…") and note.startswith(NOTE)
     fits = export_root({"anyOf": branches[:2]}).note or ""
     assert fits.endswith("2) p1_" + "x" * 40 + ".")
+
+
+def test_a_note_of_600_characters_is_whole() -> None:
+    prefix = NOTE + "the arguments must match at least one of these forms: 1) "
+    first = "x" * 250
+    second = "y" * (600 - len(prefix) - 250 - len("; 2) ."))
+    note = export_root({"anyOf": [{"properties": {first: {}}}, {"properties": {second: {}}}]}).note
+    assert note == f"{prefix}{first}; 2) {second}." and len(note) == 600
+    longer = export_root({"anyOf": [{"properties": {first: {}}}, {"properties": {second + "y": {}}}]}).note
+    assert longer == f"{prefix}{first}; 2) {second}…"
 
 
 def test_server_text_in_a_note_is_one_line_without_control_characters() -> None:
