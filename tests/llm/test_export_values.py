@@ -418,6 +418,8 @@ def test_server_text_in_a_note_is_one_line_without_control_characters() -> None:
     assert printable("a\x00b\n\tc  d") == "a b c d"
     assert (printable("abcdef", 4), printable("abcd", 4)) == ("abc…", "abcd")
     assert (printable("x" * 300), printable("x" * 301)) == ("x" * 300, "x" * 299 + "…")
+    fits = ["x" * 156]  # 160 characters of JSON: given whole
+    assert export_root({"enum": fits}).note == NOTE + f'the arguments must be one of ["{"x" * 156}"].'
     long = export_root({"enum": [list(range(100))]}).note or ""
     assert long.endswith(",55….") and len(long) == len(NOTE + "the arguments must be one of .") + 160
 
@@ -515,7 +517,7 @@ def test_a_reference_into_itself_or_nowhere_is_the_fallback() -> None:
         ({"const": None}, True), ({"const": 0}, False), ({"enum": ["a", None]}, True), ({"enum": ["a"]}, False),
         ({"anyOf": [{"type": "string"}, {"type": "null"}]}, True), ({"oneOf": [{"type": "string"}, {}]}, True),
         ({"anyOf": [{"type": "string"}]}, False), ({"$ref": "#/x"}, False), ({"allOf": [{}]}, False),
-        ({"enum": "null"}, False), ({"anyOf": []}, False), ({"oneOf": []}, False),
+        ({"enum": "null"}, False), ({"anyOf": []}, False), ({"oneOf": []}, False), ({"oneOf": 5}, False),
     ],
 )  # fmt: skip
 def test_null_is_allowed_where_the_schema_says_so_on_its_face(schema: Any, null: bool) -> None:
