@@ -28,7 +28,17 @@ from mcp_client.llm._schema import (
     inline_refs,
     printable,
 )
-from mcp_client.llm._view import MAX_ARGUMENT_DEPTH, ExportedTool, TextPart, argument_problem, parse_arguments
+from mcp_client.llm._view import (
+    MAX_ARGUMENT_DEPTH,
+    BlobPart,
+    ExportedTool,
+    ImagePart,
+    Part,
+    TextPart,
+    argument_problem,
+    parse_arguments,
+    plain_text,
+)
 from mcp_client.types import CallToolResult, TextContent, Tool
 from tests.servers.schemas_server import SCHEMAS
 
@@ -546,10 +556,14 @@ ANY = {"description": "any JSON value"}
         (SCHEMAS["calls"], {"type": "object", "properties": {}}),
         ({"type": "object", "properties": {"v": {"type": ["string", "integer", "null"], "minLength": 1, "minimum": 2, "format": "int32"}}},
          {"type": "object", "properties": {"v": {"nullable": True, "anyOf": [{"type": "string", "minLength": 1}, {"type": "integer", "minimum": 2}]}}}),
-        ({"type": "object", "properties": {"v": {"allOf": [
+        ({"type": "object", "properties": {"v": {"description": "both", "allOf": [7,
             {"properties": {"a": {"type": "string"}}, "required": ["a"]},
-            {"properties": {"b": {}, "a": {"type": "integer"}}, "required": ["b", "a"], "title": "T"}, 7]}}},
-         {"type": "object", "properties": {"v": {"type": "object", "properties": {"b": {}, "a": {"type": "string"}}, "required": ["a", "b"], "title": "T"}}}),
+            {"properties": {"b": {}, "a": {"type": "integer"}}, "required": ["b", "a"], "title": "T"}]}}},
+         {"type": "object", "properties": {"v": {"type": "object", "description": "both", "properties": {"b": {}, "a": {"type": "string"}}, "required": ["a", "b"], "title": "T"}}}),
+        ({"type": "object", "properties": {"l": {"allOf": [{"type": "array", "items": {"type": "string"}}]}, "e": {"allOf": [{"type": "string", "enum": ["a", "b"]}]},
+                                           "t": {"type": "array", "prefixItems": [{"type": "number"}, {}]}}},
+         {"type": "object", "properties": {"l": {"type": "array", "items": {"type": "string"}}, "e": {"type": "string", "enum": ["a", "b"]},
+                                           "t": {"type": "array", "items": {"anyOf": [{"type": "number"}, {}]}, "description": "a list of 2 in this order: number, any"}}}),
         ({"type": "object", "properties": {"v": {"anyOf": [{"type": "string"}, {"type": "null"}]}, "w": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
                                            "x": {"anyOf": [{"type": "null"}, {"type": "string"}, {"type": "integer"}]}}},
          {"type": "object", "properties": {"v": {"nullable": True, "type": "string"}, "w": {"anyOf": [{"type": "string"}, {"type": "integer"}]},
@@ -626,3 +640,14 @@ def test_a_gemini_function_response_is_the_output_or_the_error() -> None:
     assert response("t", "", tool, [TextPart("bad")], failed) == {
         "function_response": {"name": "t", "response": {"error": "bad"}}
     }
+
+
+def test_a_result_as_plain_text_names_what_it_cannot_show() -> None:
+    parts: list[Part] = [
+        TextPart("a"),
+        ImagePart("image/png", "AAA"),
+        BlobPart("file:///x", "application/pdf", "BBB"),
+    ]
+    text = "a\n[image (image/png) not shown]\n[resource file:///x (application/pdf, binary) not shown]"
+    assert plain_text(parts, is_error=False) == text
+    assert plain_text(parts, is_error=True) == "Error: " + text
