@@ -539,6 +539,26 @@ def test_null_is_allowed_where_the_schema_says_so_on_its_face(schema: Any, null:
 ANY = {"description": "any JSON value"}
 
 
+def test_gemini_branches_keep_what_each_says() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "o": {"type": "object", "required": ["x"], "minProperties": 1},  # required, no properties
+            "sb": {"type": ["string", "boolean"]},
+            "u": {"anyOf": [{"type": "string"}, {"description": "anything"}]},
+            "n": {"anyOf": [{"type": ["string", "null"]}, {"type": "integer"}]},
+            "d": {"type": "string", "anyOf": [{"description": "x"}]},
+        },
+    }
+    assert parameters(schema)["properties"] == {
+        "o": {"description": "a JSON object; its keys are not declared here"},
+        "sb": {"anyOf": [{"type": "string"}, {"type": "boolean"}]},
+        "u": {"anyOf": [{"type": "string"}, {"description": "anything"}]},
+        "n": {"anyOf": [{"nullable": True, "type": "string"}, {"type": "integer"}]},
+        "d": {"type": "string", "anyOf": [{"description": "x"}]},
+    }
+
+
 @pytest.mark.parametrize(
     ("schema", "declared"),
     [
@@ -594,26 +614,6 @@ ANY = {"description": "any JSON value"}
          {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1, "maximum": 9, "default": 3, "example": 4, "title": "N"}}}),
     ],
 )  # fmt: skip
-def test_gemini_branches_keep_what_each_says() -> None:
-    schema = {
-        "type": "object",
-        "properties": {
-            "o": {"type": "object", "required": ["x"], "minProperties": 1},  # required, no properties
-            "sb": {"type": ["string", "boolean"]},
-            "u": {"anyOf": [{"type": "string"}, {"description": "anything"}]},
-            "n": {"anyOf": [{"type": ["string", "null"]}, {"type": "integer"}]},
-            "d": {"type": "string", "anyOf": [{"description": "x"}]},
-        },
-    }
-    assert parameters(schema)["properties"] == {
-        "o": {"description": "a JSON object; its keys are not declared here"},
-        "sb": {"anyOf": [{"type": "string"}, {"type": "boolean"}]},
-        "u": {"anyOf": [{"type": "string"}, {"description": "anything"}]},
-        "n": {"anyOf": [{"nullable": True, "type": "string"}, {"type": "integer"}]},
-        "d": {"type": "string", "anyOf": [{"description": "x"}]},
-    }
-
-
 def test_gemini_is_declared_what_its_api_takes(schema: dict[str, Any], declared: dict[str, Any]) -> None:
     given = copy.deepcopy(schema)
     assert parameters(schema) == declared
