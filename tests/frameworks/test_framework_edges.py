@@ -235,3 +235,99 @@ async def test_each_adapter_gives_the_content_unless_asked_for_the_structured_re
     assert all(isinstance(m, ToolMessage) for m in langchain)
     assert [m.content for m in langchain] == ["ran a_b", '{"result":"ran a_b"}']
     assert agents == ["Tool: ran a_b", 'Tool: {"result":"ran a_b"}']
+
+
+# ------------------------------------------------------------------ an export looser than the tool's schema
+
+SCHEMAS = StdioServerParameters(*stdio_command(SERVERS_DIR / "schemas_server.py"))
+MIXED = {"query": "mcp", "id": "not-hex"}  # both forms of search's root anyOf at once
+CORRECT = {"query": "mcp", "page": 2}
+FORMS = "Input schema (as the tool checks it): the arguments must match at least one of these forms: "
+SEARCH_FORMS = FORMS + "1) query, page (required: query); 2) id (required: id)."
+REFUSED = "The call to search was not run: the arguments do not match the tool's input schema, at $: "
+
+
+def _refused(text: str) -> bool:
+    return (
+        text.startswith(REFUSED)
+        and "1) query, page (required: query); 2) id (required: id)" in text
+        and text.endswith("Correct the arguments and call again.")
+    )
+
+
+async def test_each_adapter_describes_and_checks_a_tool_whose_export_is_looser() -> None:
+    """``search`` (tests/servers/schemas_server.py) is a root ``anyOf``, exported as one object with
+    every property optional: each adapter's description says what the export could not (its forms),
+    and a call mixing both forms comes back to the model as the error that says why, the server not
+    called (PydanticAI: a ``ModelRetry``); the correct call runs."""
+    from agents import Agent, RunConfig, Runner
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage, ToolMessage
+    from pydantic_ai import Agent as PydanticAgent
+    from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+    from mcp_client.frameworks.langchain import load_tools
+    from mcp_client.frameworks.openai_agents import function_tools
+    from mcp_client.frameworks.pydantic_ai import MCPToolset
+    from tests.frameworks.scripted_agents_model import ScriptedModel
+
+    pydantic_descriptions: list[str | None] = []
+    returned: list[ToolReturnPart] = []
+
+    def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        parts = [p for m in messages for p in getattr(m, "parts", []) if isinstance(p, ToolReturnPart)]
+        if not parts:
+            pydantic_descriptions.extend(t.description for t in info.function_tools if t.name == "search")
+            return ModelResponse(parts=[ToolCallPart("search", MIXED, tool_call_id="p1")])
+        if len(parts) == 1:
+            return ModelResponse(parts=[ToolCallPart("search", CORRECT, tool_call_id="p2")])
+        returned.extend(parts)
+        return ModelResponse(parts=[TextPart("found")])
+
+    calls = [
+        {"name": "search", "args": MIXED, "id": "l1", "type": "tool_call"},
+        {"name": "search", "args": CORRECT, "id": "l2", "type": "tool_call"},
+    ]
+    chat = GenericFakeChatModel(messages=iter([AIMessage(content="", tool_calls=calls)]))
+    outputs: list[str] = []
+    with anyio.fail_after(BOUND):
+        async with Client(SCHEMAS) as client:
+            run = await PydanticAgent(FunctionModel(model), toolsets=[MCPToolset(client, max_retries=3)]).run(
+                "Find the MCP page."
+            )
+
+            lc_tools = {tool.name: tool for tool in await load_tools(client)}
+            reply = await chat.ainvoke("Find the MCP page.")
+            assert isinstance(reply, AIMessage)
+            messages = [await lc_tools[c["name"]].ainvoke(c) for c in reply.tool_calls]
+
+            agents_tools = await function_tools(client)
+            scripted: list[ScriptedModel] = []
+            for arguments in (MIXED, CORRECT):
+                scripted.append(ScriptedModel("search", arguments))
+                agent = Agent(name="schemas", model=scripted[-1], tools=agents_tools)
+                result = await Runner.run(agent, "find", run_config=RunConfig(tracing_disabled=True))
+                outputs.append(result.final_output)
+            received = await client.call_tool("calls", {})
+
+    got = f"search got {json.dumps(CORRECT, sort_keys=True)}"
+    # PydanticAI
+    assert run.output == "found"
+    assert pydantic_descriptions == [f"the search tool\n\n{SEARCH_FORMS}"]
+    first, second = returned
+    assert first.tool_call_id == "p1" and first.outcome == "retried" and _refused(str(first.content))
+    assert second.tool_call_id == "p2" and second.content == got
+    # LangChain
+    assert lc_tools["search"].description == f"the search tool\n\n{SEARCH_FORMS}"
+    refused, ran = messages
+    assert isinstance(refused, ToolMessage) and isinstance(ran, ToolMessage)
+    assert refused.status == "error" and _refused(str(refused.content))
+    assert ran.status == "success" and ran.content == got
+    # the OpenAI Agents SDK
+    (agents_search,) = [t for t in scripted[0].tools if t.name == "search"]
+    assert agents_search.description == f"the search tool\n\n{SEARCH_FORMS}"
+    assert outputs[0].startswith("Tool: Error: ") and _refused(outputs[0].removeprefix("Tool: Error: "))
+    assert outputs[1] == f"Tool: {got}"
+    # only the correct calls reached the server
+    assert json.loads(received.content[0].text) == [{"name": "search", "arguments": CORRECT}] * 3  # type: ignore[union-attr]

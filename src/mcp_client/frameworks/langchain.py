@@ -9,7 +9,8 @@ Like langchain-mcp-adapters, each tool answers with content and an artifact
 (``response_format="content_and_artifact"``): the content is the text (or text and image blocks), the
 artifact the ``CallToolResult`` itself (``model_reads="structured"``: the content is the
 ``structuredContent`` as JSON where the tool declares an ``outputSchema``). A tool error, or arguments
-that cannot be sent (``NaN``, nesting deeper than 100 levels, ...), comes back as a ``ToolMessage``
+that cannot be sent (``NaN``, nesting deeper than 100 levels, ...) or that the tool's own schema
+refuses where its export is looser (``ToolBridge.call_tool``), comes back as a ``ToolMessage``
 with ``status="error"`` (a ``ToolException``, handled), which the model reads. The tools are async only.
 
 With ``pause_with=broker`` (a ``QuestionBroker``), a 2026-07-28 server's question pauses the call
@@ -20,6 +21,7 @@ told the tool failed), which ends the run and carries the paused call's id and t
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -36,7 +38,7 @@ from mcp_client._client import Client
 from mcp_client._group.client_group import ClientGroup
 from mcp_client.llm._bridge import ToolBridge
 from mcp_client.llm._paused import PausingCaller, ToolCallPaused
-from mcp_client.llm._schema import object_schema
+from mcp_client.llm._schema import description, root_of
 from mcp_client.llm._view import (
     ExportedTool,
     ImagePart,
@@ -121,8 +123,8 @@ def _tool(bridge: ToolBridge, exported: ExportedTool) -> BaseTool:
 
     return _MCPTool(
         name=exported.name,
-        description=exported.tool.description or exported.tool.title or exported.name,
-        args_schema=object_schema(exported.tool.input_schema),
+        description=description(exported) or exported.name,
+        args_schema=copy.deepcopy(root_of(exported).schema),
         coroutine=run,
         response_format="content_and_artifact",
         handle_tool_error=True,

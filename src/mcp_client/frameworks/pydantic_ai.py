@@ -4,8 +4,9 @@
 
     agent = Agent("openai:gpt-4.1", toolsets=[MCPToolset(client)])
 
-Tool errors (``isError``, invalid arguments the server refused, arguments that cannot be sent at all)
-are raised as ``ModelRetry`` so the model sees them and may try again (within ``max_retries``); a
+Tool errors (``isError``, invalid arguments the server refused, arguments that cannot be sent at all,
+or that the tool's own schema refuses where its export is looser: ``ToolBridge.call_tool``) are raised
+as ``ModelRetry`` so the model sees them and may try again (within ``max_retries``); a
 question the tool asks is answered through the client's ``elicitation_callback`` before the result
 comes back. The tool returns its ``content`` (text, or text and images); with
 ``model_reads="structured"``, its ``structuredContent`` where it declares an ``outputSchema``.
@@ -20,6 +21,7 @@ the paused call's id. Resume it with the broker, pass ``deferred_result(...)`` b
 from __future__ import annotations
 
 import base64
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,7 +41,7 @@ from mcp_client._client import Client
 from mcp_client._group.client_group import ClientGroup
 from mcp_client.llm._bridge import ToolBridge
 from mcp_client.llm._paused import PausingCaller, ToolCallPaused
-from mcp_client.llm._schema import object_schema
+from mcp_client.llm._schema import description, root_of
 from mcp_client.llm._view import (
     ImagePart,
     ModelReads,
@@ -92,8 +94,8 @@ class MCPToolset(AbstractToolset[Any]):
         for exported in await self.bridge.tools():
             definition = ToolDefinition(
                 name=exported.name,
-                parameters_json_schema=object_schema(exported.tool.input_schema),
-                description=exported.tool.description or exported.tool.title,
+                parameters_json_schema=copy.deepcopy(root_of(exported).schema),
+                description=description(exported),
             )
             tools[exported.name] = ToolsetTool(
                 toolset=self, tool_def=definition, max_retries=self.max_retries, args_validator=_ANY_ARGUMENTS

@@ -226,23 +226,25 @@ class ToolBridge:
         parsed, problem = parse_arguments(arguments)
         if parsed is None:
             return tool, error_result(f"The call to {tool.name} was not run: {problem}.")
-        arguments = _openai.drop_omitted(tool, parsed)
-        refused = _arguments.problem(tool, arguments)  # where the export was looser than the tool
-        if refused is not None:
-            return tool, error_result(f"The call to {tool.name} was not run: {refused}")
-        return tool, await self.call_tool(tool, arguments)
+        return tool, await self.call_tool(tool, _openai.drop_omitted(tool, parsed))
 
     async def call_tool(self, tool: ExportedTool, arguments: dict[str, Any]) -> CallToolResult:
         """``call_tool`` on the tool's server; a refusal by the server becomes an error result.
 
         Arguments that cannot be sent as JSON (``NaN``, ``Infinity``, an integer of thousands of digits,
-        nesting deeper than 100 levels) are an error result too, and the server is not called. A
+        nesting deeper than 100 levels) are an error result too, and the server is not called; so are
+        arguments the tool's own schema refuses where its export was looser (a root union merged, a
+        reference cut: ``_arguments``), with what is wrong for the model to correct. The framework
+        adapters call this, so they get the same checks as ``call`` and ``run_*``. A
         ``UrlElicitationRequiredError`` is raised: its URLs are for the user, not the model. With
         ``pause_with``, the call goes through it; ``ToolCallPaused`` if it paused the call.
         """
         problem = argument_problem(arguments)
         if problem is not None:
             return error_result(f"The call to {tool.name} was not run: {problem}.")
+        refused = _arguments.problem(tool, arguments)  # where the export was looser than the tool
+        if refused is not None:
+            return error_result(f"The call to {tool.name} was not run: {refused}")
         client = self._client
         if isinstance(client, ClientGroup):
             assert tool.server is not None  # a group's tools always name their server

@@ -59,18 +59,12 @@ class RootExport:
     takes_objects: bool = True  # False: no arguments object can satisfy the tool's schema
 
 
-def object_schema(schema: Mapping[str, Any] | None) -> JSON:
-    """A deep copy of ``schema`` with an object root that has ``properties`` (``export_root``'s schema).
-
-    OpenAI rejects ``{"type": "object"}`` without ``properties`` (kagent#1888's error) and every provider
-    wants the root to be an object: a tool without parameters becomes ``{"type": "object",
-    "properties": {}}``.
-    """
-    return export_root(schema).schema
-
-
 def export_root(schema: Mapping[str, Any] | None) -> RootExport:
-    """The tool's schema with an object root every provider accepts, and whether that loosened it."""
+    """The tool's schema with an object root every provider accepts, and whether that loosened it.
+
+    A deep copy, always with ``properties``: OpenAI rejects ``{"type": "object"}`` without them
+    (kagent#1888's error), so a tool without parameters becomes ``{"type": "object", "properties": {}}``.
+    """
     out: JSON = copy.deepcopy(dict(schema)) if isinstance(schema, Mapping) else {}
     kind = out.get("type")
     if not any(key in out for key in _ROOT_RESHAPE) and kind in (None, "object"):
