@@ -16,6 +16,8 @@ import anyio
 import pytest
 
 from mcp_client import Client, StdioServerParameters
+from tests.support.bad_arguments import BAD_ARGUMENT_STRINGS, DEEP, NOT_FINITE, WHY
+from tests.support.bad_arguments import nested as _nested
 from tests.support.servers import FEATURES_SERVER, SERVERS_DIR, stdio_command
 
 pytestmark = pytest.mark.anyio
@@ -23,36 +25,7 @@ pytestmark = pytest.mark.anyio
 NAMES = StdioServerParameters(*stdio_command(SERVERS_DIR / "names_server.py"))
 FEATURES = StdioServerParameters(*stdio_command(FEATURES_SERVER))
 BOUND = 120
-DEEP = 100_000
-BAD_ARGUMENT_STRINGS = {
-    "nan": '{"value": NaN}',
-    "infinity": '{"value": [1, -Infinity]}',
-    "overflow": '{"value": 1e400}',
-    "digits": '{"value": ' + "7" * 5000 + "}",
-    "deep": '{"value": ' + "[" * DEEP + "]" * DEEP + "}",
-    "deeper_than_100": '{"value": ' + '{"v": ' * 150 + "1" + "}" * 150 + "}",
-}
 NOT_RUN = "The call to take was not run: "
-NOT_FINITE = "the arguments hold NaN or Infinity, which JSON does not allow: send a finite number or null."
-TOO_LONG = "a number in the arguments has more than 4300 digits: send a shorter one."
-TOO_DEEP = "the arguments are nested more than 100 levels deep: send a flatter object."
-WHY = {
-    "nan": NOT_FINITE,
-    "infinity": NOT_FINITE,
-    "overflow": NOT_FINITE,
-    "digits": TOO_LONG,
-    "deep": TOO_DEEP,
-    "deeper_than_100": TOO_DEEP,
-}
-
-
-def _nested(depth: int) -> dict[str, Any]:
-    root: dict[str, Any] = {}
-    node = root
-    for _ in range(depth):
-        node["v"] = {}
-        node = node["v"]
-    return root
 
 
 async def _ran(client: Client) -> list[str]:

@@ -28,6 +28,7 @@ from mcp_client.llm._names import _hashed, _plain, provider_names  # pyright: ig
 from mcp_client.types import Tool
 from tests.llm import fake_provider as fake
 from tests.llm.fake_provider import FakeProvider
+from tests.support.bad_arguments import BAD_ARGUMENT_STRINGS, DEEP, WHY, nested
 from tests.support.servers import SERVERS_DIR, guide_stdio_command, stdio_command
 
 pytestmark = pytest.mark.anyio
@@ -164,31 +165,11 @@ async def test_a_group_exports_a_tool_listed_twice_once_and_same_names_apart() -
 
 # ------------------------------------------------------------------ arguments JSON cannot carry
 
-DEEP = 100_000
-BAD_ARGUMENT_STRINGS = {
-    "nan": '{"value": NaN}',
-    "infinity": '{"value": [1, -Infinity]}',
-    "overflow": '{"value": 1e400}',
-    "digits": '{"value": ' + "7" * 5000 + "}",
-    "deep": '{"value": ' + "[" * DEEP + "]" * DEEP + "}",
-    "deeper_than_100": '{"value": ' + '{"v": ' * 150 + "1" + "}" * 150 + "}",
-}
 NOT_RUN = "Error: The call to take was not run: "
-WHY = {
-    "nan": "the arguments hold NaN or Infinity, which JSON does not allow: send a finite number or null.",
-    "digits": "a number in the arguments has more than 4300 digits: send a shorter one.",
-    "deep": "the arguments are nested more than 100 levels deep: send a flatter object.",
-}
-WHY |= {"infinity": WHY["nan"], "overflow": WHY["nan"], "deeper_than_100": WHY["deep"]}
 
 
 def _nested(depth: int) -> dict[str, Any]:
-    root: dict[str, Any] = {}
-    node = root
-    for _ in range(depth):
-        node["v"] = {}
-        node = node["v"]
-    return {"value": root}
+    return {"value": nested(depth)}
 
 
 async def test_openai_the_models_malformed_arguments_are_its_error_and_no_call(

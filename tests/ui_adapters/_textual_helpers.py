@@ -80,3 +80,28 @@ def assert_snapshot(shown: list[str], stored: Path) -> None:
     if shown != expected:
         diff = "\n".join(difflib.unified_diff(expected, shown, str(stored), "the screen now", lineterm=""))
         pytest.fail(f"the screen differs from {stored.name} (UPDATE_SNAPSHOTS=1 rewrites it):\n{diff}")
+
+
+# A form with one field of every kind the Textual form shows.
+EVERY_KIND = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "title": "Name", "minLength": 2},
+        "email": {"type": "string", "format": "email", "title": "E-mail"},
+        "guests": {"type": "integer", "title": "Guests", "minimum": 1, "maximum": 12},
+        "budget": {"type": "number", "title": "Budget"},
+        "day": {"type": "string", "format": "date", "title": "Day"},
+        "agree": {"type": "boolean", "title": "Agree to the terms"},
+        "newsletter": {"type": "boolean", "title": "Newsletter", "default": True},
+        "seating": {"type": "string", "title": "Seating", "enum": ["inside", "terrace"]},
+        "extras": {
+            "type": "array",
+            "title": "Extras",
+            "items": {"type": "string", "enum": ["bread", "wine", "cake"]},
+        },
+        "note": {"type": "string", "title": "Note"},
+        "website": {"type": "string", "format": "uri", "title": "Website"},
+        "arrival": {"type": "string", "format": "date-time", "title": "Arrival"},
+    },
+    "required": ["name", "email", "guests", "day", "agree", "seating"],
+}

@@ -28,6 +28,7 @@ from mcp_client.types import ElicitRequestFormParams, ElicitRequestURLParams, El
 from tests.support.docs_examples import ROOT, examples
 from tests.support.servers import stdio_command
 from tests.ui_adapters._textual_helpers import (
+    EVERY_KIND,
     SNAPSHOTS,
     Host,
     assert_snapshot,
@@ -42,29 +43,6 @@ pytestmark = pytest.mark.anyio
 BISTRO = ROOT / "examples" / "servers" / "bistro.py"
 RESTART_SERVER = ROOT / "tests" / "servers" / "restart_server.py"
 TIMEOUT = 60.0
-
-EVERY_KIND = {
-    "type": "object",
-    "properties": {
-        "name": {"type": "string", "title": "Name", "minLength": 2},
-        "email": {"type": "string", "format": "email", "title": "E-mail"},
-        "guests": {"type": "integer", "title": "Guests", "minimum": 1, "maximum": 12},
-        "budget": {"type": "number", "title": "Budget"},
-        "day": {"type": "string", "format": "date", "title": "Day"},
-        "agree": {"type": "boolean", "title": "Agree to the terms"},
-        "newsletter": {"type": "boolean", "title": "Newsletter", "default": True},
-        "seating": {"type": "string", "title": "Seating", "enum": ["inside", "terrace"]},
-        "extras": {
-            "type": "array",
-            "title": "Extras",
-            "items": {"type": "string", "enum": ["bread", "wine", "cake"]},
-        },
-        "note": {"type": "string", "title": "Note"},
-        "website": {"type": "string", "format": "uri", "title": "Website"},
-        "arrival": {"type": "string", "format": "date-time", "title": "Arrival"},
-    },
-    "required": ["name", "email", "guests", "day", "agree", "seating"],
-}
 
 
 def every_kind_screen() -> ElicitationScreen:

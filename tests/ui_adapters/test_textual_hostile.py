@@ -15,7 +15,7 @@ pytest.importorskip("textual", reason="the textual extra is not installed (pip i
 from textual.widgets import Static
 
 from mcp_client.types import ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult
-from tests.ui_adapters._textual_helpers import Host, context, screen_lines
+from tests.ui_adapters._textual_helpers import EVERY_KIND, Host, context, screen_lines
 from ui_adapters.textual import ElicitationScreen
 
 pytestmark = pytest.mark.anyio
@@ -164,28 +164,6 @@ async def test_a_title_of_control_characters_falls_back_to_the_name_cleaned() ->
 
 # ------------------------------------------------------------------------- the app's own CSS
 
-EVERY_KIND = {
-    "type": "object",
-    "properties": {
-        "name": {"type": "string", "title": "Name", "minLength": 2},
-        "email": {"type": "string", "format": "email", "title": "E-mail"},
-        "guests": {"type": "integer", "title": "Guests", "minimum": 1, "maximum": 12},
-        "budget": {"type": "number", "title": "Budget"},
-        "day": {"type": "string", "format": "date", "title": "Day"},
-        "agree": {"type": "boolean", "title": "Agree to the terms"},
-        "newsletter": {"type": "boolean", "title": "Newsletter", "default": True},
-        "seating": {"type": "string", "title": "Seating", "enum": ["inside", "terrace"]},
-        "extras": {
-            "type": "array",
-            "title": "Extras",
-            "items": {"type": "string", "enum": ["bread", "wine", "cake"]},
-        },
-        "note": {"type": "string", "title": "Note"},
-        "website": {"type": "string", "format": "uri", "title": "Website"},
-        "arrival": {"type": "string", "format": "date-time", "title": "Arrival"},
-    },
-    "required": ["name", "email", "guests", "day", "agree", "seating"],
-}
 AGREE = 5  # the yes/no without a default: a Select of Yes/No
 
 HOSTILE_CSS = {
