@@ -97,6 +97,22 @@ def test_an_option_whose_label_cleans_to_nothing_shows_its_cleaned_value() -> No
     assert form.result().content == {"colour": "re\x1b[31md\u202e"}
 
 
+@pytest.mark.parametrize(
+    ("bounds", "how"),
+    [
+        ({}, 'Choose any, separated by commas, or "none"'),
+        ({"minItems": 1}, "Choose at least 1, separated by commas"),
+        ({"maxItems": 2}, "Choose at most 2, separated by commas"),
+        ({"minItems": 1, "maxItems": 2}, "Choose 1 to 2, separated by commas"),
+        ({"minItems": 2, "maxItems": 2}, "Choose exactly 2"),
+    ],
+)
+def test_a_multi_choice_says_how_many_to_choose(bounds: dict[str, int], how: str) -> None:
+    tags = {"type": "array", "items": {"enum": ["a", "b", "c"]}, "title": "Tags", **bounds}
+    asked = form_of({"tags": tags}, ["tags"]).next_message().text.splitlines()
+    assert f"{how} (name or number): 1. a; 2. b; 3. c" in asked
+
+
 # ------------------------------------------------------------------------------------ the review
 
 
@@ -111,6 +127,38 @@ def test_a_number_outside_the_review_is_refused_and_changes_nothing(word: str) -
     assert "1. A: one" in refused.text and "3. C: three" in refused.text
     editing = form.reply("3")  # the last number is a field
     assert editing.step == "field" and editing.field == "c"
+
+
+# ------------------------------------------------------------------------ yes/no steps, word for word
+
+
+def test_a_link_question_word_for_word_and_each_quick_reply_does_what_it_says() -> None:
+    link = ElicitRequestURLParams(message="Sign in", url="https://example.com/login", elicitation_id="e1")
+    asked = ChatForm(link).next_message()
+    assert asked.text.splitlines()[-1] == 'Open it? Reply "yes" to go on, "no" to decline, or "cancel".'
+    assert asked.choices == (("Open the link", "yes"), ("No", "no"), ("Cancel", "cancel"))
+    outcomes = {"yes": "accept", "no": "decline", "cancel": "cancel"}
+    for label, value in asked.choices:
+        form = ChatForm(link)
+        form.reply(value)
+        assert form.result().action == outcomes[value], label
+    unclear = ChatForm(link).reply("maybe")
+    assert unclear.step == "url" and unclear.error == 'reply "yes", "no" or "cancel"'
+
+
+def test_a_refused_link_word_for_word_offers_only_decline_and_cancel() -> None:
+    link = ElicitRequestURLParams(message="Pay", url="javascript:alert(1)", elicitation_id="e2")
+    asked = ChatForm(link).next_message()
+    assert asked.text.splitlines()[-1] == 'Reply "decline" or "cancel".'
+    assert asked.choices == (("Decline", "decline"), ("Cancel", "cancel"))
+    assert ChatForm(link).reply("maybe").error == 'reply "decline" or "cancel"'
+
+
+def test_a_confirm_only_question_word_for_word() -> None:
+    confirm = form_of({}, [])
+    last_line = confirm.next_message().text.splitlines()[-1]
+    assert last_line == 'the server · Reply "yes" to accept, "no" to decline, or "cancel".'
+    assert confirm.reply("maybe").error == 'reply "yes", "no" or "cancel"'
 
 
 # -------------------------------------------------------------------------------- a saved conversation
@@ -204,6 +252,117 @@ def test_an_ended_conversation_restores_with_its_answer() -> None:
     assert restored.next_message().text == "the server · Sent."
 
 
+@pytest.mark.parametrize(
+    ("saved", "reason"),
+    [
+        ({"format": "other/1"}, "not a saved ChatForm conversation (expected format 'ui_adapters.chat/1')"),
+        (
+            {k: v for k, v in saved_after("3").items() if k != "state"},
+            "a saved ChatForm conversation is incomplete: 'state'",
+        ),
+        (
+            with_state(saved_after("3"), step="url"),
+            "unknown step 'url' for this question (one of: field, review, done)",
+        ),
+        (with_state(saved_after("3"), index=2), "the saved position is outside the form"),
+        (
+            {**saved_after(), "context": {"server": "x", "config_name": 5}},
+            "the saved context's config_name must be text or null, not 5",
+        ),
+    ],
+)
+def test_a_saved_conversation_that_cannot_be_says_exactly_why(saved: dict[str, Any], reason: str) -> None:
+    with pytest.raises(ValueError) as refused:
+        ChatForm.restore(saved)
+    assert str(refused.value) == reason
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        ElicitRequestURLParams(message="Sign in", url="https://example.com/login", elicitation_id="e1"),
+        ElicitRequestFormParams(message="Go on?", requested_schema={"type": "object", "properties": {}}),
+    ],
+)
+def test_a_question_without_fields_is_restored_at_its_only_position(params: Any) -> None:
+    saved = ChatForm(params).to_json()
+    assert ChatForm.restore(saved).next_message().step in ("url", "confirm")
+    with pytest.raises(ValueError, match=r"^the saved position is outside the form$"):
+        ChatForm.restore(with_state(saved, index=1))
+
+
+def test_a_long_saved_refusal_is_cut_to_one_line_of_300_characters() -> None:
+    saved = with_state(saved_after(), error="first line\nsecond line " + "x" * 400)
+    error = ChatForm.restore(saved).next_message().error
+    assert error is not None and len(error) == 300
+    assert error.startswith("first line second line xxx") and error.endswith("x…")
+
+
+def test_a_cancelled_conversation_restores_cancelled() -> None:
+    restored = ChatForm.restore(saved_after("3", "cancel"))
+    assert restored.done and restored.result().action == "cancel"
+    assert restored.next_message().text == "the server · Cancelled."
+
+
+def test_a_conversation_saved_without_its_reply_count_counts_one_reply() -> None:
+    saved = saved_after("3")
+    del saved["state"]["replies"]
+    restored = ChatForm.restore(saved)
+    assert "asks:" not in restored.next_message().text  # the question is not introduced again
+    assert restored.to_json()["state"]["replies"] == 1
+
+
+def test_a_restored_conversation_reads_times_on_the_clock_it_is_given() -> None:
+    kathmandu = timezone(timedelta(hours=5, minutes=45))
+    at = {"at": {"type": "string", "format": "date-time", "title": "At"}}
+    schema = {"type": "object", "properties": at, "required": ["at"]}
+    saved = ChatForm(ElicitRequestFormParams(message="When?", requested_schema=schema)).to_json()
+    restored = ChatForm.restore(saved, now=lambda: datetime(2026, 12, 5, 10, 0, tzinfo=kathmandu))
+    restored.reply("2026-12-24 19:30")  # no zone typed: the clock's
+    restored.reply("send")
+    assert restored.result().content == {"at": "2026-12-24T19:30:00+05:45"}
+
+
+def test_a_saved_conversation_holds_the_view_and_the_state_by_name() -> None:
+    tags = {"type": "array", "items": {"enum": ["a", "b"]}, "title": "Tags"}
+    form = form_of({"tags": tags}, [])
+    form.reply("a, b")
+    saved = form.to_json()
+    view = {k: v for k, v in saved["view"].items() if k != "form"}
+    assert view == {
+        "server": None,
+        "server_name": "the server",
+        "mode": "form",
+        "message": "A few questions",
+        "url": None,
+    }
+    assert saved["state"] == {
+        "step": "review",
+        "index": 0,
+        "editing": False,
+        "values": {"tags": ["a", "b"]},
+        "error": None,
+        "replies": 1,
+        "action": None,
+    }
+    saved["state"]["values"]["tags"].append("b")  # the saved copy, not the conversation's answer
+    form.reply("send")
+    assert form.result().content == {"tags": ["a", "b"]}
+    link = ElicitRequestURLParams(message="Sign in", url="https://example.com/login", elicitation_id="e1")
+    assert ChatForm(link).to_json()["view"]["url"] == "https://example.com/login"
+
+
+def test_back_from_changing_an_answer_leaves_the_change_for_good() -> None:
+    form = form_of({name: {"type": "string", "title": name.title()} for name in ("a", "b")}, [])
+    form.reply("one")
+    form.reply("two")
+    form.reply("1")  # change the first answer...
+    assert form.reply("back").step == "review"  # ...or not
+    last = form.reply("back")  # back from the review: the last question, not a change
+    assert last.field == "b" and "keep the answer you had" not in last.text
+    assert ChatForm.restore(form.to_json()).next_message() == last
+
+
 # ------------------------------------------------------------------------- the dates offered to people
 
 NOW = datetime(2026, 12, 5, 10, 0, tzinfo=timezone(timedelta(hours=1)))
@@ -283,6 +442,22 @@ def test_the_textual_form_offers_only_the_dates_it_reads(
         assert refusal.failure_descriptions == ["type a date as YYYY-MM-DD, like 2026-12-24"]
     accepted = day_input.validate("2026-12-24")
     assert accepted is not None and accepted.is_valid
+
+
+@pytest.mark.usefixtures("without_dateparser")
+def test_a_utc_time_typed_with_a_small_z_is_read_as_utc() -> None:
+    form = dated_form()
+    form.reply("2026-12-24")
+    form.reply("2026-12-24T19:30:00z")
+    form.reply("send")
+    assert form.result().content == {"day": "2026-12-24", "at": "2026-12-24T19:30:00Z"}
+
+
+@pytest.mark.parametrize("words", ["demain", "24 dic"])
+def test_dates_in_words_are_read_in_english_only(words: str) -> None:
+    pytest.importorskip("dateparser", reason="the chat extra is not installed: pip install -e '.[chat]'")
+    refused = dated_form().reply(words)
+    assert refused.field == "day" and refused.error == "type a date, like 2026-12-24, 24 Dec or tomorrow"
 
 
 def test_the_examples_extra_brings_the_reader_the_examples_offer() -> None:
