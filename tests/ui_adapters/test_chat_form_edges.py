@@ -161,6 +161,51 @@ def test_a_confirm_only_question_word_for_word() -> None:
     assert confirm.reply("maybe").error == 'reply "yes", "no" or "cancel"'
 
 
+def test_the_review_offers_send_decline_and_cancel() -> None:
+    review = form_of({"a": {"type": "string"}}, []).reply("one")
+    assert review.step == "review"
+    assert review.choices == (("Send", "send"), ("Decline", "decline"), ("Cancel", "cancel"))
+
+
+def test_keep_takes_the_default_and_an_empty_reply_asks_for_an_answer() -> None:
+    form = form_of({"n": {"type": "integer", "default": 2}, "s": {"type": "string"}}, ["n", "s"])
+    assert form.reply("keep").field == "s"
+    assert form.reply("  ").error == "type an answer"
+    form.reply("x")
+    form.reply("send")
+    assert form.result().content == {"n": 2, "s": "x"}
+
+
+def test_a_refusal_at_sending_is_cut_to_300_characters() -> None:
+    name = "n" * 400
+    form = form_of({name: {"type": "string"}}, [name])
+    saved = form.to_json()
+    restored = ChatForm.restore({**saved, "state": {**saved["state"], "step": "review"}})
+    error = restored.reply("send").error
+    assert error is not None and len(error) == 300 and error.endswith("n…") and "required" in error
+
+
+def test_a_message_as_json_names_every_part() -> None:
+    link = ElicitRequestURLParams(message="Pay", url="javascript:alert(1)", elicitation_id="e2")
+    message = ChatForm(link).reply("maybe")
+    assert message.to_json() == {
+        "text": message.text,
+        "server_name": "the server",
+        "step": "url",
+        "choices": [{"label": "Decline", "value": "decline"}, {"label": "Cancel", "value": "cancel"}],
+        "field": None,
+        "error": 'reply "decline" or "cancel"',
+        "url": "javascript:alert(1)",
+        "url_host": None,
+        "url_warnings": [],
+        "url_refusal": message.url_refusal,
+    }
+    assert message.url_refusal and message.text.startswith('Sorry: reply "decline" or "cancel".\n')
+    field = form_of({"a": {"type": "boolean"}}, []).next_message().to_json()
+    assert field["field"] == "a" and field["step"] == "field" and field["error"] is None
+    assert field["choices"][:2] == [{"label": "Yes", "value": "yes"}, {"label": "No", "value": "no"}]
+
+
 # -------------------------------------------------------------------------------- a saved conversation
 
 GUESTS = {
@@ -361,6 +406,11 @@ def test_back_from_changing_an_answer_leaves_the_change_for_good() -> None:
     last = form.reply("back")  # back from the review: the last question, not a change
     assert last.field == "b" and "keep the answer you had" not in last.text
     assert ChatForm.restore(form.to_json()).next_message() == last
+    form.reply("two")
+    form.reply("1")
+    form.reply("uno")  # a change made...
+    again = form.reply("back")  # ...then back from the review: the last question, not a change
+    assert again.field == "b" and "keep the answer you had" not in again.text
 
 
 # ------------------------------------------------------------------------- the dates offered to people

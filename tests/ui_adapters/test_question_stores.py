@@ -35,6 +35,7 @@ from ui_adapters import (
     SqliteStore,
 )
 from ui_adapters.broker.stores import QuestionStore
+from ui_adapters.broker.stores.base import UnreadableEntries
 
 pytestmark = pytest.mark.anyio
 
@@ -566,3 +567,86 @@ async def test_a_question_entry_that_cannot_be_read_is_skipped_and_logged_once(
         # once per worker (the two of the call, and the looker), never once per look
         assert len(logged) == 3, logged
         assert "cannot be read" in logged[0] and "purge()" in logged[0]
+
+
+# ------------------------------------------------------------ entries nobody can read, store by store
+
+
+def _warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    broker = [r for r in caplog.records if r.name == "ui_adapters.broker"]
+    return [r.getMessage() for r in broker if r.levelname == "WARNING"]
+
+
+def test_an_entry_that_is_not_a_json_object_is_named_once_with_the_fix(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    entries = UnreadableEntries("the store")
+    with caplog.at_level(logging.WARNING, logger="ui_adapters.broker"):
+        assert entries.json_object("question", "q1", None) is None  # no entry: nothing to say
+        assert entries.json_object("question", "q1", '{"id": "q1"}') == {"id": "q1"}
+        assert entries.json_object("question", "q2", "not json {") is None
+        assert entries.json_object("question", "q2", "not json {") is None  # met again: not logged again
+        assert entries.json_object("task record", 7, b"[1, 2]") is None
+        assert entries.json_object("question", "q3", b"\xff\xfe{") is None
+    logged = _warnings(caplog)
+    assert logged[0] == (
+        "'the store': the question 'q2' in the store cannot be read (not JSON: Expecting value: line 1 "
+        "column 1 (char 0)); it is skipped. Delete that entry, or empty the store with purge()"
+    )
+    assert logged[1] == (
+        "'the store': the task record '7' in the store cannot be read (a JSON list, not an object); it is "
+        "skipped. Delete that entry, or empty the store with purge()"
+    )
+    assert logged[2].startswith("'the store': the question 'q3' in the store cannot be read (not JSON: ")
+    assert len(logged) == 3
+
+
+def test_the_oldest_unreadable_entries_are_forgotten_past_the_limit(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(UnreadableEntries, "_MAX", 2)
+    entries = UnreadableEntries("store")
+    with caplog.at_level(logging.WARNING, logger="ui_adapters.broker"):
+        for entry_id in ("a", "b", "b", "c", "c", "b", "a"):  # "a" forgotten when "c" came
+            entries.skip("question", entry_id, "broken")
+    assert [message.split("'")[3] for message in _warnings(caplog)] == ["a", "b", "c", "a"]
+
+
+async def test_a_sqlite_store_skips_what_it_cannot_read_and_returns_the_rest(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = SqliteStore(tmp_path / "q.db")
+    await store.open()
+    try:
+        await store.add_question(record("good"), owner=None, expires_in=600)
+        await store.put_record("task", "kept", {"n": 1})
+        now = time.time()
+        with sqlite3.connect(tmp_path / "q.db") as raw:
+            raw.executemany(
+                "INSERT INTO questions (id, status, owner, call_id, record, result, created, expires) "
+                "VALUES (?, ?, NULL, NULL, ?, ?, ?, ?)",
+                [
+                    ("bad-record", "pending", "{", None, now, now + 600),
+                    ("bad-result", "answered", json.dumps(record("bad-result")), "[", now, now + 600),
+                ],
+            )
+            raw.execute(
+                "INSERT INTO records (kind, id, payload, expires) VALUES ('task', 'broken', '{', ?)",
+                (now + 600,),
+            )
+        with caplog.at_level(logging.WARNING, logger="ui_adapters.broker"):
+            assert [entry["id"] for entry in await store.pending_questions()] == ["good"]
+            assert await store.get_question("bad-record") is None
+            assert await store.get_question("bad-result") is None
+            good = await store.get_question("good")
+            assert good is not None and good["record"] == record("good") and good["result"] is None
+            assert await store.list_records("task") == [{"n": 1}]
+            assert await store.get_record("task", "broken") is None
+            assert await store.take_record("task", "broken") is None
+            assert await store.get_record("task", "kept") == {"n": 1}
+        logged = _warnings(caplog)
+        assert len(logged) == 3
+        assert "SqliteStore(" in logged[0] and "the question 'bad-record'" in logged[0]
+        assert "the question 'bad-result'" in logged[1] and "the task record 'broken'" in logged[2]
+    finally:
+        await store.close()
