@@ -17,6 +17,7 @@ from mcp_client.schema import FieldKind, FormField, Option
 from mcp_client.types import ElicitRequestFormParams, ElicitRequestURLParams
 from ui_adapters._answer_text import option_text
 from ui_adapters.chat import ChatForm
+from ui_adapters.chat._dates import DateOffer, date_offer
 from ui_adapters.chat._message import field_prompt, review_prompt
 
 
@@ -508,6 +509,14 @@ def test_dates_in_words_are_read_in_english_only(words: str) -> None:
     pytest.importorskip("dateparser", reason="the chat extra is not installed: pip install -e '.[chat]'")
     refused = dated_form().reply(words)
     assert refused.field == "day" and refused.error == "type a date, like 2026-12-24, 24 Dec or tomorrow"
+
+
+@pytest.mark.usefixtures("without_dateparser")
+def test_without_the_reader_of_words_the_offer_holds_only_iso_examples() -> None:
+    assert date_offer(with_time=True) == DateOffer(
+        "a date and time", "YYYY-MM-DD HH:MM", ("2026-12-24 19:30",), in_words=False
+    )
+    assert date_offer(with_time=False) == DateOffer("a date", "YYYY-MM-DD", ("2026-12-24",), in_words=False)
 
 
 def test_the_examples_extra_brings_the_reader_the_examples_offer() -> None:

@@ -10,6 +10,7 @@ client sent: it must not be there.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import sqlite3
@@ -22,8 +23,8 @@ from typing import Any
 import anyio
 import pytest
 
-from mcp_client import Client, MCPClientError
-from mcp_client.types import CallToolResult
+from mcp_client import Client, ClientRequestContext, MCPClientError
+from mcp_client.types import CallToolResult, ElicitRequestFormParams, ElicitResult
 from tests.hostile.conftest import HTTP_SCRIPT
 from tests.support.servers import LOOPBACK, run_http_server
 from ui_adapters import (
@@ -34,6 +35,8 @@ from ui_adapters import (
     RedisStore,
     SqliteStore,
 )
+from ui_adapters.broker._question_record import apply_entry, question_from_entry, question_record
+from ui_adapters.broker.pending import PendingQuestion
 from ui_adapters.broker.stores import QuestionStore
 from ui_adapters.broker.stores.base import UnreadableEntries
 
@@ -650,3 +653,52 @@ async def test_a_sqlite_store_skips_what_it_cannot_read_and_returns_the_rest(
         assert "the question 'bad-result'" in logged[1] and "the task record 'broken'" in logged[2]
     finally:
         await store.close()
+
+
+# ------------------------------------------------------------------ a question as a store keeps it
+
+NAMELESS = "http://user:pa55word@127.0.0.1:9/mcp"
+
+
+def _asked(server: str = NAMELESS, **context: Any) -> PendingQuestion:
+    who = ClientRequestContext(
+        server=server, server_info=None, protocol_version="2026-07-28", era="modern", **context
+    )
+    params = ElicitRequestFormParams(message="How many?", requested_schema=SCHEMA)
+    return PendingQuestion(who, params, call_id="call-1", question_id="q-1")
+
+
+def test_a_stored_question_names_a_nameless_server_by_its_url_without_the_password() -> None:
+    stored = json.loads(json.dumps(question_record(_asked(), 60.0)))
+    assert stored["view"]["server"] == stored["view"]["server_name"] == "http://127.0.0.1:9/mcp"
+    assert stored["context"]["server"] == "http://127.0.0.1:9/mcp"
+    assert "pa55word" not in json.dumps(stored)
+    assert (stored["id"], stored["call_id"], stored["timeout"]) == ("q-1", "call-1", 60.0)
+    # a name the config gave is kept as it is, cleaned of controls
+    named = question_record(_asked(config_name="bistro\x1b[2J\nkitchen"), None)
+    assert named["view"]["server_name"] == "bistro kitchen" and named["timeout"] is None
+
+
+def test_a_stored_question_comes_back_with_who_asked_and_its_outcome() -> None:
+    asked = _asked(
+        input_key="k", question_index=2, question_count=3, task_id="t-1", config_name="c", tool_name="book"
+    )
+    stored = json.loads(json.dumps(question_record(asked, 60.0)))
+    back = question_from_entry({"record": stored, "status": "pending"})
+    assert back.status == "pending" and back.result is None
+    assert (back.id, back.call_id, back.created_at) == ("q-1", "call-1", asked.created_at)
+    assert dataclasses.replace(back.context, server=NAMELESS) == asked.context
+    answer = {"action": "accept", "content": {"n": 2}}
+    answered = question_from_entry({"record": stored, "status": "answered", "result": answer})
+    assert answered.status == "answered" and answered.result == ElicitResult(
+        action="accept", content={"n": 2}
+    )
+    assert question_from_entry({"record": stored, "status": "withdrawn"}).status == "withdrawn"
+    timed_out = question_from_entry({"record": stored, "status": "timed-out"})
+    assert timed_out.status == "timed-out" and timed_out.result == ElicitResult(action="cancel")
+    gone = question_from_entry({"record": stored, "status": "pending"})
+    apply_entry(gone, None)  # the entry expired
+    assert gone.status == "withdrawn" and gone.result is None
+    older = {k: v for k, v in stored["context"].items() if k not in ("question_index", "question_count")}
+    first = question_from_entry({"record": {**stored, "context": older}, "status": "pending"}).context
+    assert (first.question_index, first.question_count) == (1, 1)
