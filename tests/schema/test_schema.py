@@ -739,3 +739,29 @@ def test_asking_a_form_for_a_field_it_lacks_names_the_field() -> None:
     with pytest.raises(KeyError) as missing:
         form.field("b")
     assert missing.value.args == ("b",)
+
+
+def test_an_answer_the_form_does_not_fit_is_refused_word_for_word() -> None:
+    form = parse_form_schema(
+        {
+            "type": "object",
+            "properties": {"a": {"type": "string"}, "tags": {"type": "array", "items": {"enum": ["x"]}}},
+        }
+    )
+    with pytest.raises(InvalidElicitationContentError) as extra:
+        form.validate_content({"z": 1})
+    assert str(extra.value) == (
+        "The answer has a field 'z' that the form does not ask for; allowed fields: 'a', 'tags'."
+    )
+    confirm = parse_form_schema({"type": "object", "properties": {}})
+    with pytest.raises(InvalidElicitationContentError) as nothing:
+        confirm.validate_content({"z": 1})
+    assert str(nothing.value).endswith(
+        "allowed fields: none (the question only wants accept, decline or cancel)."
+    )
+    with pytest.raises(InvalidElicitationContentError) as listed:
+        form.validate_content([1])  # type: ignore[arg-type]
+    assert str(listed.value) == (
+        "The answer's content must be an object mapping field names to values, not a list."
+    )
+    assert form.field("tags").check([1]) == "must list options as strings, not an integer"

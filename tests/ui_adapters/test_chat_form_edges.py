@@ -15,7 +15,7 @@ import pytest
 
 from mcp_client.schema import FieldKind, FormField, Option
 from mcp_client.types import ElicitRequestFormParams, ElicitRequestURLParams
-from ui_adapters._answer_text import option_text
+from ui_adapters._answer_text import MAX_SHOWN, number_text, option_text, value_text
 from ui_adapters.chat import ChatForm
 from ui_adapters.chat._dates import DateOffer, date_offer
 from ui_adapters.chat._message import field_prompt, review_prompt
@@ -112,6 +112,53 @@ def test_a_multi_choice_says_how_many_to_choose(bounds: dict[str, int], how: str
     tags = {"type": "array", "items": {"enum": ["a", "b", "c"]}, "title": "Tags", **bounds}
     asked = form_of({"tags": tags}, ["tags"]).next_message().text.splitlines()
     assert f"{how} (name or number): 1. a; 2. b; 3. c" in asked
+
+
+# ---------------------------------------------------------------- answers as a person reads them
+
+
+def test_answers_read_as_a_person_reads_them() -> None:
+    options = (Option(value="a", label="Apple"), Option(value="b", label="Bread\nand butter"))
+    multi = FormField(name="m", kind=FieldKind.MULTI_CHOICE, label="M", options=options)
+    single = FormField(name="s", kind=FieldKind.SINGLE_CHOICE, label="S", options=options)
+    text = FormField(name="t", kind=FieldKind.TEXT, label="T")
+    assert [value_text(text, value) for value in (None, True, False, [], "x\ny")] == [
+        "(left empty)",
+        "yes",
+        "no",
+        "(none)",
+        "x y",
+    ]
+    assert value_text(multi, ["a", "b"]) == "Apple, Bread and butter"
+    assert value_text(single, "b") == "Bread and butter"
+    shown = value_text(text, "z" * 300)
+    assert len(shown) == MAX_SHOWN and shown.endswith("z…")
+
+
+def test_a_long_option_label_or_value_is_cut_to_one_line() -> None:
+    long_label = FormField(
+        name="c",
+        kind=FieldKind.SINGLE_CHOICE,
+        label="C",
+        options=(Option(value="v", label="L\n" + "l" * 300),),
+    )
+    label = option_text(long_label, "v")
+    assert len(label) == MAX_SHOWN and label.startswith("L lll") and label.endswith("l…")
+    blank_label = FormField(
+        name="c",
+        kind=FieldKind.SINGLE_CHOICE,
+        label="C",
+        options=(Option(value="V\n" + "v" * 300, label="\x1b"),),
+    )
+    value = option_text(blank_label, "V\n" + "v" * 300)
+    assert len(value) == MAX_SHOWN and value.startswith("V vvv") and value.endswith("v…")
+
+
+@pytest.mark.parametrize(
+    ("bound", "shown"), [(5, "5"), (5.0, "5"), (-3.0, "-3"), (1.5, "1.5"), (1e16, "1e+16"), (-1e16, "-1e+16")]
+)
+def test_a_bound_is_written_as_people_write_it(bound: float, shown: str) -> None:
+    assert number_text(bound) == shown
 
 
 # ------------------------------------------------------------------------------------ the review
