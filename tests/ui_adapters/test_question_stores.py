@@ -17,6 +17,7 @@ import sqlite3
 import sys
 import time
 from collections.abc import AsyncIterator, Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,7 @@ import anyio
 import pytest
 
 from mcp_client import Client, ClientRequestContext, MCPClientError
-from mcp_client.types import CallToolResult, ElicitRequestFormParams, ElicitResult
+from mcp_client.types import CallToolResult, ElicitRequestFormParams, ElicitResult, Implementation
 from tests.hostile.conftest import HTTP_SCRIPT
 from tests.support.servers import LOOPBACK, run_http_server
 from ui_adapters import (
@@ -647,9 +648,15 @@ async def test_a_sqlite_store_skips_what_it_cannot_read_and_returns_the_rest(
             assert await store.get_record("task", "broken") is None
             assert await store.take_record("task", "broken") is None
             assert await store.get_record("task", "kept") == {"n": 1}
+            assert await store.get_record("task", "nobody") is None
+            assert await store.settle_question("good", "withdrawn", None)  # withdrawn: no answer
+            withdrawn = await store.get_question("good")
+            assert (
+                withdrawn is not None and withdrawn["status"] == "withdrawn" and withdrawn["result"] is None
+            )
         logged = _warnings(caplog)
         assert len(logged) == 3
-        assert "SqliteStore(" in logged[0] and "the question 'bad-record'" in logged[0]
+        assert logged[0].startswith(f"SqliteStore({str(tmp_path / 'q.db')!r}): the question 'bad-record' ")
         assert "the question 'bad-result'" in logged[1] and "the task record 'broken'" in logged[2]
     finally:
         await store.close()
@@ -660,9 +667,11 @@ async def test_a_sqlite_store_skips_what_it_cannot_read_and_returns_the_rest(
 NAMELESS = "http://user:pa55word@127.0.0.1:9/mcp"
 
 
-def _asked(server: str = NAMELESS, **context: Any) -> PendingQuestion:
+def _asked(
+    server: str = NAMELESS, server_info: Implementation | None = None, **context: Any
+) -> PendingQuestion:
     who = ClientRequestContext(
-        server=server, server_info=None, protocol_version="2026-07-28", era="modern", **context
+        server=server, server_info=server_info, protocol_version="2026-07-28", era="modern", **context
     )
     params = ElicitRequestFormParams(message="How many?", requested_schema=SCHEMA)
     return PendingQuestion(who, params, call_id="call-1", question_id="q-1")
@@ -687,13 +696,23 @@ def test_a_stored_question_comes_back_with_who_asked_and_its_outcome() -> None:
     back = question_from_entry({"record": stored, "status": "pending"})
     assert back.status == "pending" and back.result is None
     assert (back.id, back.call_id, back.created_at) == ("q-1", "call-1", asked.created_at)
+    assert back.expires_at == asked.created_at + timedelta(seconds=60)
+    assert back.context.server == "http://127.0.0.1:9/mcp"  # never the password, even in memory
     assert dataclasses.replace(back.context, server=NAMELESS) == asked.context
+    bistro = Implementation(name="bistro", title="Bistro", version="1.0")
+    named = json.loads(json.dumps(question_record(_asked(server_info=bistro), None)))
+    assert named["context"]["server_info"] == {"name": "bistro", "title": "Bistro", "version": "1.0"}
+    assert question_from_entry({"record": named, "status": "pending"}).context.server_info == bistro
     answer = {"action": "accept", "content": {"n": 2}}
     answered = question_from_entry({"record": stored, "status": "answered", "result": answer})
     assert answered.status == "answered" and answered.result == ElicitResult(
         action="accept", content={"n": 2}
     )
-    assert question_from_entry({"record": stored, "status": "withdrawn"}).status == "withdrawn"
+    withdrawn = question_from_entry({"record": stored, "status": "withdrawn"})
+    assert withdrawn.status == "withdrawn" and withdrawn.result is None
+    cancel = {"action": "cancel"}
+    timed_out = question_from_entry({"record": stored, "status": "timed-out", "result": cancel})
+    assert timed_out.status == "timed-out" and timed_out.result == ElicitResult(action="cancel")
     timed_out = question_from_entry({"record": stored, "status": "timed-out"})
     assert timed_out.status == "timed-out" and timed_out.result == ElicitResult(action="cancel")
     gone = question_from_entry({"record": stored, "status": "pending"})
