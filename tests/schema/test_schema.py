@@ -765,3 +765,7 @@ def test_an_answer_the_form_does_not_fit_is_refused_word_for_word() -> None:
         "The answer's content must be an object mapping field names to values, not a list."
     )
     assert form.field("tags").check([1]) == "must list options as strings, not an integer"
+    one = FormField(
+        name="c", kind=FieldKind.SINGLE_CHOICE, label="C", options=(Option(value="x", label="X"),)
+    )
+    assert one.check(5) == "must be one of the options (a string), not an integer"
