@@ -38,7 +38,7 @@ from ui_adapters import (
 )
 from ui_adapters.broker._question_record import apply_entry, question_from_entry, question_record
 from ui_adapters.broker.pending import PendingQuestion
-from ui_adapters.broker.stores import QuestionStore
+from ui_adapters.broker.stores import QuestionStore, redact_server
 from ui_adapters.broker.stores.base import UnreadableEntries
 
 pytestmark = pytest.mark.anyio
@@ -721,3 +721,45 @@ def test_a_stored_question_comes_back_with_who_asked_and_its_outcome() -> None:
     older = {k: v for k, v in stored["context"].items() if k not in ("question_index", "question_count")}
     first = question_from_entry({"record": {**stored, "context": older}, "status": "pending"}).context
     assert (first.question_index, first.question_count) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    ("server", "stored"),
+    [
+        ("https://u:p@h.example:8443/mcp?x=1#f", "https://h.example:8443/mcp?x=1#f"),
+        ("http://u@h/mcp", "http://h/mcp"),
+        ("http://:p@h/mcp", "http://h/mcp"),
+        ("http://u:p@[::1]:9/mcp", "http://[::1]:9/mcp"),
+        ("http://u:p@/mcp", "http:///mcp"),
+        ("http://h:9/mcp", "http://h:9/mcp"),
+        ("stdio: python x.py", "stdio: python x.py"),
+    ],
+)
+def test_a_server_is_stored_without_its_user_or_password(server: str, stored: str) -> None:
+    assert redact_server(server) == stored
+
+
+async def test_a_question_entry_holds_what_was_added(store: QuestionStore) -> None:
+    await store.add_question(record("q1", call_id="call-1"), owner="worker-1", expires_in=600)
+    entry = await store.get_question("q1")
+    assert entry == {
+        "id": "q1",
+        "status": "pending",
+        "owner": "worker-1",
+        "call_id": "call-1",
+        "record": record("q1", call_id="call-1"),
+        "result": None,
+    }
+    assert await store.pending_questions() == [entry]
+
+
+async def test_a_closed_sqlite_store_opens_again(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "q.db")
+    await store.open()
+    await store.put_record("task", "t1", {"n": 1})
+    await store.close()
+    await store.open()  # a broker entered again
+    try:
+        assert await store.get_record("task", "t1") == {"n": 1}
+    finally:
+        await store.close()
