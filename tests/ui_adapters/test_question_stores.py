@@ -732,6 +732,7 @@ def test_a_stored_question_comes_back_with_who_asked_and_its_outcome() -> None:
         ("http://u:p@[::1]:9/mcp", "http://[::1]:9/mcp"),
         ("http://u:p@/mcp", "http:///mcp"),
         ("http://h:9/mcp", "http://h:9/mcp"),
+        ("http://Example.COM:8080/mcp", "http://Example.COM:8080/mcp"),  # no credentials: as it was
         ("stdio: python x.py", "stdio: python x.py"),
     ],
 )
