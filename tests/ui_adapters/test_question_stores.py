@@ -764,3 +764,21 @@ async def test_a_closed_sqlite_store_opens_again(tmp_path: Path) -> None:
         assert await store.get_record("task", "t1") == {"n": 1}
     finally:
         await store.close()
+
+
+async def test_a_sqlite_store_wakes_when_another_process_writes_and_not_before(tmp_path: Path) -> None:
+    waiter, writer = SqliteStore(tmp_path / "q.db"), SqliteStore(tmp_path / "q.db")
+    await waiter.open()
+    await writer.open()
+    try:
+        started = time.monotonic()
+        await waiter.wait_for_change(0.3)  # nothing changes: it waits the whole time
+        assert time.monotonic() - started >= 0.3
+        with anyio.fail_after(BOUND):
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(waiter.wait_for_change, 3600.0)
+                await anyio.sleep(0.2)
+                await writer.put_record("task", "t1", {"n": 1})  # ...until the other one writes
+    finally:
+        await waiter.close()
+        await writer.close()
