@@ -177,6 +177,117 @@ def test_a_number_outside_the_review_is_refused_and_changes_nothing(word: str) -
     assert editing.step == "field" and editing.field == "c"
 
 
+# ------------------------------------------------------------------------ each prompt, word for word
+
+LABELS = tuple(Option(value=f"v{i}", label=f"L{i}") for i in range(26))
+LISTED = "; ".join(f"{i + 1}. L{i}" for i in range(25))
+
+
+@pytest.mark.parametrize(
+    ("form_field", "lines", "choices"),
+    [
+        (
+            FormField(name="s", kind=FieldKind.URI, label="Site", required=True),
+            ["Site (2 of 3)", "Type a link, like https://example.com."],
+            (),
+        ),
+        (
+            FormField(name="m", kind=FieldKind.EMAIL, label="Mail", default="a@b.c"),
+            [
+                "Mail (optional) (2 of 3)",
+                "Type an e-mail address.",
+                'Default: a@b.c (reply "default" to keep it).',
+                'Reply "skip" to leave it empty.',
+            ],
+            (("Keep a@b.c", "default"), ("Skip", "skip")),
+        ),
+        (
+            FormField(name="t", kind=FieldKind.TEXT, label="T", required=True, max_length=20),
+            ["T (2 of 3)", "Type your answer (at most 20 characters)."],
+            (),
+        ),
+        (
+            FormField(name="n", kind=FieldKind.INTEGER, label="N", required=True, minimum=1, maximum=10),
+            ["N (2 of 3)", "Type a whole number from 1 to 10."],
+            (),
+        ),
+        (
+            FormField(name="x", kind=FieldKind.NUMBER, label="X", required=True, minimum=0.5),
+            ["X (2 of 3)", "Type a number, at least 0.5."],
+            (),
+        ),
+        (
+            FormField(name="m", kind=FieldKind.INTEGER, label="M", required=True, maximum=5),
+            ["M (2 of 3)", "Type a whole number, at most 5."],
+            (),
+        ),
+        (
+            FormField(name="ok", kind=FieldKind.BOOLEAN, label="OK", required=True, default=True),
+            ["OK (2 of 3)", "Answer yes or no.", 'Default: yes (reply "default" to keep it).'],
+            (("Yes (default)", "yes"), ("No", "no")),
+        ),
+        (
+            FormField(name="no", kind=FieldKind.BOOLEAN, label="No?", required=True, default=False),
+            ["No? (2 of 3)", "Answer yes or no.", 'Default: no (reply "default" to keep it).'],
+            (("Yes", "yes"), ("No (default)", "no")),
+        ),
+        (
+            FormField(name="c", kind=FieldKind.SINGLE_CHOICE, label="C", required=True, options=LABELS),
+            ["C (2 of 3)", f"Choose one (name or number): {LISTED}; ... and 1 more"],
+            tuple((f"L{i}", f"v{i}") for i in range(26)),
+        ),
+        (
+            FormField(name="c", kind=FieldKind.SINGLE_CHOICE, label="C", required=True, options=LABELS[:25]),
+            ["C (2 of 3)", f"Choose one (name or number): {LISTED}"],
+            tuple((f"L{i}", f"v{i}") for i in range(25)),
+        ),
+        (
+            FormField(
+                name="t", kind=FieldKind.MULTI_CHOICE, label="T", options=(Option(value="a", label="A"),)
+            ),
+            [
+                "T (optional) (2 of 3)",
+                'Choose any, separated by commas, or "none" (name or number): 1. A',
+                'Reply "skip" to leave it empty.',
+            ],
+            (("A", "a"), ("None", "none"), ("Skip", "skip")),
+        ),
+    ],
+)
+def test_each_kind_of_question_is_asked_word_for_word(
+    form_field: FormField, lines: list[str], choices: tuple[tuple[str, str], ...]
+) -> None:
+    assert field_prompt(form_field, position=2, count=3, editing=False) == (lines, choices)
+
+
+def test_a_lone_question_has_no_count_and_a_change_says_how_to_keep_the_answer() -> None:
+    site = FormField(name="s", kind=FieldKind.URI, label="Site", required=True, help="Your\x1b[2J\nsite")
+    assert field_prompt(site, position=1, count=1, editing=True)[0] == [
+        "Site",
+        "Your\nsite",
+        "Type a link, like https://example.com.",
+        'Reply "back" to keep the answer you had.',
+    ]
+    assert field_prompt(site, position=1, count=2, editing=False)[0][0] == "Site (1 of 2)"
+    wordy = FormField(name="s", kind=FieldKind.TEXT, label="S", help="h" * 2500)
+    shown_help = field_prompt(wordy, position=1, count=1, editing=False)[0][1]
+    assert len(shown_help) == 2000 and shown_help.endswith("h…")
+
+
+def test_the_review_is_asked_word_for_word() -> None:
+    name = FormField(name="name", kind=FieldKind.TEXT, label="Name", required=True)
+    mail = FormField(name="mail", kind=FieldKind.EMAIL, label="Mail")
+    assert review_prompt((name, mail), {"name": "Ann"}) == (
+        [
+            "Send these answers?",
+            "1. Name: Ann",
+            "2. Mail: (left empty)",
+            'Reply "send" to send them, a number to change that answer, "decline" or "cancel".',
+        ],
+        (("Send", "send"), ("Decline", "decline"), ("Cancel", "cancel")),
+    )
+
+
 # ------------------------------------------------------------------------ yes/no steps, word for word
 
 
