@@ -36,7 +36,7 @@ from ui_adapters import (
     RedisStore,
     SqliteStore,
 )
-from ui_adapters.broker._question_record import apply_entry, question_from_entry, question_record
+from ui_adapters.broker._question_record import apply_entry, question_from_entry, question_record, result_wire
 from ui_adapters.broker.pending import PendingQuestion
 from ui_adapters.broker.stores import QuestionStore, redact_server
 from ui_adapters.broker.stores.base import UnreadableEntries
@@ -779,6 +779,14 @@ async def test_a_sqlite_store_wakes_when_another_process_writes_and_not_before(t
                 tg.start_soon(waiter.wait_for_change, 3600.0)
                 await anyio.sleep(0.2)
                 await writer.put_record("task", "t1", {"n": 1})  # ...until the other one writes
+            await writer.put_record("task", "t2", {"n": 2})  # a write between two waits is not missed
+            await waiter.wait_for_change(3600.0)
     finally:
         await waiter.close()
         await writer.close()
+
+
+def test_an_answer_is_stored_as_it_goes_on_the_wire() -> None:
+    assert result_wire(None) is None
+    answer = ElicitResult(action="accept", content={"n": 1})
+    assert result_wire(answer) == {"action": "accept", "content": {"n": 1}}
