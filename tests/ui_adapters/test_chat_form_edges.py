@@ -274,6 +274,15 @@ def test_a_lone_question_has_no_count_and_a_change_says_how_to_keep_the_answer()
     assert len(shown_help) == 2000 and shown_help.endswith("h…")
 
 
+def test_a_long_title_or_name_is_shown_on_one_line_of_200_characters() -> None:
+    titled = FormField(name="t", kind=FieldKind.TEXT, label="Line\n" + "t" * 300, required=True)
+    shown = field_prompt(titled, position=1, count=1, editing=False)[0][0]
+    assert len(shown) == 200 and shown.startswith("Line ttt") and shown.endswith("t…")
+    named = FormField(name="Name\n" + "n" * 300, kind=FieldKind.TEXT, label="\x1b[2J", required=True)
+    shown = field_prompt(named, position=1, count=1, editing=False)[0][0]
+    assert len(shown) == 200 and shown.startswith("Name nnn") and shown.endswith("n…")
+
+
 def test_the_review_is_asked_word_for_word() -> None:
     name = FormField(name="name", kind=FieldKind.TEXT, label="Name", required=True)
     mail = FormField(name="mail", kind=FieldKind.EMAIL, label="Mail")
