@@ -374,6 +374,40 @@ def test_a_message_as_json_names_every_part() -> None:
     assert field["choices"][:2] == [{"label": "Yes", "value": "yes"}, {"label": "No", "value": "no"}]
 
 
+def test_the_first_message_introduces_the_question_once() -> None:
+    form = form_of({"a": {"type": "string", "title": "A"}}, [])
+    first = form.next_message().text.splitlines()
+    assert first[:2] == [
+        "the server asks: A few questions",
+        '(Reply "back" to go to the previous question, "cancel" to stop.)',
+    ]
+    assert "asks:" not in form.reply("x").text
+    confirm = form_of({}, []).next_message().text
+    assert "the server asks: A few questions" in confirm and '"back"' not in confirm
+    long = ChatForm(ElicitRequestFormParams(message="m" * 5000, requested_schema={"type": "object"}))
+    asks = long.next_message().text.splitlines()[0]
+    assert asks == "the server asks: " + "m" * 3999 + "…"
+
+
+def test_steering_words_with_a_slash_or_a_full_stop_and_the_count_of_replies() -> None:
+    form = form_of({"a": {"type": "string"}, "b": {"type": "string"}}, [])
+    assert form.reply("/send").error == '"send" does not apply here'
+    assert form.reply("Skip.").field == "b"  # read as "skip"
+    form.reply("two")
+    form.reply("2")  # change the second answer...
+    assert "2. b: (left empty)" in form.reply("skip").text  # ...to nothing
+    assert form.to_json()["state"]["replies"] == 5
+    form.reply("no   thanks")  # spaces do not matter
+    assert form.result().action == "decline"
+    with pytest.raises(RuntimeError, match=r"^the conversation has ended: read result\(\)$"):
+        form.reply("send")
+
+
+def test_a_restored_ended_conversation_is_not_introduced_again() -> None:
+    saved = with_state(saved_after("cancel"), replies=0)
+    assert ChatForm.restore(saved).next_message().text == "the server · Cancelled."
+
+
 # -------------------------------------------------------------------------------- a saved conversation
 
 GUESTS = {
