@@ -699,3 +699,73 @@ def test_field_lookup() -> None:
     assert form.field("count").kind is FieldKind.INTEGER
     with pytest.raises(KeyError):
         form.field("nope")
+
+
+# ------------------------------------------------------------------ the edges of each rule, word for word
+
+
+def test_a_bound_itself_is_a_valid_answer_and_is_written_as_people_write_it() -> None:
+    guests = FormField(name="n", kind=FieldKind.NUMBER, label="N", minimum=1.0, maximum=2.5)
+    assert guests.check(1) is None and guests.check(2.5) is None
+    assert guests.rule_broken(1) is None and guests.rule_broken(2.5) is None
+    assert guests.check(0.5) == "must be at least 1" and guests.rule_broken(0.5) == "minimum"
+    assert guests.check(3) == "must be at most 2.5" and guests.rule_broken(3) == "maximum"
+    huge = FormField(name="n", kind=FieldKind.NUMBER, label="N", minimum=-1e16, maximum=1e16)
+    assert huge.check(-2e16) == "must be at least -1e+16" and huge.check(2e16) == "must be at most 1e+16"
+    whole = FormField(name="n", kind=FieldKind.NUMBER, label="N", minimum=-(1e16 - 2))
+    assert whole.check(-1e17) == "must be at least -9999999999999998"
+
+
+def test_a_value_of_an_unnamed_type_is_named_by_its_type() -> None:
+    text = FormField(name="t", kind=FieldKind.TEXT, label="T")
+    assert text.check({1, 2}) == "must be text (a string), not set"
+
+
+@pytest.mark.parametrize(
+    ("count", "listed"), [(10, "'o0', 'o1', 'o2'"), (11, "'o9' and 1 more"), (12, "and 2 more")]
+)
+def test_a_refused_choice_lists_ten_options_and_counts_the_rest(count: int, listed: str) -> None:
+    options = tuple(Option(value=f"o{i}", label=f"O{i}") for i in range(count))
+    choice = FormField(name="c", kind=FieldKind.SINGLE_CHOICE, label="C", options=options)
+    reason = choice.check("nope")
+    assert reason is not None and reason.startswith("must be one of: 'o0', 'o1'") and listed in reason
+    assert reason.endswith("'o9'" if count == 10 else "more")
+    assert choice.option_label("o3") == "O3" and choice.option_label("nope") == "nope"
+
+
+def test_asking_a_form_for_a_field_it_lacks_names_the_field() -> None:
+    form = parse_form_schema({"type": "object", "properties": {"a": {"type": "string"}}})
+    assert form.field("a").name == "a"
+    with pytest.raises(KeyError) as missing:
+        form.field("b")
+    assert missing.value.args == ("b",)
+
+
+def test_an_answer_the_form_does_not_fit_is_refused_word_for_word() -> None:
+    form = parse_form_schema(
+        {
+            "type": "object",
+            "properties": {"a": {"type": "string"}, "tags": {"type": "array", "items": {"enum": ["x"]}}},
+        }
+    )
+    with pytest.raises(InvalidElicitationContentError) as extra:
+        form.validate_content({"z": 1})
+    assert str(extra.value) == (
+        "The answer has a field 'z' that the form does not ask for; allowed fields: 'a', 'tags'."
+    )
+    confirm = parse_form_schema({"type": "object", "properties": {}})
+    with pytest.raises(InvalidElicitationContentError) as nothing:
+        confirm.validate_content({"z": 1})
+    assert str(nothing.value).endswith(
+        "allowed fields: none (the question only wants accept, decline or cancel)."
+    )
+    with pytest.raises(InvalidElicitationContentError) as listed:
+        form.validate_content([1])  # type: ignore[arg-type]
+    assert str(listed.value) == (
+        "The answer's content must be an object mapping field names to values, not a list."
+    )
+    assert form.field("tags").check([1]) == "must list options as strings, not an integer"
+    one = FormField(
+        name="c", kind=FieldKind.SINGLE_CHOICE, label="C", options=(Option(value="x", label="X"),)
+    )
+    assert one.check(5) == "must be one of the options (a string), not an integer"

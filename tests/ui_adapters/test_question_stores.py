@@ -10,20 +10,22 @@ client sent: it must not be there.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import sqlite3
 import sys
 import time
 from collections.abc import AsyncIterator, Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import anyio
 import pytest
 
-from mcp_client import Client, MCPClientError
-from mcp_client.types import CallToolResult
+from mcp_client import Client, ClientRequestContext, MCPClientError
+from mcp_client.types import CallToolResult, ElicitRequestFormParams, ElicitResult, Implementation
 from tests.hostile.conftest import HTTP_SCRIPT
 from tests.support.servers import LOOPBACK, run_http_server
 from ui_adapters import (
@@ -34,7 +36,10 @@ from ui_adapters import (
     RedisStore,
     SqliteStore,
 )
-from ui_adapters.broker.stores import QuestionStore
+from ui_adapters.broker._question_record import apply_entry, question_from_entry, question_record, result_wire
+from ui_adapters.broker.pending import PendingQuestion
+from ui_adapters.broker.stores import QuestionStore, redact_server
+from ui_adapters.broker.stores.base import UnreadableEntries
 
 pytestmark = pytest.mark.anyio
 
@@ -566,3 +571,222 @@ async def test_a_question_entry_that_cannot_be_read_is_skipped_and_logged_once(
         # once per worker (the two of the call, and the looker), never once per look
         assert len(logged) == 3, logged
         assert "cannot be read" in logged[0] and "purge()" in logged[0]
+
+
+# ------------------------------------------------------------ entries nobody can read, store by store
+
+
+def _warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
+    broker = [r for r in caplog.records if r.name == "ui_adapters.broker"]
+    return [r.getMessage() for r in broker if r.levelname == "WARNING"]
+
+
+def test_an_entry_that_is_not_a_json_object_is_named_once_with_the_fix(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    entries = UnreadableEntries("the store")
+    with caplog.at_level(logging.WARNING, logger="ui_adapters.broker"):
+        assert entries.json_object("question", "q1", None) is None  # no entry: nothing to say
+        assert entries.json_object("question", "q1", '{"id": "q1"}') == {"id": "q1"}
+        assert entries.json_object("question", "q2", "not json {") is None
+        assert entries.json_object("question", "q2", "not json {") is None  # met again: not logged again
+        assert entries.json_object("task record", 7, b"[1, 2]") is None
+        assert entries.json_object("question", "q3", b"\xff\xfe{") is None
+    logged = _warnings(caplog)
+    assert logged[0] == (
+        "'the store': the question 'q2' in the store cannot be read (not JSON: Expecting value: line 1 "
+        "column 1 (char 0)); it is skipped. Delete that entry, or empty the store with purge()"
+    )
+    assert logged[1] == (
+        "'the store': the task record '7' in the store cannot be read (a JSON list, not an object); it is "
+        "skipped. Delete that entry, or empty the store with purge()"
+    )
+    assert logged[2].startswith("'the store': the question 'q3' in the store cannot be read (not JSON: ")
+    assert len(logged) == 3
+
+
+def test_the_oldest_unreadable_entries_are_forgotten_past_the_limit(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(UnreadableEntries, "_MAX", 2)
+    entries = UnreadableEntries("store")
+    with caplog.at_level(logging.WARNING, logger="ui_adapters.broker"):
+        for entry_id in ("a", "b", "b", "c", "c", "b", "a"):  # "a" forgotten when "c" came
+            entries.skip("question", entry_id, "broken")
+    assert [message.split("'")[3] for message in _warnings(caplog)] == ["a", "b", "c", "a"]
+
+
+async def test_a_sqlite_store_skips_what_it_cannot_read_and_returns_the_rest(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = SqliteStore(tmp_path / "q.db")
+    await store.open()
+    try:
+        await store.add_question(record("good"), owner=None, expires_in=600)
+        await store.put_record("task", "kept", {"n": 1})
+        now = time.time()
+        with sqlite3.connect(tmp_path / "q.db") as raw:
+            raw.executemany(
+                "INSERT INTO questions (id, status, owner, call_id, record, result, created, expires) "
+                "VALUES (?, ?, NULL, NULL, ?, ?, ?, ?)",
+                [
+                    ("bad-record", "pending", "{", None, now, now + 600),
+                    ("bad-result", "answered", json.dumps(record("bad-result")), "[", now, now + 600),
+                ],
+            )
+            raw.execute(
+                "INSERT INTO records (kind, id, payload, expires) VALUES ('task', 'broken', '{', ?)",
+                (now + 600,),
+            )
+        with caplog.at_level(logging.WARNING, logger="ui_adapters.broker"):
+            assert [entry["id"] for entry in await store.pending_questions()] == ["good"]
+            assert await store.get_question("bad-record") is None
+            assert await store.get_question("bad-result") is None
+            good = await store.get_question("good")
+            assert good is not None and good["record"] == record("good") and good["result"] is None
+            assert await store.list_records("task") == [{"n": 1}]
+            assert await store.get_record("task", "broken") is None
+            assert await store.take_record("task", "broken") is None
+            assert await store.get_record("task", "kept") == {"n": 1}
+            assert await store.get_record("task", "nobody") is None
+            assert await store.settle_question("good", "withdrawn", None)  # withdrawn: no answer
+            withdrawn = await store.get_question("good")
+            assert (
+                withdrawn is not None and withdrawn["status"] == "withdrawn" and withdrawn["result"] is None
+            )
+        logged = _warnings(caplog)
+        assert len(logged) == 3
+        assert logged[0].startswith(f"SqliteStore({str(tmp_path / 'q.db')!r}): the question 'bad-record' ")
+        assert "the question 'bad-result'" in logged[1] and "the task record 'broken'" in logged[2]
+    finally:
+        await store.close()
+
+
+# ------------------------------------------------------------------ a question as a store keeps it
+
+NAMELESS = "http://user:pa55word@127.0.0.1:9/mcp"
+
+
+def _asked(
+    server: str = NAMELESS, server_info: Implementation | None = None, **context: Any
+) -> PendingQuestion:
+    who = ClientRequestContext(
+        server=server, server_info=server_info, protocol_version="2026-07-28", era="modern", **context
+    )
+    params = ElicitRequestFormParams(message="How many?", requested_schema=SCHEMA)
+    return PendingQuestion(who, params, call_id="call-1", question_id="q-1")
+
+
+def test_a_stored_question_names_a_nameless_server_by_its_url_without_the_password() -> None:
+    stored = json.loads(json.dumps(question_record(_asked(), 60.0)))
+    assert stored["view"]["server"] == stored["view"]["server_name"] == "http://127.0.0.1:9/mcp"
+    assert stored["context"]["server"] == "http://127.0.0.1:9/mcp"
+    assert "pa55word" not in json.dumps(stored)
+    assert (stored["id"], stored["call_id"], stored["timeout"]) == ("q-1", "call-1", 60.0)
+    # a name the config gave is kept as it is, cleaned of controls
+    named = question_record(_asked(config_name="bistro\x1b[2J\nkitchen"), None)
+    assert named["view"]["server_name"] == "bistro kitchen" and named["timeout"] is None
+
+
+def test_a_stored_question_comes_back_with_who_asked_and_its_outcome() -> None:
+    asked = _asked(
+        input_key="k", question_index=2, question_count=3, task_id="t-1", config_name="c", tool_name="book"
+    )
+    stored = json.loads(json.dumps(question_record(asked, 60.0)))
+    back = question_from_entry({"record": stored, "status": "pending"})
+    assert back.status == "pending" and back.result is None
+    assert (back.id, back.call_id, back.created_at) == ("q-1", "call-1", asked.created_at)
+    assert back.expires_at == asked.created_at + timedelta(seconds=60)
+    assert back.context.server == "http://127.0.0.1:9/mcp"  # never the password, even in memory
+    assert dataclasses.replace(back.context, server=NAMELESS) == asked.context
+    bistro = Implementation(name="bistro", title="Bistro", version="1.0")
+    named = json.loads(json.dumps(question_record(_asked(server_info=bistro), None)))
+    assert named["context"]["server_info"] == {"name": "bistro", "title": "Bistro", "version": "1.0"}
+    assert question_from_entry({"record": named, "status": "pending"}).context.server_info == bistro
+    answer = {"action": "accept", "content": {"n": 2}}
+    answered = question_from_entry({"record": stored, "status": "answered", "result": answer})
+    assert answered.status == "answered" and answered.result == ElicitResult(
+        action="accept", content={"n": 2}
+    )
+    withdrawn = question_from_entry({"record": stored, "status": "withdrawn"})
+    assert withdrawn.status == "withdrawn" and withdrawn.result is None
+    cancel = {"action": "cancel"}
+    timed_out = question_from_entry({"record": stored, "status": "timed-out", "result": cancel})
+    assert timed_out.status == "timed-out" and timed_out.result == ElicitResult(action="cancel")
+    timed_out = question_from_entry({"record": stored, "status": "timed-out"})
+    assert timed_out.status == "timed-out" and timed_out.result == ElicitResult(action="cancel")
+    gone = question_from_entry({"record": stored, "status": "pending"})
+    apply_entry(gone, None)  # the entry expired
+    assert gone.status == "withdrawn" and gone.result is None
+    older = {k: v for k, v in stored["context"].items() if k not in ("question_index", "question_count")}
+    first = question_from_entry({"record": {**stored, "context": older}, "status": "pending"}).context
+    assert (first.question_index, first.question_count) == (1, 1)
+
+
+@pytest.mark.parametrize(
+    ("server", "stored"),
+    [
+        ("https://u:p@h.example:8443/mcp?x=1#f", "https://h.example:8443/mcp?x=1#f"),
+        ("http://u@h/mcp", "http://h/mcp"),
+        ("http://:p@h/mcp", "http://h/mcp"),
+        ("http://u:p@[::1]:9/mcp", "http://[::1]:9/mcp"),
+        ("http://u:p@/mcp", "http:///mcp"),
+        ("http://h:9/mcp", "http://h:9/mcp"),
+        ("http://Example.COM:8080/mcp", "http://Example.COM:8080/mcp"),  # no credentials: as it was
+        ("stdio: python x.py", "stdio: python x.py"),
+    ],
+)
+def test_a_server_is_stored_without_its_user_or_password(server: str, stored: str) -> None:
+    assert redact_server(server) == stored
+
+
+async def test_a_question_entry_holds_what_was_added(store: QuestionStore) -> None:
+    await store.add_question(record("q1", call_id="call-1"), owner="worker-1", expires_in=600)
+    entry = await store.get_question("q1")
+    assert entry == {
+        "id": "q1",
+        "status": "pending",
+        "owner": "worker-1",
+        "call_id": "call-1",
+        "record": record("q1", call_id="call-1"),
+        "result": None,
+    }
+    assert await store.pending_questions() == [entry]
+
+
+async def test_a_closed_sqlite_store_opens_again(tmp_path: Path) -> None:
+    store = SqliteStore(tmp_path / "q.db")
+    await store.open()
+    await store.put_record("task", "t1", {"n": 1})
+    await store.close()
+    await store.open()  # a broker entered again
+    try:
+        assert await store.get_record("task", "t1") == {"n": 1}
+    finally:
+        await store.close()
+
+
+async def test_a_sqlite_store_wakes_when_another_process_writes_and_not_before(tmp_path: Path) -> None:
+    waiter, writer = SqliteStore(tmp_path / "q.db"), SqliteStore(tmp_path / "q.db")
+    await waiter.open()
+    await writer.open()
+    try:
+        started = time.monotonic()
+        await waiter.wait_for_change(0.3)  # nothing changes: it waits the whole time
+        assert time.monotonic() - started >= 0.3
+        with anyio.fail_after(BOUND):
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(waiter.wait_for_change, 3600.0)
+                await anyio.sleep(0.2)
+                await writer.put_record("task", "t1", {"n": 1})  # ...until the other one writes
+            await writer.put_record("task", "t2", {"n": 2})  # a write between two waits is not missed
+            await waiter.wait_for_change(3600.0)
+    finally:
+        await waiter.close()
+        await writer.close()
+
+
+def test_an_answer_is_stored_as_it_goes_on_the_wire() -> None:
+    assert result_wire(None) is None
+    answer = ElicitResult(action="accept", content={"n": 1})
+    assert result_wire(answer) == {"action": "accept", "content": {"n": 1}}
