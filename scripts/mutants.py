@@ -127,8 +127,8 @@ def _covers(pattern: str, inside: str) -> bool:
 
 
 def _importing_tests(module: Path) -> list[Path]:
-    """Test files with an import of the module by its dotted name (``from mcp_client import _headers``
-    or ``from mcp_client._protocol.headers import x``)."""
+    """Test files with an import of the module by its dotted name
+    (``from mcp_client._protocol import headers`` or ``from mcp_client._protocol.headers import x``)."""
     parts = module.relative_to(SRC).with_suffix("").parts
     dotted = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
     found: list[Path] = []

@@ -249,7 +249,7 @@ def fill_type_checking_names(package: str = "mcp_client") -> None:
                         continue
                     for alias in statement.names:
                         value: object = getattr(source, alias.name, None)
-                        if value is None:  # a submodule: `from mcp_client import _call_options`
+                        if value is None:  # a submodule: `from mcp_client._session import call_options`
                             value = importlib.import_module(f"{statement.module}.{alias.name}")
                         module.__dict__.setdefault(alias.asname or alias.name, value)
 

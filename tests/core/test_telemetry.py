@@ -137,7 +137,7 @@ def test_without_opentelemetry_nothing_is_imported() -> None:
         "        return None\n"
         "sys.meta_path.insert(0, Hide())\n"
         "import mcp_client\n"
-        "from mcp_client import _telemetry\n"
+        "from mcp_client._connection import telemetry as _telemetry\n"
         "assert not _telemetry.tracing_available()\n"
         "assert not [m for m in sys.modules if m.startswith('opentelemetry')]\n"
         "print('ok')\n"
