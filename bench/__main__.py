@@ -42,7 +42,7 @@ DRIVERS: dict[str, Driver] = {
             "floor-modern",
             "modern",
             "runtime",
-            "hand-written JSON-RPC, 2026-07-28 envelope, httpx / asyncio pipes",
+            "hand-written JSON-RPC, 2026-07-28 envelope, httpx2 / asyncio pipes",
         ),
         Driver(
             "floor-legacy",
@@ -60,12 +60,13 @@ DRIVERS: dict[str, Driver] = {
 }
 FLOOR = {"modern": "floor-modern", "legacy": "floor-legacy"}
 
-# (label, python venv, statement). `import mcp_client` against `import httpx` is the target (<= 1.5x);
+# (label, python venv, statement). `import mcp_client` against `import httpx2` (the HTTP stack it runs
+# on) is the target (<= 1.5x);
 # `import mcp_client` is lazy (PEP 562), so `from mcp_client import Client` is measured beside it.
 IMPORTS = [
     ("mcp_client", "runtime", "import mcp_client"),
     ("mcp_client.Client", "runtime", "from mcp_client import Client"),
-    ("httpx", "runtime", "import httpx"),
+    ("httpx2", "runtime", "import httpx2"),
     ("mcp.client", "main", "import mcp.client"),
     ("fastmcp", "fastmcp", "import fastmcp"),
 ]
@@ -250,13 +251,13 @@ def _targets(summary: dict[str, Any], imports: dict[str, Any]) -> list[dict[str,
             higher_is_better=True,
         )
     ours = imports.get("mcp_client", {}).get("median_s", float("nan"))
-    httpx = imports.get("httpx", {}).get("median_s", float("nan"))
-    add("import mcp_client: <= 1.5x import httpx", ours / httpx if httpx == httpx else float("nan"), 1.5)
+    httpx = imports.get("httpx2", {}).get("median_s", float("nan"))
+    add("import mcp_client: <= 1.5x import httpx2", ours / httpx if httpx == httpx else float("nan"), 1.5)
     # ``Client`` alone: the session, transports, pydantic and the wire models load when a Client is
-    # made (mcp_client._protocol.wire), so the line users write costs little beyond httpx (issue 32: 1.1x).
+    # made (mcp_client._protocol.wire), so the line users write costs little beyond httpx2 (issue 32: 1.1x).
     client = imports.get("mcp_client.Client", {}).get("median_s", float("nan"))
     add(
-        "from mcp_client import Client: <= 1.5x import httpx",
+        "from mcp_client import Client: <= 1.5x import httpx2",
         client / httpx if httpx == httpx else float("nan"),
         1.5,
     )
@@ -337,9 +338,9 @@ def _table(
     if imports:
         lines.append("### import time (fresh interpreter, minus `python -c pass`; median)")
         lines.append("")
-        lines.append("| import | seconds | x httpx |")
+        lines.append("| import | seconds | x httpx2 |")
         lines.append("|---|---|---|")
-        base = imports.get("httpx", {}).get("median_s", float("nan"))
+        base = imports.get("httpx2", {}).get("median_s", float("nan"))
         for label, r in imports.items():
             lines.append(f"| {label} | {_fmt(r['median_s'], 3)} | {_fmt(r['median_s'] / base)} |")
         lines.append("")

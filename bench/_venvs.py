@@ -3,8 +3,8 @@
 * ``.cache/bench-venvs/fastmcp-<version>``: fastmcp and its many dependencies, kept out of the repo venv.
 * ``.cache/bench-venvs/runtime-<hash>``: only this project's runtime dependencies (pyproject's
   ``dependencies``), for our client and the hand-written floors. The repo venv also holds the test
-  peers (``mcp``, uvicorn, trio, click...), and httpx and httpcore import some of them when present
-  (``import httpx`` loads click and rich for its CLI; an ``httpx.AsyncClient`` imports trio): about
+  peers (``mcp``, uvicorn, trio, click...), and the HTTP stack imports some of them when present
+  (httpx loaded click and rich for its CLI; an ``httpx2.AsyncClient`` imports trio): about
   10 MB of peak RSS that a user's app never pays. Our client's code comes from ``src`` on
   ``PYTHONPATH``, as in the repo venv.
 
@@ -88,7 +88,7 @@ def runtime_python() -> Path:
     return runtime_venv() / "bin" / "python"
 
 
-_RUNTIME_PROBE = "import httpx, pydantic, anyio, httpcore"
+_RUNTIME_PROBE = "import httpx2, pydantic, anyio, httpcore2"
 
 
 def ensure_runtime_venv(log=print) -> Path:

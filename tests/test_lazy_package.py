@@ -1,7 +1,7 @@
 """``import mcp_client`` loads nothing heavy; each public name loads its module on first touch (issue 26).
 
 Import *time* is measured by the benchmark (``python -m bench``: ``import mcp_client`` against
-``import httpx`` in the same run); these tests pin what makes it cheap, which does not drift with the
+``import httpx2`` in the same run); these tests pin what makes it cheap, which does not drift with the
 machine: the modules a bare import loads, and that the lazy names behave like eager ones.
 """
 
@@ -28,11 +28,24 @@ def _run(code: str) -> str:
 def test_a_bare_import_loads_no_pydantic_httpx_or_anyio() -> None:
     out = _run(
         "import sys, mcp_client\n"
-        "heavy = {'pydantic', 'pydantic_core', 'httpx', 'anyio', 'mcp_client.types', 'mcp_client._client'}\n"
+        "heavy = {'pydantic', 'pydantic_core', 'httpx2', 'httpx', 'anyio', 'mcp_client.types',\n"
+        "         'mcp_client._client'}\n"
         "print(sorted(heavy & set(sys.modules)))\n"
         "print(mcp_client.__version__, len(mcp_client.MODERN_VERSIONS) > 0)\n"
     )
     assert out.splitlines() == ["[]", f"{mcp_client.__version__} True"]
+
+
+def test_the_client_sends_with_httpx2_and_never_loads_httpx() -> None:
+    """httpx2 replaced httpx (docs/performance.md); an app that never imports httpx does not pay for it."""
+    out = _run(
+        "import sys\n"
+        "from mcp_client import Client\n"
+        "from mcp_client.auth import OAuth\n"
+        "Client('http://127.0.0.1:9/mcp', auth=OAuth('app'))\n"
+        "print(sorted(m for m in ('httpx', 'httpcore', 'httpx2', 'httpcore2') if m in sys.modules))\n"
+    )
+    assert out.splitlines() == ["['httpx2']"]  # httpcore2 too, once a request goes out
 
 
 def test_touching_client_loads_it_and_the_names_say_they_are_public() -> None:
@@ -117,8 +130,7 @@ PROVIDERS_AND_FRAMEWORKS = (
     "agents",
     "pydantic_ai",
     "langchain_core",
-    "httpx2",
-)
+)  # httpx2 was here as the Anthropic SDK's stack; it is the client's own now
 
 
 def test_no_provider_sdk_or_framework_loads_with_the_client_or_the_bridge() -> None:

@@ -1,6 +1,6 @@
 """The floor: JSON-RPC written by hand, as cheap as a correct client can be.
 
-HTTP: one ``httpx.AsyncClient`` (one reused keep-alive connection for sequential calls), bodies built
+HTTP: one ``httpx2.AsyncClient`` (one reused keep-alive connection for sequential calls), bodies built
 with ``json.dumps``, answers parsed with ``json.loads``; both reply content types handled; every SSE
 stream read to its end so the connection goes back to the pool.
 
@@ -25,7 +25,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-import httpx
+import httpx2
 
 from bench.drivers._stdio_cmd import server_command
 
@@ -42,7 +42,7 @@ META = {
 ACCEPT_CONFIRM = {"action": "accept", "content": {"confirm": True}}
 
 Call = Callable[[str, dict[str, Any]], Awaitable[str]]
-POOL = httpx.Limits(max_connections=None, max_keepalive_connections=20)
+POOL = httpx2.Limits(max_connections=None, max_keepalive_connections=20)
 
 
 def _text(msg: dict[str, Any]) -> str:
@@ -67,7 +67,7 @@ def _sse_messages(body: str) -> list[dict[str, Any]]:
     return [m for m in out if m]
 
 
-def _reply(response: httpx.Response, rid: int) -> dict[str, Any]:
+def _reply(response: httpx2.Response, rid: int) -> dict[str, Any]:
     if response.headers.get("content-type", "").startswith("application/json"):
         return json.loads(response.content)
     for msg in _sse_messages(response.text):
@@ -79,7 +79,7 @@ def _reply(response: httpx.Response, rid: int) -> dict[str, Any]:
 @asynccontextmanager
 async def _http_modern(url: str, answer_delay: float) -> AsyncIterator[Call]:
     ids = itertools.count(1)
-    async with httpx.AsyncClient(timeout=30.0, limits=POOL) as http:
+    async with httpx2.AsyncClient(timeout=30.0, limits=POOL) as http:
 
         async def call(tool: str, arguments: dict[str, Any]) -> str:
             headers = {
@@ -112,7 +112,7 @@ async def _http_modern(url: str, answer_delay: float) -> AsyncIterator[Call]:
 async def _http_legacy(url: str, answer_delay: float) -> AsyncIterator[Call]:
     ids = itertools.count(1)
     base = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
-    async with httpx.AsyncClient(timeout=30.0, limits=POOL) as http:
+    async with httpx2.AsyncClient(timeout=30.0, limits=POOL) as http:
         init = {
             "jsonrpc": "2.0",
             "id": next(ids),

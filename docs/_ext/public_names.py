@@ -49,7 +49,7 @@ PUBLIC_MODULES = (
 
 # Other libraries' names (and Python's own), shown as plain text.
 FOREIGN = re.compile(
-    r"^(httpx|anyio|pydantic|pydantic_core|typing|typing_extensions|collections|types|enum|datetime|"
+    r"^(httpx|httpx2|anyio|pydantic|pydantic_core|typing|typing_extensions|collections|types|enum|datetime|"
     r"pathlib|os|re|json|asyncio|trio|pytest|_pytest|starlette|webbrowser|logging|abc|contextlib|"
     r"builtins|rich|prompt_toolkit|textual|ssl|opentelemetry|redis|yaml)(\.|$)"
     r"|^(str|int|float|bool|bytes|dict|list|tuple|set|frozenset|object|None|type|Exception|LookupError|"

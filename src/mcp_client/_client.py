@@ -20,15 +20,14 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, Self, overload
 
-import httpx
-
 from mcp_client._connection.transport import DEFAULT_MAX_MESSAGE_BYTES
 from mcp_client._protocol.wire import lazy_module, wire
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
-    from mcp_client._connection.http_options import CertTypes, HttpClientFactory
+    from mcp_client._connection.http_auth import HttpAuth
+    from mcp_client._connection.http_options import CertTypes, HttpClientFactory, ProxyOption
     from mcp_client._connection.reconnect import Reconnect
     from mcp_client._connection.transport import Transport
     from mcp_client._protocol.versions import EraName
@@ -106,8 +105,9 @@ class Client:
 
     ``timeout`` bounds each request, not counting time its own questions spend with a callback or the
     browser step of an OAuth login; a progress report starts it again. ``input_required_max_rounds``
-    caps the multi-round-trip loop. ``headers`` and ``auth`` (an ``httpx.Auth``, such as
-    ``mcp_client.auth.OAuth``) apply to every HTTP request.
+    caps the multi-round-trip loop. ``headers`` and ``auth`` (an ``httpx2.Auth``, such as
+    ``mcp_client.auth.OAuth``, or an app's ``httpx.Auth`` subclass, run by the same protocol) apply to
+    every HTTP request.
 
     List results are kept as long as the server's cache hints allow, and forgotten on its
     ``list_changed`` notices; ``list_changed_callback(fresh_list)`` (sync or async) is handed the new
@@ -144,7 +144,7 @@ class Client:
         timeout: float | None = 30.0,
         input_required_max_rounds: int = 10,
         headers: Mapping[str, str] | None = None,
-        auth: httpx.Auth | None = None,
+        auth: HttpAuth | None = None,
         elicitation_modes: Iterable[str] | None = None,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
         sampling_callback: SamplingCallback | None = None,
@@ -158,7 +158,7 @@ class Client:
         transport: Literal["auto", "http", "sse"] = "auto",
         verify: bool | str | os.PathLike[str] | ssl.SSLContext = True,
         cert: CertTypes | None = None,
-        proxy: str | httpx.Proxy | None = None,
+        proxy: ProxyOption | None = None,
         trust_env: bool = True,
         httpx_client_factory: HttpClientFactory | None = None,
         prior_discover: Mapping[str, Any] | BaseModel | None = None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 
-import httpx
+import httpx2
 import pytest
 
 from tests.support.servers import LOOPBACK, SERVERS_DIR, run_http_server
@@ -45,7 +45,7 @@ class Browser:
 
     async def __call__(self, authorization_url: str) -> str:
         self.opened.append(authorization_url)
-        async with httpx.AsyncClient(follow_redirects=False, timeout=10) as client:
+        async with httpx2.AsyncClient(follow_redirects=False, timeout=10) as client:
             response = await client.get(authorization_url)
         location = response.headers["location"]
         self.returned.append(location)

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from urllib.parse import parse_qs
 
-import httpx
+import httpx2
 import pytest
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -73,20 +73,20 @@ async def test_client_credentials_grant_with_basic_auth_and_one_retry() -> None:
     async with serve(app) as urls["base"]:
         auth = ClientCredentials("svc", "svc-secret")
         assert "svc-secret" not in repr(auth)
-        async with httpx.AsyncClient(auth=auth) as http:
+        async with httpx2.AsyncClient(auth=auth) as http:
             first = await http.post(f"{urls['base']}/mcp", json={})
             second = await http.post(f"{urls['base']}/mcp", json={})
         assert (first.status_code, second.status_code) == (200, 200)
         assert issued == ["cc-0"]  # the token is reused, not fetched per request
         with pytest.raises(OAuthError, match="invalid_client"):
-            async with httpx.AsyncClient(auth=ClientCredentials("svc", "wrong")) as http:
+            async with httpx2.AsyncClient(auth=ClientCredentials("svc", "wrong")) as http:
                 await http.post(f"{urls['base']}/mcp", json={})
 
 
 def test_import_mcp_client_loads_no_auth_package_and_auth_loads_no_terminal_or_jose_library() -> None:
     code = (
-        # httpx is in the baseline: in this venv it loads rich for its own CLI (click is a test peer).
-        "import sys, mcp_client, httpx\n"
+        # httpx2 is in the baseline: what the auth package sends with, loaded by any HTTP client.
+        "import sys, mcp_client, httpx2\n"
         "assert 'mcp_client.auth' not in sys.modules\n"
         "before = set(sys.modules)\n"
         "import mcp_client.auth\n"

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import parse_qs, quote, quote_plus, unquote, urlencode
 
-import httpx
+import httpx2
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 from starlette.applications import Starlette
@@ -123,9 +123,9 @@ async def echoing(**options: Any) -> AsyncIterator[EchoingServer]:
         yield server
 
 
-async def _fail_with(auth: httpx.Auth, url: str) -> OAuthError:
+async def _fail_with(auth: httpx2.Auth, url: str) -> OAuthError:
     with pytest.raises(OAuthError) as caught:
-        async with httpx.AsyncClient(auth=auth, timeout=30) as http:
+        async with httpx2.AsyncClient(auth=auth, timeout=30) as http:
             await http.post(url, json={})
     return caught.value
 
@@ -244,7 +244,7 @@ async def test_an_ordinary_expires_in_still_sets_the_expiry(expires_in: str, lif
         auth = ClientCredentials("svc", SECRET)
         auth.clock = lambda: 1000.0
         with pytest.raises(OAuthError, match="rejected the token it had just been issued"):
-            async with httpx.AsyncClient(auth=auth, timeout=30) as http:
+            async with httpx2.AsyncClient(auth=auth, timeout=30) as http:
                 await http.post(f"{server.base}/mcp", json={})  # this MCP endpoint takes no token
         [tokens] = auth._tokens.values()  # pyright: ignore[reportPrivateUsage]
     assert tokens.expires_at == (1000.0 + lifetime if lifetime is not None else None)

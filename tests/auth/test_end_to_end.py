@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import anyio
-import httpx
+import httpx2
 import pytest
 
 from mcp_client import Client, OAuthError
@@ -85,7 +85,7 @@ async def test_login_call_restart_refresh_logout(
     assert old is not None
     assert await OAuth("e2e", storage=storage).logout(oauth_server) is True
     assert await storage.get_tokens(oauth_server) is None
-    async with httpx.AsyncClient() as raw:
+    async with httpx2.AsyncClient() as raw:
         refused = await raw.post(
             oauth_server,
             headers={

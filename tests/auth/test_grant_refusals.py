@@ -7,7 +7,7 @@ wire by ``_jwt_server`` (which verifies every proof).
 
 from __future__ import annotations
 
-import httpx
+import httpx2
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
 
@@ -54,7 +54,7 @@ async def test_a_dpop_proof_names_the_url_without_its_query_or_fragment() -> Non
     server = JwtServer(client_id="svc", client_public_key=None)
     async with serve(server.app()) as server.base:
         auth = ClientCredentials("svc", "svc-secret", dpop=True)
-        async with httpx.AsyncClient(auth=auth) as http:
+        async with httpx2.AsyncClient(auth=auth) as http:
             response = await http.post(f"{server.base}/mcp?tenant=acme&page=2#top", json={})
             assert response.status_code == 200, server.errors
     assert server.errors == []
@@ -73,7 +73,7 @@ async def test_a_token_close_to_expiry_is_replaced_before_the_request_not_after_
             if grant == "ClientCredentials"
             else JWTBearer("an-assertion")
         )
-        async with httpx.AsyncClient(auth=auth) as http:
+        async with httpx2.AsyncClient(auth=auth) as http:
             assert (await http.post(f"{server.base}/mcp", json={})).status_code == 200
             auth.clock = lambda: 2e10  # the token now expires within the margin
             assert (await http.post(f"{server.base}/mcp", json={})).status_code == 200

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import jwt
 import pytest
 import trustme
@@ -46,7 +46,7 @@ def _key() -> ec.EllipticCurvePrivateKey:
 
 async def _follow_redirect(url: str) -> str:
     """The "browser": the test authorization endpoint redirects at once; hand back the Location."""
-    async with httpx.AsyncClient(follow_redirects=False) as browser:
+    async with httpx2.AsyncClient(follow_redirects=False) as browser:
         return (await browser.get(url)).headers["location"]
 
 
@@ -56,7 +56,7 @@ async def test_private_key_jwt_signs_every_token_request_of_a_login_and_its_refr
     async with serve(server.app()) as server.base:
         auth = OAuth(client_id="app", private_key=pem_of(key).decode(), authorize=_follow_redirect)
         assert "PRIVATE" not in repr(auth) and "private_key=<hidden>" in repr(auth)
-        async with httpx.AsyncClient(auth=auth) as http:
+        async with httpx2.AsyncClient(auth=auth) as http:
             assert (await http.post(f"{server.base}/mcp", json={})).status_code == 200
             tokens = await auth.get_tokens(f"{server.base}/mcp")
             assert tokens is not None and tokens.client_auth_method == "private_key_jwt"
@@ -76,7 +76,7 @@ async def test_client_credentials_with_private_key_jwt_and_dpop_on_post_get_and_
     server = JwtServer(client_id="svc", client_public_key=key.public_key())
     async with serve(server.app()) as server.base:
         auth = ClientCredentials("svc", private_key=key, dpop=True)
-        async with httpx.AsyncClient(auth=auth) as http:
+        async with httpx2.AsyncClient(auth=auth) as http:
             for method in ("POST", "GET", "DELETE"):
                 response = await http.request(method, f"{server.base}/mcp")
                 assert response.status_code == 200, (method, server.errors)
@@ -95,7 +95,7 @@ async def test_a_dpop_nonce_challenge_is_answered_once_with_the_nonce(where: str
     server = JwtServer(as_nonce="once" if where == "as" else None, rs_nonce="once" if where == "rs" else None)
     async with serve(server.app()) as server.base:
         auth = OAuth(authorize=_follow_redirect, client_id="app", dpop=True)
-        async with httpx.AsyncClient(auth=auth) as http:
+        async with httpx2.AsyncClient(auth=auth) as http:
             assert (await http.post(f"{server.base}/mcp", json={})).status_code == 200
             assert (await http.post(f"{server.base}/mcp", json={})).status_code == 200
     assert server.errors == []
@@ -111,7 +111,7 @@ async def test_a_token_endpoint_that_wants_a_new_nonce_forever_ends_in_an_oauth_
     server = JwtServer(as_nonce="forever")
     async with serve(server.app()) as server.base:
         auth = OAuth(authorize=_follow_redirect, client_id="app", dpop=True)
-        async with httpx.AsyncClient(auth=auth) as http:
+        async with httpx2.AsyncClient(auth=auth) as http:
             with pytest.raises(OAuthError, match="use_dpop_nonce twice in a row") as caught:
                 await http.post(f"{server.base}/mcp", json={})
     assert "token endpoint" in str(caught.value)
@@ -122,7 +122,7 @@ async def test_an_mcp_server_that_wants_a_new_nonce_forever_ends_in_an_oauth_err
     server = JwtServer(rs_nonce="forever")
     async with serve(server.app()) as server.base:
         auth = ClientCredentials("svc", "secret", dpop=True)
-        async with httpx.AsyncClient(auth=auth) as http:
+        async with httpx2.AsyncClient(auth=auth) as http:
             with pytest.raises(OAuthError, match="use_dpop_nonce twice in a row"):
                 await http.post(f"{server.base}/mcp", json={})
     assert len(server.resource_proofs) == 2 and len(server.token_requests) == 1
@@ -136,7 +136,7 @@ def test_jti_is_never_repeated_across_10000_assertions_and_proofs() -> None:
     tokens = StoredTokens(access_token="at", token_type="DPoP")
     jtis: set[str] = set()
     for number in range(10_000):
-        request = httpx.Request("POST", f"https://mcp.example.com/mcp?n={number}")
+        request = httpx2.Request("POST", f"https://mcp.example.com/mcp?n={number}")
         present_token(request, tokens, dpop, nonces)
         jtis.add(jwt.decode(request.headers["dpop"], options={"verify_signature": False})["jti"])
     assert len(jtis) == 10_000
@@ -178,7 +178,7 @@ async def test_the_dpop_key_is_stored_with_the_tokens_and_a_restart_refreshes_wi
     storage = FileTokenStorage(tmp_path / "tokens.json")
     async with serve(server.app()) as server.base:
         first = OAuth(client_id="app", authorize=_follow_redirect, dpop=True, storage=storage)
-        async with httpx.AsyncClient(auth=first) as http:
+        async with httpx2.AsyncClient(auth=first) as http:
             assert (await http.post(f"{server.base}/mcp", json={})).status_code == 200
         assert stat.S_IMODE(os.stat(storage.path).st_mode) == 0o600
         stored = await storage.get_tokens(f"{server.base}/mcp")
@@ -188,7 +188,7 @@ async def test_the_dpop_key_is_stored_with_the_tokens_and_a_restart_refreshes_wi
         # is bound to the same key (the server refuses a refresh signed with another one).
         second = OAuth(client_id="app", authorize=_follow_redirect, storage=storage)
         second.clock = lambda: 2e10
-        async with httpx.AsyncClient(auth=second) as http:
+        async with httpx2.AsyncClient(auth=second) as http:
             assert (await http.post(f"{server.base}/mcp", json={})).status_code == 200
     assert server.errors == []
     assert [form["grant_type"] for form in server.token_requests] == ["authorization_code", "refresh_token"]
@@ -206,10 +206,10 @@ async def test_jwt_bearer_asks_for_a_fresh_assertion_and_reports_a_refusal_witho
     async with serve(server.app()) as server.base:
         auth = JWTBearer(workload_token, client_id="workload", issuer=server.base)
         assert "platform-jwt" not in repr(auth)
-        async with httpx.AsyncClient(auth=auth) as http:
+        async with httpx2.AsyncClient(auth=auth) as http:
             assert (await http.post(f"{server.base}/mcp", json={})).status_code == 200
         refused = JWTBearer("refuse-me", client_id="workload")
-        async with httpx.AsyncClient(auth=refused) as http:
+        async with httpx2.AsyncClient(auth=refused) as http:
             with pytest.raises(OAuthError, match="invalid_grant") as caught:
                 await http.post(f"{server.base}/mcp", json={})
     assert caught.value.error == "invalid_grant" and "refuse-me" not in str(caught.value)
@@ -225,7 +225,7 @@ async def test_enterprise_managed_authorization_trades_the_id_token_for_an_id_ja
     async with serve(server.app()) as server.base:
         id_jag = IdJagAssertion(f"{server.base}/token", "the-id-token", client_id="idp-app")
         auth = JWTBearer(id_jag, client_id="mcp-app", client_secret="s3cret")
-        async with httpx.AsyncClient(auth=auth) as http:
+        async with httpx2.AsyncClient(auth=auth) as http:
             assert (await http.post(f"{server.base}/mcp", json={})).status_code == 200
     exchange, grant = server.token_requests
     assert exchange["grant_type"] == TOKEN_EXCHANGE and exchange["subject_token"] == "the-id-token"
@@ -257,7 +257,7 @@ async def test_the_id_jag_exchange_reaches_an_idp_behind_a_private_ca(tmp_path: 
             IdJagAssertion(f"{server.base}/token", "the-id-token", client_id="idp-app"), client_id="mcp-app"
         )
         auth.use_http_options(HttpOptions(verify=str(ca_file)))  # what Client(..., verify=ca) does
-        async with httpx.AsyncClient(auth=auth, verify=ssl.create_default_context(cafile=ca_file)) as http:
+        async with httpx2.AsyncClient(auth=auth, verify=ssl.create_default_context(cafile=ca_file)) as http:
             assert (await http.post(f"{server.base}/mcp", json={})).status_code == 200
     grants = [form["grant_type"] for form in server.token_requests]
     assert grants == [TOKEN_EXCHANGE, TOKEN_EXCHANGE, JWT_BEARER]

@@ -40,7 +40,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
-import httpx
+import httpx2
 
 from mcp_client import Client, ClientRequestContext, OAuthError, SkillVerificationError
 from mcp_client.auth import ClientCredentials, IdJagAssertion, JWTBearer, OAuth
@@ -199,7 +199,7 @@ async def _auth(client: Client, context: dict[str, Any]) -> None:
 
 async def fetch_redirect(authorization_url: str) -> str:
     """The conformance "browser": open the authorization URL and return where it redirects to."""
-    async with httpx.AsyncClient(follow_redirects=False, timeout=10) as browser:
+    async with httpx2.AsyncClient(follow_redirects=False, timeout=10) as browser:
         response = await browser.get(authorization_url)
     location = response.headers.get("location")
     if response.status_code not in (301, 302, 303, 307, 308) or not location:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Generator
+from collections.abc import AsyncGenerator, Generator
 from typing import Any
 from urllib.parse import urlsplit
 
 import anyio
+import anyio.lowlevel
 import httpx
 import pytest
 
@@ -236,6 +237,37 @@ async def test_headers_and_auth_go_on_every_request(guide_http_url: str, era: st
     else:
         assert call.headers["mcp-method"] == "tools/call" and call.headers["mcp-name"] == "echo"
         assert "mcp-session-id" not in call.headers
+
+
+class _AsyncAuth(httpx.Auth):
+    """A real httpx.Auth that does I/O, as httpx tells such auths to: its own ``async_auth_flow``, which
+    awaits before sending and reads each response sent back into it."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, int, str]] = []
+
+    async def async_auth_flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
+        await anyio.lowlevel.checkpoint()  # e.g. a token read from a store
+        request.headers["Authorization"] = "Bearer from-async"
+        response = yield request
+        self.seen.append((request.method, response.status_code, request.headers["authorization"]))
+
+
+async def test_an_httpx_auth_with_its_own_async_flow_sees_every_response(
+    guide_http_url: str, era: str
+) -> None:
+    """httpx.Auth is httpx's class, not httpx2's: the client runs its flow by the same protocol."""
+    auth = _AsyncAuth()
+    async with Client(guide_http_url, mode=era, auth=auth) as client:
+        assert text_of(await client.call_tool("echo", {"text": "hi"})) == "hi"
+    assert ("POST", 200, "Bearer from-async") in auth.seen
+    assert all(header == "Bearer from-async" and status < 400 for _, status, header in auth.seen), auth.seen
+
+
+def test_an_auth_that_is_no_auth_is_refused_naming_what_to_pass() -> None:
+    refusal = r"auth must be an httpx2\.Auth .* or an httpx\.Auth subclass .*got str"
+    with pytest.raises(TypeError, match=refusal):
+        Client("http://127.0.0.1:9/mcp", auth="Bearer t0ken")  # type: ignore[arg-type]
 
 
 async def test_first_call_after_connect_hears_questions_on_the_get_stream(guide_http_url: str) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 import anyio
-import httpx
+import httpx2
 import pytest
 
 from mcp_client import Client, MCPConnectionError, StdioServerParameters
@@ -161,14 +161,14 @@ async def test_sixty_calls_wait_on_one_person(
 def _capped_pool(max_connections: int, pool_timeout: float | None) -> Any:
     def factory(
         headers: dict[str, str] | None = None,
-        timeout: httpx.Timeout | None = None,
-        auth: httpx.Auth | None = None,
-    ) -> httpx.AsyncClient:
-        return httpx.AsyncClient(
+        timeout: httpx2.Timeout | None = None,
+        auth: httpx2.Auth | None = None,
+    ) -> httpx2.AsyncClient:
+        return httpx2.AsyncClient(
             headers=headers,
             auth=auth,
-            timeout=httpx.Timeout(30.0, read=None, pool=pool_timeout),
-            limits=httpx.Limits(max_connections=max_connections),
+            timeout=httpx2.Timeout(30.0, read=None, pool=pool_timeout),
+            limits=httpx2.Limits(max_connections=max_connections),
         )
 
     return factory
@@ -227,7 +227,7 @@ async def test_a_user_pool_that_cannot_hold_the_calls_fails_naming_the_limit(gui
                 release.set()
     refused = [text for text in results.values() if not text.startswith("deleted")]
     assert len(refused) == 7
-    assert "httpx.Limits(max_connections=8)" in refused[0]
+    assert "httpx2.Limits(max_connections=8)" in refused[0]
     assert "Raise max_connections above the calls you run at once plus 3" in refused[0]
     answered = {i: text for i, text in results.items() if text.startswith("deleted")}
     assert answered == {i: f"deleted /srv/f{i}" for i in answered}

@@ -204,6 +204,16 @@ async def test_a_proxy_carries_every_request(http_url: str, proxy: Proxy) -> Non
     assert f"POST {LOOPBACK}:{port}/mcp" in proxy.wait_for("POST")
 
 
+async def test_an_httpx_proxy_from_an_app_written_for_httpx_carries_every_request(
+    http_url: str, proxy: Proxy
+) -> None:
+    import httpx
+
+    assert await call(http_url, proxy=httpx.Proxy(proxy.url)) == "counted to 2"
+    port = http_url.split(":")[2].split("/")[0]
+    assert f"POST {LOOPBACK}:{port}/mcp" in proxy.wait_for("POST")
+
+
 async def test_with_a_proxy_nothing_goes_around_it(http_url: str) -> None:
     from tests.support.servers import free_loopback_port
 
@@ -229,12 +239,12 @@ async def test_https_proxy_from_the_environment(
 
 
 async def test_the_apps_own_client_factory(http_url: str) -> None:
-    import httpx
+    import httpx2
 
-    made: list[httpx.AsyncClient] = []
+    made: list[httpx2.AsyncClient] = []
 
-    def factory(headers: Any = None, timeout: Any = None, auth: Any = None) -> httpx.AsyncClient:
-        client = httpx.AsyncClient(
+    def factory(headers: Any = None, timeout: Any = None, auth: Any = None) -> httpx2.AsyncClient:
+        client = httpx2.AsyncClient(
             headers={**(headers or {}), "x-from-factory": "yes"}, timeout=timeout, auth=auth
         )
         made.append(client)
@@ -244,6 +254,41 @@ async def test_the_apps_own_client_factory(http_url: str) -> None:
         async with Client(http_url, mode="legacy", httpx_client_factory=factory) as client:
             meta = text_of(await client.call_tool("count", {"steps": 1, "interval": 0}))
     assert meta == "counted to 1" and made
+
+
+async def test_a_factory_written_for_httpx_is_told_to_build_an_httpx2_client(http_url: str) -> None:
+    import httpx
+
+    from mcp_client.auth import ClientCredentials
+
+    def old_factory(headers: Any = None, timeout: Any = None, auth: Any = None) -> Any:
+        return httpx.AsyncClient(headers=headers, auth=auth)
+
+    with pytest.raises(TypeError) as caught:
+        await call(http_url, httpx_client_factory=old_factory)
+    assert str(caught.value).startswith(
+        "httpx_client_factory returned an httpx.AsyncClient; mcp_client sends with httpx2"
+    )
+    assert "return httpx2.AsyncClient(...) with the same arguments" in str(caught.value)
+    # With an auth, httpx refuses our httpx2.Auth before the factory returns: the note says the same.
+    with pytest.raises(TypeError, match='Invalid "auth" argument') as caught:
+        await call(http_url, httpx_client_factory=old_factory, auth=ClientCredentials("svc", "secret"))
+    assert any("build an httpx2.AsyncClient" in note for note in getattr(caught.value, "__notes__", []))
+
+
+async def test_an_httpx_client_given_to_a_transport_is_told_to_be_an_httpx2_one() -> None:
+    import httpx
+
+    from mcp_client import StreamableHTTPTransport
+    from mcp_client._transports.http_sse import SSETransport
+
+    async with httpx.AsyncClient() as old:
+        for transport in (StreamableHTTPTransport, SSETransport):
+            with pytest.raises(TypeError) as caught:
+                transport("http://127.0.0.1:9/mcp", http_client=old)  # type: ignore[arg-type]
+            said = str(caught.value)
+            assert said.startswith("http_client is an httpx.AsyncClient; mcp_client sends with httpx2")
+            assert "pass httpx2.AsyncClient(...) with the same arguments" in said
 
 
 def test_option_mistakes_are_clear(tmp_path: Path) -> None:
@@ -276,9 +321,9 @@ async def test_oauth_requests_trust_the_same_ca(server_cert: tuple[str, str], ca
     context = ssl.create_default_context(cafile=str(ca_file))
 
     async def browser(authorization_url: str) -> str:
-        import httpx
+        import httpx2
 
-        async with httpx.AsyncClient(verify=context, follow_redirects=False, timeout=30) as http:
+        async with httpx2.AsyncClient(verify=context, follow_redirects=False, timeout=30) as http:
             return (await http.get(authorization_url)).headers["location"]
 
     with https_server(SERVERS_DIR / "oauth_server.py", server_cert) as plain_url:

@@ -1,6 +1,6 @@
 """Fuzzing the HTTP transport's SSE reading with arbitrary byte streams, split at arbitrary places.
 
-``httpx.MockTransport`` is only a byte source here (the server semantics are exercised against real
+``httpx2.MockTransport`` is only a byte source here (the server semantics are exercised against real
 servers elsewhere): the response body is a hypothesis-chosen stream, delivered in hypothesis-chosen
 chunks, into ``StreamableHTTPTransport.request``. Whatever the bytes, the outcome is our reply or an
 ``MCPClientError``; it does not depend on how the bytes were split; an event over
@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 import anyio
-import httpx
+import httpx2
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -39,7 +39,7 @@ def _no_resume_delay() -> Iterator[None]:
         yield
 
 
-class _Chunks(httpx.AsyncByteStream):
+class _Chunks(httpx2.AsyncByteStream):
     def __init__(self, chunks: list[bytes]) -> None:
         self._chunks = chunks
 
@@ -57,15 +57,15 @@ async def _request(chunks: list[bytes]) -> tuple[str, Any, list[dict[str, Any]]]
     """Run one request against the byte stream: ("reply", message) or ("error", exception type)."""
     seen: list[dict[str, Any]] = []
 
-    def handler(request: httpx.Request) -> httpx.Response:
+    def handler(request: httpx2.Request) -> httpx2.Response:
         if request.method == "GET":  # a resume attempt: nothing more to give
-            return httpx.Response(405)
-        return httpx.Response(200, headers={"content-type": "text/event-stream"}, stream=_Chunks(chunks))
+            return httpx2.Response(405)
+        return httpx2.Response(200, headers={"content-type": "text/event-stream"}, stream=_Chunks(chunks))
 
     async def on_message(message: dict[str, Any], related_request: Any = None) -> None:
         seen.append(message)
 
-    client = httpx.AsyncClient(transport=httpx.MockTransport(handler))
+    client = httpx2.AsyncClient(transport=httpx2.MockTransport(handler))
     transport = StreamableHTTPTransport(URL, http_client=client, max_message_bytes=MAX_BYTES)
     await transport.open(lambda fn: None, on_message)
     message = {"jsonrpc": "2.0", "id": REQUEST_ID, "method": "tools/call", "params": {"name": "x"}}

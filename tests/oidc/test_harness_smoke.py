@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import httpx
+import httpx2
 import pytest
 
 from mcp_client import Client
@@ -36,7 +36,7 @@ async def test_a_browser_login_reaches_the_guarded_tool(
 async def test_extra_configuration_is_merged_in(oidc_stack_factory: Callable[..., OidcStack]) -> None:
     """``extra_config`` reaches the provider, merged into its features (for other auth methods' tests)."""
     stack = oidc_stack_factory(extra_config={"features": {"introspection": {"enabled": True}}})
-    async with httpx.AsyncClient(timeout=10) as http:
+    async with httpx2.AsyncClient(timeout=10) as http:
         metadata = (await http.get(f"{stack.provider.issuer}/.well-known/openid-configuration")).json()
     assert metadata["introspection_endpoint"] == f"{stack.provider.issuer}/token/introspection"
     assert metadata["revocation_endpoint"] == f"{stack.provider.issuer}/token/revocation"  # still there

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
-import httpx
+import httpx2
 import jwt
 import pytest
 from cryptography.hazmat.primitives.asymmetric import ec
@@ -119,7 +119,7 @@ async def test_a_dpop_bound_token_is_checked_by_the_resource_and_refreshed_with_
                 {}, status_code=401, headers={"www-authenticate": f'DPoP resource_metadata="{where}"'}
             )
         try:
-            async with httpx.AsyncClient() as http:
+            async with httpx2.AsyncClient() as http:
                 jwks = (await http.get(f"{holder['issuer']}/jwks")).json()
             signing = jwt.PyJWK(jwks["keys"][0]).key
             claims = jwt.decode(token, signing, algorithms=["RS256"], audience=f"{holder['base']}/mcp")
@@ -132,7 +132,7 @@ async def test_a_dpop_bound_token_is_checked_by_the_resource_and_refreshed_with_
             assert bound["htm"] == request.method and bound["htu"] == f"{holder['base']}/mcp"
             assert bound["ath"] == ath and abs(bound["iat"] - time.time()) < 120
             assert claims["cnf"]["jkt"] == _thumbprint(header["jwk"]), "proof key is not the bound key"
-        except (AssertionError, KeyError, jwt.PyJWTError, httpx.HTTPError) as exc:
+        except (AssertionError, KeyError, jwt.PyJWTError, httpx2.HTTPError) as exc:
             problems.append(repr(exc))
             return JSONResponse({"error": "invalid_token"}, status_code=401)
         seen.append({"jkt": claims["cnf"]["jkt"], "jti": bound["jti"], "token": token})
@@ -160,7 +160,7 @@ async def test_a_dpop_bound_token_is_checked_by_the_resource_and_refreshed_with_
                 "dpop-app", dpop=True, authorize=BrowserStep(browser), storage=FileTokenStorage(tokens.path)
             )
             with anyio.fail_after(BOUND):
-                async with httpx.AsyncClient(auth=auth) as http:
+                async with httpx2.AsyncClient(auth=auth) as http:
                     assert (await http.post(url, json={})).status_code == 200, problems
                     assert (await http.get(url)).status_code == 200, problems
             saved = tokens.tokens(url)
@@ -170,7 +170,7 @@ async def test_a_dpop_bound_token_is_checked_by_the_resource_and_refreshed_with_
                 "dpop-app", storage=FileTokenStorage(tokens.path)
             )  # no dpop=: the key is stored
             with anyio.fail_after(BOUND):
-                async with httpx.AsyncClient(auth=restarted) as http:
+                async with httpx2.AsyncClient(auth=restarted) as http:
                     assert (await http.post(url, json={})).status_code == 200, problems
         assert stack.provider.seen("grant") == ["authorization_code", "refresh_token"]
         assert stack.provider.seen("grant_refused") == []

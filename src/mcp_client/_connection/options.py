@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, get_args
 
-import httpx
-
+from mcp_client._connection.http_auth import HttpAuth
 from mcp_client._connection.http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
 from mcp_client._connection.transport import Transport
 from mcp_client._protocol.versions import MODES
@@ -60,7 +59,7 @@ def client_info_of(client_info: Implementation | Mapping[str, Any] | None) -> di
 def transport_for(
     server: object,
     headers: Mapping[str, str] | None,
-    auth: httpx.Auth | None,
+    auth: HttpAuth | None,
     timeout: float | None,
     max_message_bytes: int,
     *,
@@ -124,7 +123,7 @@ def transport_for(
 
 def _refuse_http_only(
     headers: Mapping[str, str] | None,
-    auth: httpx.Auth | None,
+    auth: HttpAuth | None,
     options: HttpOptions,
     what: str,
     *,

@@ -173,10 +173,10 @@ def never_sent(error: MCPConnectionError) -> MCPConnectionError:
 def _was_never_sent(error: BaseException) -> bool:
     if getattr(error, _NEVER_SENT, False):
         return True
-    import httpx  # already loaded by the HTTP transport that raised it
+    import httpx2  # already loaded by the HTTP transport that raised it
 
     # A refused connection (nothing listening while the server is redeployed): nothing was received.
-    return isinstance(error.__cause__, httpx.ConnectError | httpx.ConnectTimeout)
+    return isinstance(error.__cause__, httpx2.ConnectError | httpx2.ConnectTimeout)
 
 
 def may_repeat(method: str, params: dict[str, Any] | None, safe_tools: frozenset[str]) -> bool:

@@ -30,10 +30,10 @@ from types import TracebackType
 from typing import Any, Self, TypeVar, cast
 
 import anyio
-import httpx
 from anyio.abc import TaskGroup
 
 from mcp_client._client import Client
+from mcp_client._connection.http_auth import HttpAuth
 from mcp_client._connection.reconnect import ServerHealth, policy_of
 from mcp_client._errors import ClientStateError, MCPClientError
 from mcp_client._group.keeper import MemberKeeper, client_health
@@ -52,8 +52,8 @@ logger = logging.getLogger("mcp_client.group")
 
 ToolNamer = Callable[[ServerConfig, str], str]
 """``tool_name(server, tool_name) -> unique name``: how the group names a server's tool."""
-AuthFactory = Callable[[ServerConfig], httpx.Auth]
-"""``oauth(server) -> httpx.Auth``: the login for a server whose config entry says ``"auth": "oauth"``."""
+AuthFactory = Callable[[ServerConfig], HttpAuth]
+"""``oauth(server) -> httpx2.Auth``: the login for a server whose config entry says ``"auth": "oauth"``."""
 
 
 def default_tool_name(server: ServerConfig, tool: str) -> str:
@@ -94,7 +94,7 @@ class ClientGroup:
     ``config`` is a path to an ``mcpServers`` file, a dict in that shape, or a loaded ``MCPConfig``
     (``mcp_client.config``). The callbacks and options are those of ``Client`` and apply to every server;
     a config entry's ``mode`` and ``timeout`` win for that server. ``callbacks`` maps a server name to an
-    elicitation callback of its own. ``oauth(server_config)`` builds the login (an ``httpx.Auth``, e.g.
+    elicitation callback of its own. ``oauth(server_config)`` builds the login (an ``httpx2.Auth``, e.g.
     ``mcp_client.auth.OAuth``) for entries that say ``"auth": "oauth"``. ``connect_timeout`` bounds each
     server's connection (a stdio server's cold start included).
 
@@ -371,7 +371,7 @@ class ClientGroup:
             assert server.url is not None
             target = server.url
             transport = "sse" if server.kind == "sse" else "auto"
-        auth: httpx.Auth | None = None
+        auth: HttpAuth | None = None
         if server.auth == "oauth":
             if self._oauth is None:
                 raise MCPClientError(

@@ -14,7 +14,7 @@ for a request nobody waits for any more can be ended.
 
 An OAuth login may send the person to a browser in the middle of a request; every request of the
 client waits for that login, so ``paused()`` stops all of its clocks (and those started meanwhile).
-Code far below the client (an ``httpx.Auth`` running inside the HTTP transport) cannot be handed the
+Code far below the client (an ``httpx2.Auth`` running inside the HTTP transport) cannot be handed the
 deadlines: it finds them in a context variable that each ``RequestClock`` sets for the task sending
 the request, and stops the clocks with ``waiting_on_a_person()``.
 
@@ -321,7 +321,7 @@ def waiting_on_a_person() -> _Paused | _NoClock:
     """Stop the clocks of the client whose request this task is sending, for the duration.
 
     For code that runs inside a request but waits on a person (the browser step of an OAuth login);
-    a no-op outside any ``Client`` request (an ``httpx.Auth`` used with a plain ``httpx`` client).
+    a no-op outside any ``Client`` request (an ``httpx2.Auth`` used with a plain ``httpx2`` client).
     """
     deadlines = _current.get()
     return _NoClock() if deadlines is None else deadlines.paused()

@@ -1,6 +1,6 @@
 """Undoing an HTTP body's ``Content-Encoding`` in bounded pieces, with no I/O.
 
-httpx decompresses a whole network chunk at once before anyone can count the bytes: a kilobyte of
+httpx2 decompresses a whole network chunk at once before anyone can count the bytes: a kilobyte of
 ``Content-Encoding: gzip, gzip`` becomes a gigabyte in one call. Here every layer hands on at most
 ``PIECE_BYTES`` at a time, so the caller counts (and refuses) decompressed bytes as they appear and
 never holds more than a piece per layer beyond what it decided to keep.

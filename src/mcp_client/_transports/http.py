@@ -27,9 +27,10 @@ from collections.abc import Mapping
 from typing import Any
 
 import anyio
-import httpx
+import httpx2
 
-from mcp_client._connection.http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
+from mcp_client._connection.http_auth import HttpAuth, as_httpx2_auth
+from mcp_client._connection.http_options import DEFAULT_HTTP_OPTIONS, HttpOptions, require_httpx2_client
 from mcp_client._connection.transport import (
     DEFAULT_MAX_MESSAGE_BYTES,
     Message,
@@ -66,7 +67,7 @@ _MAX_RESUME_ATTEMPTS = 2
 _DRAIN_SECONDS = 0.5
 _GET_STREAM_WAIT_SECONDS = 2.0
 _KEEPALIVE_CONNECTIONS = 20
-"""httpx's default. httpcore closes a connection that turns idle while the pool holds more than this
+"""httpx2's default. httpcore2 closes a connection that turns idle while the pool holds more than this
 many in all, busy ones too, so many calls in flight open new connections; yet 200 measured 3-4x slower
 at 128 and 512 calls in flight (bench fan-out, 2026-12-05): keep 20 unless a bench run says otherwise."""
 _SESSION_ID = re.compile(r"[\x21-\x7e]+")
@@ -98,18 +99,20 @@ class StreamableHTTPTransport:
         url: str,
         *,
         headers: Mapping[str, str] | None = None,
-        auth: httpx.Auth | None = None,
+        auth: HttpAuth | None = None,
         timeout: float | None = 30.0,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
-        http_client: httpx.AsyncClient | None = None,
+        http_client: httpx2.AsyncClient | None = None,
         http_options: HttpOptions | None = None,
     ) -> None:
         self.url = url
         self._http_options = http_options or DEFAULT_HTTP_OPTIONS
         self._extra_headers = dict(headers or {})
-        self._auth = auth
+        self._auth = as_httpx2_auth(auth)
         self._timeout = timeout
         self._max_bytes = max_message_bytes
+        if http_client is not None:
+            require_httpx2_client(http_client, "http_client is", "pass")
         self._client = http_client
         self._owns_client = http_client is None
         self._session_id: str | None = None
@@ -146,7 +149,7 @@ class StreamableHTTPTransport:
 
     @property
     def binds_waits(self) -> bool:
-        return False  # httpx waits in its own ways: each request is bounded by a cancel scope
+        return False  # httpx2 waits in its own ways: each request is bounded by a cancel scope
 
     @property
     def backlogged(self) -> bool:
@@ -172,11 +175,11 @@ class StreamableHTTPTransport:
             self._client = self._http_options.client(
                 headers=self._extra_headers,
                 auth=self._auth,
-                timeout=httpx.Timeout(self._timeout, read=None),
+                timeout=httpx2.Timeout(self._timeout, read=None),
                 # Each call holds a connection for its reply stream while its questions are answered
                 # over new ones: a cap would let a hundred waiting calls starve their own answers.
                 # Answers are already bounded (MAX_ANSWER_CONNECTIONS); calls are the app's to bound.
-                limits=httpx.Limits(max_connections=None, max_keepalive_connections=_KEEPALIVE_CONNECTIONS),
+                limits=httpx2.Limits(max_connections=None, max_keepalive_connections=_KEEPALIVE_CONNECTIONS),
             )
         else:
             self._client.headers.update(self._extra_headers)
@@ -226,7 +229,7 @@ class StreamableHTTPTransport:
                     f"content type {content_type or '(none)'!r}; expected application/json or "
                     "text/event-stream. Is this URL an MCP endpoint?"
                 )
-        except httpx.TransportError as exc:
+        except httpx2.TransportError as exc:
             raise connection_error(self.url, exc) from exc
         finally:
             self._requests_in_flight -= 1
@@ -241,7 +244,7 @@ class StreamableHTTPTransport:
         The acknowledgement may take at most ``timeout`` and ``max_message_bytes``: a server that never
         finishes it must not hang the client (the handshake waits on ``notifications/initialized``).
         At most ``MAX_ANSWER_CONNECTIONS`` run at once (fewer in a user's capped pool): answers to a
-        thousand pushed requests go out in turn, instead of queueing a thousand POSTs in httpx's pool,
+        thousand pushed requests go out in turn, instead of queueing a thousand POSTs in httpx2's pool,
         where every one of them times out.
         """
         what = message.get("method", "response")
@@ -257,7 +260,7 @@ class StreamableHTTPTransport:
                     ) as response:
                         status = response.status_code
                         body = await read_limited(response, self.url, self._max_bytes)
-                except httpx.TransportError as exc:
+                except httpx2.TransportError as exc:
                     raise connection_error(self.url, exc) from exc
                 except ProtocolError as exc:
                     logger.warning("%s (answering a %s)", exc, what)
@@ -289,7 +292,7 @@ class StreamableHTTPTransport:
                 with anyio.move_on_after(2.0, shield=True):
                     async with self._exchange("DELETE", self._headers({})):
                         pass  # the status is all there is to know; the body is never read
-        except (httpx.HTTPError, MCPClientError):
+        except (httpx2.HTTPError, MCPClientError):
             pass  # the session ends anyway; the server may have gone first
         finally:
             self._session_id = None
@@ -300,7 +303,7 @@ class StreamableHTTPTransport:
 
     # --------------------------------------------------------------------------- internals
 
-    def _require_client(self) -> httpx.AsyncClient:
+    def _require_client(self) -> httpx2.AsyncClient:
         if self._client is None:
             raise MCPConnectionError(f"the HTTP transport to {self.url} is not open")
         return self._client
@@ -323,7 +326,7 @@ class StreamableHTTPTransport:
             headers[_SESSION] = self._session_id
         return headers
 
-    def _valid_session_id(self, response: httpx.Response) -> str | None:
+    def _valid_session_id(self, response: httpx2.Response) -> str | None:
         session_id = response.headers.get(_SESSION) or None
         if session_id is not None and not _SESSION_ID.fullmatch(session_id):
             raise ProtocolError(
@@ -332,7 +335,7 @@ class StreamableHTTPTransport:
             )
         return session_id
 
-    async def _error_reply(self, response: httpx.Response, request_id: Any, is_initialize: bool) -> Message:
+    async def _error_reply(self, response: httpx2.Response, request_id: Any, is_initialize: bool) -> Message:
         body = await read_limited(response, self.url, self._max_bytes)
         status = response.status_code
         if status == 404 and self._session_id is not None and not is_initialize:
@@ -356,7 +359,7 @@ class StreamableHTTPTransport:
             {"httpStatus": status},  # a gateway's 502/503/504 is read by _reconnect
         )
 
-    async def _read_json(self, response: httpx.Response, request_id: Any) -> Message:
+    async def _read_json(self, response: httpx2.Response, request_id: Any) -> Message:
         body = await read_limited(response, self.url, self._max_bytes)
         if not body.strip():
             raise ProtocolError(
@@ -375,7 +378,7 @@ class StreamableHTTPTransport:
             f"{self.url} answered a request with a {reply.get('method')!r} message, not a response"
         )
 
-    async def _read_sse(self, response: httpx.Response, request_id: Any, resumable: bool) -> Message:
+    async def _read_sse(self, response: httpx2.Response, request_id: Any, resumable: bool) -> Message:
         """Read SSE events until our response, wherever it comes (see ``_read_own_stream``)."""
         waiter = _Waiter()
         self._waiters[request_id] = waiter
@@ -387,7 +390,7 @@ class StreamableHTTPTransport:
         finally:
             self._waiters.pop(request_id, None)
 
-    async def _read_own_stream(self, response: httpx.Response, request_id: Any, resumable: bool) -> Message:
+    async def _read_own_stream(self, response: httpx2.Response, request_id: Any, resumable: bool) -> Message:
         """Read our stream until the response; resume with GET + Last-Event-ID if the stream drops.
 
         Only legacy versions resume; in the 2026-07-28 era a dropped stream is lost and the client
@@ -433,15 +436,15 @@ class StreamableHTTPTransport:
                 if not is_event_stream(response):
                     return None
                 return await self._consume_events(response, request_id, cursor)
-        except httpx.TransportError:
+        except httpx2.TransportError:
             return None  # counted as an attempt that yielded nothing
 
     async def _consume_events(
-        self, response: httpx.Response, request_id: Any, cursor: StreamCursor
+        self, response: httpx2.Response, request_id: Any, cursor: StreamCursor
     ) -> Message | None:
         """Dispatch every event of one SSE response; return our reply if it came.
 
-        After the reply the rest of the stream is read (briefly) so httpx can reuse the connection.
+        After the reply the rest of the stream is read (briefly) so httpx2 can reuse the connection.
         """
         reply: Message | None = None
         handlers: list[anyio.CancelScope] = []
@@ -466,7 +469,7 @@ class StreamableHTTPTransport:
                                     )
                             else:
                                 await self._dispatch(message, handlers, request_id)
-                except httpx.TransportError:
+                except httpx2.TransportError:
                     if reply is None:
                         return None  # dropped: the caller resumes from the cursor if it can
                 except ProtocolError:
@@ -571,7 +574,7 @@ class StreamableHTTPTransport:
                                 self._deliver_elsewhere(message)
                             else:
                                 await self._dispatch(message, None, None)
-            except (httpx.HTTPError, MCPConnectionError, ProtocolError):
+            except (httpx2.HTTPError, MCPConnectionError, ProtocolError):
                 pass
             failures = 0 if cursor.events != events_before else failures + 1
             await anyio.sleep(cursor.retry_ms / 1000)

@@ -18,7 +18,7 @@ import os
 import re
 from collections.abc import Iterator
 
-import httpx
+import httpx2
 
 from mcp_client._connection.http_options import untrusted_certificate_advice
 from mcp_client._errors import MCPConnectionError, ProtocolError
@@ -68,7 +68,7 @@ class EventReader:
 
     __slots__ = ("_body", "_cursor", "_events", "_url")
 
-    def __init__(self, response: httpx.Response, url: str, max_bytes: int, cursor: StreamCursor) -> None:
+    def __init__(self, response: httpx2.Response, url: str, max_bytes: int, cursor: StreamCursor) -> None:
         self._url = url
         self._body = body_decoder(response, url)
         self._events = SSEDecoder(max_bytes)
@@ -99,7 +99,7 @@ class EventReader:
             raise ProtocolError(f"{self._url}: {exc}") from None
 
 
-async def read_limited(response: httpx.Response, url: str, max_bytes: int) -> bytes:
+async def read_limited(response: httpx2.Response, url: str, max_bytes: int) -> bytes:
     """The whole body, refused as soon as it passes ``max_bytes``, on the wire or decoded."""
     decoder = body_decoder(response, url)
     chunks: list[bytes] = []
@@ -134,7 +134,7 @@ def too_large(url: str, max_bytes: int) -> ProtocolError:
     )
 
 
-def body_decoder(response: httpx.Response, url: str) -> BodyDecoder:
+def body_decoder(response: httpx2.Response, url: str) -> BodyDecoder:
     encoding = response.headers.get("content-encoding")
     if not encoding:
         return _IDENTITY
@@ -144,16 +144,16 @@ def body_decoder(response: httpx.Response, url: str) -> BodyDecoder:
         raise ProtocolError(f"{url}: {exc}") from None
 
 
-def is_event_stream(response: httpx.Response) -> bool:
+def is_event_stream(response: httpx2.Response) -> bool:
     return response.headers.get("content-type", "").partition(";")[0].strip().lower() == "text/event-stream"
 
 
-def connection_error(url: str, exc: httpx.HTTPError) -> MCPConnectionError:
+def connection_error(url: str, exc: httpx2.HTTPError) -> MCPConnectionError:
     """What a failed connection to ``url`` is, in words: unreachable (check the server and URL), or lost."""
     advice = untrusted_certificate_advice(exc)
     if advice is not None:
         return MCPConnectionError(f"could not connect to {url} ({exc}): {advice}")
-    if isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
+    if isinstance(exc, httpx2.ConnectError | httpx2.ConnectTimeout):
         return MCPConnectionError(
             f"could not connect to {url} ({_what_happened(exc)}); "
             "check that the server is running and the URL is right"
@@ -161,18 +161,18 @@ def connection_error(url: str, exc: httpx.HTTPError) -> MCPConnectionError:
     return MCPConnectionError(f"the connection to {url} failed: {exc or type(exc).__name__}")
 
 
-def _what_happened(exc: httpx.HTTPError) -> str:
+def _what_happened(exc: httpx2.HTTPError) -> str:
     """The operating system's word for a failed connect (``connection refused``, ``no route to host``),
     found under the wrappers' "All connection attempts failed"; else the exception as it says itself.
 
     A refused connection must read as refused: one server of hundreds failing at once should not look
     like a timeout or a mystery.
     """
-    if isinstance(exc, httpx.ConnectTimeout):
+    if isinstance(exc, httpx2.ConnectTimeout):
         return f"no connection within the timeout: {exc}" if str(exc) else "no connection within the timeout"
     cause: BaseException | None = exc
     seen = 0
-    while cause is not None and seen < 10:  # httpx -> httpcore -> anyio -> the OS error
+    while cause is not None and seen < 10:  # httpx2 -> httpcore2 -> anyio -> the OS error
         if isinstance(cause, OSError) and cause.errno is not None and cause.errno > 0:
             return os.strerror(cause.errno).lower()  # asyncio's own strerror is "Connect call failed"
         cause = cause.__cause__ or cause.__context__

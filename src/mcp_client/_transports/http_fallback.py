@@ -17,8 +17,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-import httpx
-
+from mcp_client._connection.http_auth import HttpAuth
 from mcp_client._connection.http_options import HttpOptions
 from mcp_client._connection.transport import (
     DEFAULT_MAX_MESSAGE_BYTES,
@@ -51,7 +50,7 @@ class HttpTransportWithFallback(DelegatingTransport):
         url: str,
         *,
         headers: Mapping[str, str] | None = None,
-        auth: httpx.Auth | None = None,
+        auth: HttpAuth | None = None,
         timeout: float | None = 30.0,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
         http_options: HttpOptions | None = None,

@@ -8,7 +8,7 @@ connection is held by a stream that waits for an answer that cannot be sent, and
 the deadlines end it all (the official client dies here with ``PoolTimeout``).
 
 ``PoolSplit`` splits such a pool: a few connections are kept for answers (and one for the session's
-GET stream); calls take the rest, and a call that finds none free waits as httpx would have made it
+GET stream); calls take the rest, and a call that finds none free waits as httpx2 would have made it
 wait (the client's ``pool`` timeout), then fails with an error that names the limit and the fix.
 """
 
@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 import anyio
-import httpx
+import httpx2
 
 from mcp_client._errors import MCPConnectionError
 
@@ -27,7 +27,7 @@ _STANDALONE_STREAMS = 1  # the legacy session's GET stream holds one connection 
 _MIN_CONNECTIONS = 3  # one call, one answer, the GET stream
 
 
-def pool_limit(client: httpx.AsyncClient) -> int | None:
+def pool_limit(client: httpx2.AsyncClient) -> int | None:
     """The most connections ``client``'s pool opens, ``None`` when it opens as many as asked (or we
     cannot tell: a custom transport)."""
     pool = getattr(getattr(client, "_transport", None), "_pool", None)
@@ -47,8 +47,8 @@ class PoolSplit:
     ) -> None:
         if limit < _MIN_CONNECTIONS:
             raise MCPConnectionError(
-                f"the httpx client for {url} allows {limit} connection(s) at once "
-                f"(httpx.Limits(max_connections={limit})); MCP over HTTP needs at least {_MIN_CONNECTIONS}: "
+                f"the httpx2 client for {url} allows {limit} connection(s) at once "
+                f"(httpx2.Limits(max_connections={limit})); MCP over HTTP needs at least {_MIN_CONNECTIONS}: "
                 "a call's reply stream holds one while the answer to the server's question needs another, "
                 "and the session's GET stream one more. Raise max_connections, or leave "
                 "httpx_client_factory out so the Client builds a pool without that cap"
@@ -69,8 +69,8 @@ class PoolSplit:
             await self._calls.acquire()
             return
         raise MCPConnectionError(
-            f"{self.calls} calls to {self._url} are already waiting for their answers, as many as the httpx "
-            f"client's pool can hold (httpx.Limits(max_connections={self.limit}), less {self.answers} kept "
+            f"{self.calls} calls to {self._url} are already waiting for their answers, as many as the httpx2 "
+            f"client's pool can hold (httpx2.Limits(max_connections={self.limit}), less {self.answers} kept "
             "for the answers to the server's questions and one for the session's stream): no connection "
             f"freed within {self._wait:g}s. Raise max_connections above the calls you run at once plus "
             f"{self.answers + _STANDALONE_STREAMS}, or leave httpx_client_factory out so the Client "

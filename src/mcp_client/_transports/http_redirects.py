@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from types import TracebackType
 
-import httpx
+import httpx2
 
 from mcp_client._errors import ProtocolError
 
@@ -23,8 +23,8 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 async def open_following(
-    client: httpx.AsyncClient, url: str, method: str, headers: Mapping[str, str], content: bytes | None
-) -> httpx.Response:
+    client: httpx2.AsyncClient, url: str, method: str, headers: Mapping[str, str], content: bytes | None
+) -> httpx2.Response:
     """Send the request to ``url``, following allowed redirects; the final response, body not yet read."""
     current = url
     for _ in range(MAX_REDIRECTS + 1):
@@ -53,10 +53,10 @@ def redirect_target(url: str, method: str, current: str, status: int, location: 
             "directly if the endpoint moved"
         )
     try:
-        target = httpx.URL(current).join(location)
-    except (httpx.InvalidURL, ValueError):
+        target = httpx2.URL(current).join(location)
+    except (httpx2.InvalidURL, ValueError):
         raise ProtocolError(f"{url} redirected {method} to an invalid URL {shown!r}") from None
-    home = _origin(httpx.URL(url))
+    home = _origin(httpx2.URL(url))
     if _origin(target) != home:
         raise ProtocolError(
             f"{url} redirected {method} to another origin ({shown!r}); the client never follows "
@@ -76,7 +76,7 @@ class Exchange:
 
     def __init__(
         self,
-        client: httpx.AsyncClient,
+        client: httpx2.AsyncClient,
         url: str,
         method: str,
         headers: Mapping[str, str],
@@ -87,9 +87,9 @@ class Exchange:
         self._method = method
         self._headers = headers
         self._content = content
-        self._response: httpx.Response | None = None
+        self._response: httpx2.Response | None = None
 
-    async def __aenter__(self) -> httpx.Response:
+    async def __aenter__(self) -> httpx2.Response:
         response = await open_following(self._client, self._url, self._method, self._headers, self._content)
         self._response = response
         return response
@@ -101,7 +101,7 @@ class Exchange:
             await self._response.aclose()
 
 
-def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
+def _origin(url: httpx2.URL) -> tuple[str, str, int | None]:
     return url.scheme, url.host, url.port or _DEFAULT_PORTS.get(url.scheme)
 
 

@@ -31,9 +31,10 @@ import logging
 from collections.abc import Mapping
 
 import anyio
-import httpx
+import httpx2
 
-from mcp_client._connection.http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
+from mcp_client._connection.http_auth import HttpAuth, as_httpx2_auth
+from mcp_client._connection.http_options import DEFAULT_HTTP_OPTIONS, HttpOptions, require_httpx2_client
 from mcp_client._connection.transport import (
     DEFAULT_MAX_MESSAGE_BYTES,
     Message,
@@ -78,18 +79,20 @@ class SSETransport(Transport):
         url: str,
         *,
         headers: Mapping[str, str] | None = None,
-        auth: httpx.Auth | None = None,
+        auth: HttpAuth | None = None,
         timeout: float | None = 30.0,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
-        http_client: httpx.AsyncClient | None = None,
+        http_client: httpx2.AsyncClient | None = None,
         http_options: HttpOptions | None = None,
     ) -> None:
         self.url = url
         self._http_options = http_options or DEFAULT_HTTP_OPTIONS
         self._extra_headers = dict(headers or {})
-        self._auth = auth
+        self._auth = as_httpx2_auth(auth)
         self._timeout = timeout
         self._max_bytes = max_message_bytes
+        if http_client is not None:
+            require_httpx2_client(http_client, "http_client is", "pass")
         self._client = http_client
         self._owns_client = http_client is None
         self._endpoint: str | None = None
@@ -127,7 +130,7 @@ class SSETransport(Transport):
     def session_id(self) -> str | None:
         if self._endpoint is None:
             return None
-        return httpx.URL(self._endpoint).params.get("sessionId") or httpx.URL(self._endpoint).params.get(
+        return httpx2.URL(self._endpoint).params.get("sessionId") or httpx2.URL(self._endpoint).params.get(
             "session_id"
         )
 
@@ -136,7 +139,7 @@ class SSETransport(Transport):
         self._on_message = on_message
         if self._client is None:
             self._client = self._http_options.client(
-                headers=self._extra_headers, auth=self._auth, timeout=httpx.Timeout(self._timeout, read=None)
+                headers=self._extra_headers, auth=self._auth, timeout=httpx2.Timeout(self._timeout, read=None)
             )
         else:
             self._client.headers.update(self._extra_headers)
@@ -151,7 +154,7 @@ class SSETransport(Transport):
                 except (MCPConnectionError, ProtocolError) as exc:
                     self._lose(exc)
                     failure.append(exc)
-                except httpx.HTTPError as exc:
+                except httpx2.HTTPError as exc:
                     error = connection_error(self.url, exc)
                     self._lose(error)
                     failure.append(error)
@@ -240,10 +243,10 @@ class SSETransport(Transport):
 
     def _check_endpoint(self, data: bytes) -> str:
         text = data.decode("utf-8", "replace").strip()
-        base = httpx.URL(self.url)
+        base = httpx2.URL(self.url)
         try:
             endpoint = base.join(text)
-        except httpx.InvalidURL:
+        except httpx2.InvalidURL:
             raise ProtocolError(f"{self.url} named an endpoint that is not a URL: {text[:200]!r}") from None
         if (endpoint.scheme, endpoint.host, endpoint.port) != (base.scheme, base.host, base.port):
             raise ProtocolError(
@@ -301,7 +304,7 @@ class SSETransport(Transport):
             ) as response:
                 status, reason = response.status_code, response.reason_phrase
                 body = await read_limited(response, endpoint, self._max_bytes)
-        except httpx.HTTPError as exc:
+        except httpx2.HTTPError as exc:
             raise connection_error(self.url, exc) from None
         if status < 400:
             return
@@ -320,13 +323,13 @@ class SSETransport(Transport):
             pending.reply = _jsonrpc.error_response(request_id, _jsonrpc.INTERNAL_ERROR, text)
             pending.done.set()
 
-    def _require_client(self) -> httpx.AsyncClient:
+    def _require_client(self) -> httpx2.AsyncClient:
         if self._client is None:
             raise MCPConnectionError(f"{self.url}: the transport is not open")
         return self._client
 
 
-async def _short_body(response: httpx.Response, url: str, max_bytes: int) -> str:
+async def _short_body(response: httpx2.Response, url: str, max_bytes: int) -> str:
     """The start of an error body, for the message; one over ``max_bytes`` is left out."""
     try:
         body = await read_limited(response, url, max_bytes)

@@ -10,7 +10,7 @@ Why the app and not the server's internals: the HTTP app is the one surface ever
 framework exposes and keeps stable, and it carries both eras. Nothing of the official SDK or fastmcp is
 imported here; a server object is recognised by the method that builds its app.
 
-``httpx.ASGITransport`` cannot serve here: it reads the whole response before returning it, and an MCP
+``httpx2.ASGITransport`` cannot serve here: it reads the whole response before returning it, and an MCP
 reply stream stays open while the server asks its questions. The bridge below streams instead: each
 request runs the app in a task of the client's (``spawn``), the response starts as soon as the app sends
 its headers, and closing the response tells the app the client went away (``http.disconnect``). The
@@ -24,9 +24,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Mutable
 from typing import Any
 
 import anyio
-import httpx
+import httpx2
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
+from mcp_client._connection.http_auth import HttpAuth
 from mcp_client._connection.transport import DEFAULT_MAX_MESSAGE_BYTES, ServerMessageSink, Spawn
 from mcp_client._errors import MCPConnectionError
 from mcp_client._transports.delegating import DelegatingTransport
@@ -80,7 +81,7 @@ class InProcessTransport(DelegatingTransport):
         *,
         path: str = "/mcp",
         headers: Mapping[str, str] | None = None,
-        auth: httpx.Auth | None = None,
+        auth: HttpAuth | None = None,
         timeout: float | None = 30.0,
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
         lifespan: bool = True,
@@ -98,9 +99,9 @@ class InProcessTransport(DelegatingTransport):
             )
         self._bridge = _ASGIBridge(app, lifespan=lifespan)  # type: ignore[arg-type]
         self._label = label or default_label
-        client = httpx.AsyncClient(
+        client = httpx2.AsyncClient(
             transport=self._bridge,
-            timeout=httpx.Timeout(timeout, read=None),
+            timeout=httpx2.Timeout(timeout, read=None),
             follow_redirects=False,
         )
         self._http = StreamableHTTPTransport(
@@ -139,8 +140,8 @@ class InProcessTransport(DelegatingTransport):
                 await self._bridge.stop()
 
 
-class _ASGIBridge(httpx.AsyncBaseTransport):
-    """An httpx transport that runs an ASGI app per request and streams its response back."""
+class _ASGIBridge(httpx2.AsyncBaseTransport):
+    """An httpx2 transport that runs an ASGI app per request and streams its response back."""
 
     def __init__(self, app: ASGIApp, *, lifespan: bool) -> None:
         self.app = app
@@ -211,7 +212,7 @@ class _ASGIBridge(httpx.AsyncBaseTransport):
             raise MCPConnectionError("the in-process transport is not open")
         return self.spawn
 
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+    async def handle_async_request(self, request: httpx2.Request) -> httpx2.Response:
         spawn = self._require_spawn()
         body = await request.aread()
         chunks_in: MemoryObjectSendStream[bytes]
@@ -289,12 +290,12 @@ class _ASGIBridge(httpx.AsyncBaseTransport):
             disconnected.set()
             await chunks_out.aclose()
 
-        return httpx.Response(
+        return httpx2.Response(
             status[0], headers=response_headers, stream=_Body(chunks_out, closed), request=request
         )
 
 
-class _Body(httpx.AsyncByteStream):
+class _Body(httpx2.AsyncByteStream):
     def __init__(
         self, chunks: MemoryObjectReceiveStream[bytes], on_close: Callable[[], Awaitable[None]]
     ) -> None:

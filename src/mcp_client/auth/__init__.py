@@ -10,7 +10,7 @@
         ...
 
 ``OAuth`` (a person logs in through a browser; ``authorize`` is that step, ``ui_adapters.login`` has a
-terminal one) and ``ClientCredentials`` (a service with its own credentials) are ``httpx.Auth``
+terminal one) and ``ClientCredentials`` (a service with its own credentials) are ``httpx2.Auth``
 objects for ``Client(auth=...)``, and so is ``JWTBearer`` (an assertion from a workload platform or,
 with ``IdJagAssertion``, an enterprise identity provider, exchanged for a token: RFC 7523 2.1).
 ``private_key=`` (``private_key_jwt`` client authentication) and ``dpop=`` (DPoP-bound tokens, RFC

@@ -1,4 +1,4 @@
-"""``ClientCredentials``: machine-to-machine authorization (``client_credentials`` grant) as an httpx.Auth.
+"""``ClientCredentials``: machine-to-machine authorization (``client_credentials`` grant) as an httpx2.Auth.
 
 No person and no browser: on a 401 the flow discovers the authorization server (as ``OAuth`` does),
 asks its token endpoint for a token with the client's own credentials, and retries the request once.

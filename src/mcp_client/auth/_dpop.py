@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-import httpx
+import httpx2
 
 from mcp_client._errors import OAuthError
 from mcp_client.auth import _jose
@@ -158,7 +158,7 @@ def nonce_loop_error(where: str) -> OAuthError:
 
 
 def present_token(
-    request: httpx.Request, tokens: StoredTokens, key: DPoPKey | None, nonces: DPoPNonces
+    request: httpx2.Request, tokens: StoredTokens, key: DPoPKey | None, nonces: DPoPNonces
 ) -> bool:
     """Put the access token on a request to the MCP server: ``Authorization: DPoP`` with a fresh proof
     for a DPoP-bound token (True), ``Authorization: Bearer`` otherwise (False)."""
@@ -186,7 +186,7 @@ class ResourceNonceRetry:
         self._nonces = nonces
         self._retried = False
 
-    def should_retry(self, response: httpx.Response, sent_proof: bool) -> bool:
+    def should_retry(self, response: httpx2.Response, sent_proof: bool) -> bool:
         """Remember the response's nonce; True if the request must be sent again with it."""
         url = str(response.url)
         got = self._nonces.remember(url, response.headers)

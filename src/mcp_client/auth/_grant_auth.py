@@ -1,4 +1,4 @@
-"""What the grants without a person (``ClientCredentials``, ``JWTBearer``) share as ``httpx.Auth``.
+"""What the grants without a person (``ClientCredentials``, ``JWTBearer``) share as ``httpx2.Auth``.
 
 Both keep tokens per MCP server in memory, replace a token close to expiry before the request, present
 it (Bearer or DPoP-bound) only to the origin it was issued for, answer a DPoP nonce challenge once, and
@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncGenerator, Callable, Generator
 
-import httpx
+import httpx2
 
 from mcp_client._connection.http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
 from mcp_client._errors import OAuthError
@@ -31,7 +31,7 @@ from mcp_client.auth._token_signing import TokenRequestSigner
 __all__ = ["GrantAuth"]
 
 
-class GrantAuth(httpx.Auth):
+class GrantAuth(httpx2.Auth):
     """The token cache and the 401 / nonce / expiry loop of a grant that needs no browser."""
 
     requires_request_body = False
@@ -62,13 +62,15 @@ class GrantAuth(httpx.Auth):
         """
         self._http_options = options
 
-    def sync_auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+    def sync_auth_flow(self, request: httpx2.Request) -> Generator[httpx2.Request, httpx2.Response, None]:
         raise OAuthError(
-            f"{type(self).__name__} works with httpx.AsyncClient only (mcp_client.Client uses one)"
+            f"{type(self).__name__} works with httpx2.AsyncClient only (mcp_client.Client uses one)"
         )
         yield request  # pragma: no cover
 
-    async def async_auth_flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
+    async def async_auth_flow(
+        self, request: httpx2.Request
+    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         key = server_key(request.url)
         tokens = self._tokens.get(key)
         if tokens is not None and tokens.expires_within(REFRESH_MARGIN_SECONDS, self.clock()):
@@ -97,7 +99,7 @@ class GrantAuth(httpx.Auth):
         """Ask the token endpoint for ``key``'s token (``challenge``: the 401's, if one came) and keep it."""
         raise NotImplementedError
 
-    def _runner(self, http: httpx.AsyncClient, key: str) -> StepRunner:
+    def _runner(self, http: httpx2.AsyncClient, key: str) -> StepRunner:
         """A driver for one token request: no browser, the client assertion and DPoP proof added."""
         signer = TokenRequestSigner(assertion=self._signing, dpop=self._dpop_key, nonces=self._dpop.nonces)
         return StepRunner(http, InMemoryTokenStorage(), key, no_browser_step, signer=signer)

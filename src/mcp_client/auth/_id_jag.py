@@ -18,9 +18,7 @@ import ssl
 from collections.abc import Awaitable, Callable, Sequence
 from typing import cast
 
-import httpx
-
-from mcp_client._connection.http_options import DEFAULT_HTTP_OPTIONS, CertTypes, HttpOptions
+from mcp_client._connection.http_options import DEFAULT_HTTP_OPTIONS, CertTypes, HttpOptions, ProxyOption
 from mcp_client._errors import OAuthError
 from mcp_client.auth import _scopes, _tokens, _urls
 from mcp_client.auth._loopback import no_browser_step
@@ -46,10 +44,10 @@ async def request_id_jag(
     client_secret: str | None = None,
     scopes: Sequence[str] | str | None = None,
     subject_token_type: str = ID_TOKEN_TYPE,
-    timeout: float = 30.0,  # noqa: ASYNC109 - bounds each HTTP exchange (httpx's timeout), like OAuth(timeout=)
+    timeout: float = 30.0,  # noqa: ASYNC109 - bounds each HTTP exchange (httpx2's timeout), like OAuth(timeout=)
     verify: bool | str | os.PathLike[str] | ssl.SSLContext = True,
     cert: CertTypes | None = None,
-    proxy: str | httpx.Proxy | None = None,
+    proxy: ProxyOption | None = None,
     trust_env: bool = True,
 ) -> str:
     """Exchange ``subject_token`` (the person's ID token) at the IdP's ``token_endpoint`` for an ID-JAG.
@@ -145,7 +143,7 @@ class IdJagAssertion:
         timeout: float = 30.0,
         verify: bool | str | os.PathLike[str] | ssl.SSLContext = True,
         cert: CertTypes | None = None,
-        proxy: str | httpx.Proxy | None = None,
+        proxy: ProxyOption | None = None,
         trust_env: bool = True,
     ) -> None:
         _urls.web_url(token_endpoint, "the identity provider's token endpoint")

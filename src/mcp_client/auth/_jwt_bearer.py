@@ -1,4 +1,4 @@
-"""``JWTBearer``: the JWT-bearer grant (RFC 7523 section 2.1) as an httpx.Auth, for identities a
+"""``JWTBearer``: the JWT-bearer grant (RFC 7523 section 2.1) as an httpx2.Auth, for identities a
 platform or an enterprise already vouches for.
 
 The client presents an assertion it got elsewhere and gets an access token for the MCP server:

@@ -1,4 +1,4 @@
-"""``OAuth``: OAuth 2.1 authorization for ``Client(url, auth=OAuth(...))``, as an ``httpx.Auth``.
+"""``OAuth``: OAuth 2.1 authorization for ``Client(url, auth=OAuth(...))``, as an ``httpx2.Auth``.
 
 The decisions live in sans-IO modules (``_discovery``, ``_scopes``, ``_registration``, ``_authorize``,
 ``_tokens``, ``_retry``, strung together in ``_flow``); this module keeps per-server state (tokens,
@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 import anyio
-import httpx
+import httpx2
 import sniffio
 
 from mcp_client._connection.http_options import DEFAULT_HTTP_OPTIONS, HttpOptions
@@ -49,7 +49,7 @@ REFRESH_MARGIN_SECONDS = 10.0
 """Tokens this close to expiry are refreshed before a request rather than after its 401."""
 
 
-def server_key(url: str | httpx.URL) -> str:
+def server_key(url: str | httpx2.URL) -> str:
     """The key for one MCP endpoint in state and storage: its canonical URL (no fragment)."""
     return _urls.canonical_resource(str(url))
 
@@ -83,7 +83,7 @@ class _Session:
     dpop_key: DPoPKey | None = None  # the key the tokens are bound to (DPoP), if any
 
 
-class OAuth(httpx.Auth):
+class OAuth(httpx2.Auth):
     """OAuth 2.1 for MCP servers that need a login: ``Client(url, auth=OAuth("My App"))``.
 
     On a 401 the flow discovers the server's authorization server, picks the scopes (``scopes``, else
@@ -110,7 +110,7 @@ class OAuth(httpx.Auth):
     stored with the tokens it binds. Both need the ``oauth-jwt`` extra (``pip install
     'mcp-elicit-client[oauth-jwt]'``).
 
-    Only for ``httpx.AsyncClient`` (the ``Client`` uses one). Everything that fails ends in
+    Only for ``httpx2.AsyncClient`` (the ``Client`` uses one). Everything that fails ends in
     ``OAuthError``; no token, code, verifier or secret ever appears in a message, a log line or a repr.
     """
 
@@ -152,7 +152,7 @@ class OAuth(httpx.Auth):
         if private_key is not None and client_secret is not None:
             raise ValueError("pass client_secret or private_key, not both")
         if client_metadata_url is not None:
-            parts = httpx.URL(client_metadata_url)
+            parts = httpx2.URL(client_metadata_url)
             if parts.scheme != "https" or parts.path in ("", "/") or parts.fragment:
                 raise ValueError(
                     "client_metadata_url must be an https URL with a path (the Client ID Metadata Document); "
@@ -241,13 +241,15 @@ class OAuth(httpx.Auth):
         """The tokens held for ``server_url`` (from storage on first use), or ``None``."""
         return (await self._session(server_key(server_url))).tokens
 
-    # -------------------------------------------------------------------------------- httpx.Auth
+    # -------------------------------------------------------------------------------- httpx2.Auth
 
-    def sync_auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
-        raise OAuthError("OAuth works with httpx.AsyncClient only (mcp_client.Client uses one)")
+    def sync_auth_flow(self, request: httpx2.Request) -> Generator[httpx2.Request, httpx2.Response, None]:
+        raise OAuthError("OAuth works with httpx2.AsyncClient only (mcp_client.Client uses one)")
         yield request  # pragma: no cover  (makes this a generator)
 
-    async def async_auth_flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
+    async def async_auth_flow(
+        self, request: httpx2.Request
+    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         session = await self._session(server_key(request.url))
         await self._refresh_if_expiring(session)
         attempts = Attempts()
@@ -273,7 +275,7 @@ class OAuth(httpx.Auth):
 
     # -------------------------------------------------------------------------------- internals
 
-    def _attach(self, request: httpx.Request, session: _Session) -> str | None:
+    def _attach(self, request: httpx2.Request, session: _Session) -> str | None:
         tokens = session.tokens
         if tokens is None or not _urls.same_origin(str(request.url), session.key):
             request.headers.pop("Authorization", None)
@@ -451,7 +453,7 @@ class OAuth(httpx.Auth):
 
 
 def _check_redirect_uri(redirect_uri: str) -> None:
-    parts = httpx.URL(redirect_uri)
+    parts = httpx2.URL(redirect_uri)
     if not parts.scheme:
         raise ValueError(f"redirect_uri must be an absolute URL; got {redirect_uri!r}")
     if parts.fragment:

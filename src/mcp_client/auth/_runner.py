@@ -1,6 +1,6 @@
 """The thin async driver: performs the steps a sans-IO flow (``_flow``) yields, and sends back results.
 
-HTTP requests go out on their own ``httpx.AsyncClient`` (not the MCP transport's): redirects are never
+HTTP requests go out on their own ``httpx2.AsyncClient`` (not the MCP transport's): redirects are never
 followed blindly (a GET may follow one to the same origin; a POST carrying a code or a secret never
 follows one), bodies are read up to ``MAX_DOCUMENT_BYTES``, and nothing but http(s) is fetched. The
 browser step runs with the client's request clocks stopped: time a person spends logging in does not
@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Generator
 from typing import TypeVar
 from urllib.parse import urljoin, urlsplit
 
-import httpx
+import httpx2
 
 from mcp_client._connection.http_options import untrusted_certificate_advice
 from mcp_client._errors import OAuthError
@@ -39,7 +39,7 @@ class StepRunner:
 
     def __init__(
         self,
-        http: httpx.AsyncClient,
+        http: httpx2.AsyncClient,
         storage: TokenStorage,
         server: str,
         authorize: Authorize,
@@ -107,7 +107,7 @@ class StepRunner:
             )
             try:
                 response = await self._http.send(outgoing, stream=True, follow_redirects=False)
-            except httpx.HTTPError as exc:
+            except httpx2.HTTPError as exc:
                 advice = untrusted_certificate_advice(exc)
                 raise OAuthError(
                     f"could not reach the {request.purpose} at {url}: {type(exc).__name__}"
@@ -120,7 +120,7 @@ class StepRunner:
                     url = target
                     continue
                 body = await _read_bounded(response)
-            except httpx.HTTPError as exc:
+            except httpx2.HTTPError as exc:
                 raise OAuthError(
                     f"the {request.purpose} at {url} broke off its answer: {type(exc).__name__}"
                 ) from None
@@ -138,7 +138,7 @@ class StepRunner:
         raise AssertionError("unreachable")  # pragma: no cover
 
     @staticmethod
-    def _same_origin_redirect(request: HttpRequest, response: httpx.Response, url: str) -> str | None:
+    def _same_origin_redirect(request: HttpRequest, response: httpx2.Response, url: str) -> str | None:
         if request.method != "GET" or not response.is_redirect:
             return None
         location = response.headers.get("location")
@@ -153,7 +153,7 @@ class StepRunner:
             return None
 
 
-async def _read_bounded(response: httpx.Response) -> bytes:
+async def _read_bounded(response: httpx2.Response) -> bytes:
     """At most ``MAX_DOCUMENT_BYTES + 1`` bytes: one byte too many is enough to refuse the document."""
     chunks: list[bytes] = []
     size = 0

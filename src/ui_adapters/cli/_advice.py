@@ -157,11 +157,11 @@ def _speaks_old_sse(url: str) -> bool:
 
     Asked only after the connection failed, bounded in time and bytes.
     """
-    import httpx
+    import httpx2
 
     try:
         with (
-            httpx.Client(timeout=_SSE_PROBE_SECONDS) as client,
+            httpx2.Client(timeout=_SSE_PROBE_SECONDS) as client,
             client.stream("GET", url, headers={"Accept": "text/event-stream"}) as response,
         ):
             if not response.headers.get("content-type", "").startswith("text/event-stream"):
@@ -173,6 +173,6 @@ def _speaks_old_sse(url: str) -> bool:
                     return True
                 if len(seen) >= _SSE_PROBE_BYTES:
                     return False
-    except (httpx.HTTPError, OSError):
+    except (httpx2.HTTPError, OSError):
         return False
     return False

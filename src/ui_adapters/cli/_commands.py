@@ -11,7 +11,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-import httpx
+import httpx2
 from rich.console import Console
 
 from mcp_client import (
@@ -132,7 +132,7 @@ class Connection:
             **options,
         )
 
-    def _auth(self, status: StatusLine | None) -> httpx.Auth | None:
+    def _auth(self, status: StatusLine | None) -> httpx2.Auth | None:
         """OAuth for http(s) servers (a 401 starts the login), unless the user sends Authorization."""
         if not isinstance(self.server, str) or any(k.lower() == "authorization" for k in self.headers):
             return None

@@ -13,7 +13,7 @@ from collections.abc import AsyncGenerator
 from contextlib import asynccontextmanager
 from typing import Any
 
-import httpx
+import httpx2
 from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
@@ -58,7 +58,7 @@ async def _group(
             yield group
 
 
-def _oauth(server: ServerConfig, status: StatusLine) -> httpx.Auth:
+def _oauth(server: ServerConfig, status: StatusLine) -> httpx2.Auth:
     from ui_adapters.cli._login import cli_oauth
 
     assert server.url is not None
