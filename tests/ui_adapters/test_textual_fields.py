@@ -1,0 +1,71 @@
+"""The Textual form's words as values (no app, no pilot): a field's label, and option labels handed to
+``Select``/``SelectionList`` as plain ``Text`` (a ``str`` label would be read as Textual markup).
+
+The screen itself, driven by a pilot, is in ``test_textual_form.py`` and ``test_textual_hostile.py``.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("textual", reason="the textual extra is not installed: pip install -e '.[textual]'")
+
+from rich.text import Text
+from textual.widgets import Select, SelectionList
+
+from mcp_client._schema.model import Option
+from mcp_client.schema import FieldKind, FormField
+from ui_adapters.textual._fields import FieldInput, field_label
+
+OPTIONS = (Option("a", "[b]Bold?[/b] [@click=app.quit]x[/]"), Option("c", "\x07"), Option("d", "Dine in"))
+
+
+def test_a_field_is_labelled_by_its_title_else_its_name_optional_ones_said_so() -> None:
+    assert field_label(
+        FormField(name="party", kind=FieldKind.INTEGER, label="Party size", required=True)
+    ) == ("Party size")
+    assert field_label(FormField(name="party", kind=FieldKind.INTEGER, label="Party size")) == (
+        "Party size (optional)"
+    )
+    # A title of control characters only cleans to nothing: the property's name (cleaned too) stands in.
+    assert (
+        field_label(FormField(name="par\x07ty", kind=FieldKind.TEXT, label="\x07", required=True)) == "party"
+    )
+    assert field_label(
+        FormField(name="n", kind=FieldKind.TEXT, label="a\nb " + "x" * 300, required=True)
+    ) == ("a b " + "x" * 195 + "…")
+
+
+def test_a_name_standing_in_is_cut_to_one_line_too() -> None:
+    name = "first\nsecond " + "y" * 300
+    assert field_label(FormField(name=name, kind=FieldKind.TEXT, label="", required=True)) == (
+        "first second " + "y" * 186 + "…"
+    )
+
+
+def test_single_choice_labels_are_plain_text_not_markup() -> None:
+    widget = FieldInput.build(
+        FormField(name="s", kind=FieldKind.SINGLE_CHOICE, label="S", options=OPTIONS, default="d"), "s"
+    ).widget
+    assert isinstance(widget, Select)
+    options = [(prompt, value) for prompt, value in widget._options if value is not Select.NULL]  # pyright: ignore[reportPrivateUsage]
+    assert all(type(prompt) is Text and not prompt.spans for prompt, _ in options)
+    assert [(str(prompt), value) for prompt, value in options] == [
+        ("[b]Bold?[/b] [@click=app.quit]x[/]", "a"),
+        ("c", "c"),  # a label of controls only: the value is shown
+        ("Dine in", "d"),
+    ]
+
+
+def test_multi_choice_labels_are_plain_text_and_the_defaults_are_ticked() -> None:
+    widget = FieldInput.build(
+        FormField(name="m", kind=FieldKind.MULTI_CHOICE, label="M", options=OPTIONS, default=["c"]), "m"
+    ).widget
+    assert isinstance(widget, SelectionList)
+    shown = [widget.get_option_at_index(index) for index in range(widget.option_count)]
+    assert [(str(option.prompt), option.value) for option in shown] == [
+        ("[b]Bold?[/b] [@click=app.quit]x[/]", "a"),
+        ("c", "c"),
+        ("Dine in", "d"),
+    ]
+    assert widget.selected == ["c"]
