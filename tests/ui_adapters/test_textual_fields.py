@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("textual", reason="the textual extra is not installed: pip install -e '.[textual]'")
 
 from rich.text import Text
-from textual.widgets import Select, SelectionList
+from textual.widgets import Select, SelectionList, Switch
 
 from mcp_client._schema.model import Option
 from mcp_client.schema import FieldKind, FormField
@@ -69,3 +69,38 @@ def test_multi_choice_labels_are_plain_text_and_the_defaults_are_ticked() -> Non
         ("Dine in", "d"),
     ]
     assert widget.selected == ["c"]
+
+
+def test_each_choice_widget_is_built_with_its_prompt_id_and_default() -> None:
+    """What the widgets start with, read before any app mounts them (the pilot tests see them shown)."""
+    single = FormField(name="s", kind=FieldKind.SINGLE_CHOICE, label="S", options=OPTIONS, default="d")
+    built = FieldInput.build(single, "field-s")
+    assert built.form_field is single
+    widget = built.widget
+    assert isinstance(widget, Select)
+    assert (widget.id, widget.prompt, widget._value) == ("field-s", "Choose one", "d")  # pyright: ignore[reportPrivateUsage, reportUnknownMemberType]
+    unset = FieldInput.build(
+        FormField(name="s", kind=FieldKind.SINGLE_CHOICE, label="S", options=OPTIONS), "s"
+    )
+    assert isinstance(unset.widget, Select) and unset.widget._value is Select.NULL  # pyright: ignore[reportPrivateUsage, reportUnknownMemberType]
+
+    # A yes/no without a default starts with nothing chosen: never a side picked for the person.
+    yes_no = FieldInput.build(FormField(name="b", kind=FieldKind.BOOLEAN, label="B"), "field-b").widget
+    assert isinstance(yes_no, Select)
+    assert (yes_no.id, yes_no.prompt, yes_no._value) == ("field-b", "Choose yes or no", Select.NULL)  # pyright: ignore[reportPrivateUsage, reportUnknownMemberType]
+    assert [(prompt, value) for prompt, value in yes_no._options if value is not Select.NULL] == [  # pyright: ignore[reportPrivateUsage, reportUnknownMemberType, reportUnknownVariableType]
+        ("Yes", True),
+        ("No", False),
+    ]
+    for default in (True, False):
+        switch = FieldInput.build(
+            FormField(name="b", kind=FieldKind.BOOLEAN, label="B", default=default), "sw"
+        )
+        assert isinstance(switch.widget, Switch)
+        assert (switch.widget.id, switch.widget.value, switch.value()) == ("sw", default, default)
+
+    several = FieldInput.build(
+        FormField(name="m", kind=FieldKind.MULTI_CHOICE, label="M", options=OPTIONS), "ms"
+    )
+    assert isinstance(several.widget, SelectionList)
+    assert (several.widget.id, several.widget.selected, several.value()) == ("ms", [], [])
