@@ -134,3 +134,9 @@ def test_a_long_server_name_is_cut_at_100_characters() -> None:
     assert isinstance(error, NoBackChannelError)
     assert error.server_name == "b" * 99 + "c"
     assert str(error).startswith(f"the server '{'b' * 99}c' ({URL}) tried to ")
+
+
+# scripts/mutants on back_channel.py and _errors.py with this file: the survivors left behave the same.
+# * ``_BACK_CHANNEL_ASKS.get(method or "XXXX")``: neither ``""`` nor ``"XXXX"`` is a key.
+# * ``_say_public`` (``__module__ = "mcp_client"``, asserted above): it runs when ``_errors`` is
+#   imported, before mutmut switches a mutant on, so none of its mutants can be seen by a test.

@@ -363,3 +363,13 @@ def test_the_doubling_stops_at_two_to_the_sixtieth() -> None:
     """However long the outage, the ceiling is computed without overflow: doubling stops at 2**60."""
     tiny = Reconnect(first_delay=1e-300, max_delay=1.0)
     assert tiny.ceiling(61) == tiny.ceiling(10**6) == 1e-300 * 2.0**60
+
+
+# scripts/mutants on _connection/reconnect.py with this file: the survivors left behave the same.
+# * ``_without_mark``: ``recover`` calls it only on an error ``_was_never_sent`` said no to, so the mark
+#   is never there and the ``delattr`` never runs (its mutants, and ``getattr(..., None)`` for
+#   ``False`` here and in ``_was_never_sent``, change nothing).
+# * ``Supervisor.__init__``: ``_resume_at`` is read only after giving up set it; ``_last_error`` is set
+#   before any attempt; ``_restarting_in = ""`` (also in ``_bring_back``) never equals a task id.
+# * ``_exhausted``'s ``if last is not None``: ``_bring_back`` sets ``_last_error`` first, never None.
+# * ``monotonic() <= _resume_at`` for ``<``: differs only within one tick of the clock.
