@@ -104,3 +104,10 @@ def test_each_choice_widget_is_built_with_its_prompt_id_and_default() -> None:
     )
     assert isinstance(several.widget, SelectionList)
     assert (several.widget.id, several.widget.selected, several.value()) == ("ms", [], [])
+
+
+# scripts/mutants on _fields.py with this file and test_textual_form.py -k every_field_kind: field_label
+# 18/18 killed; the option labels as Text all killed. Left: ``cast(None, ...)`` in ``value()`` (cast does
+# nothing at run time: equivalent); the Input built for text, numbers and dates (its id, default,
+# validators, placeholder), a yes/no Select left empty read as MISSING, and the validator's messages
+# need a mounted app (Input cannot be built outside one): tests for them belong with the pilot tests.
