@@ -76,3 +76,67 @@ def test_the_server_name_is_plain_text_and_the_error_crosses_processes() -> None
 def test_without_a_name_the_error_names_the_url() -> None:
     error = no_back_channel(ServerError(-32600, OFFICIAL), modern=True, server=URL, server_name=None)
     assert str(error).startswith(f"{URL} tried to ask the user a question (elicitation/create)")
+
+
+def test_the_message_word_for_word_with_the_servers_error_as_its_cause() -> None:
+    sent = ServerError(-32600, OFFICIAL)
+    error = no_back_channel(sent, modern=True, server=URL, server_name="bistro")
+    assert str(error) == (
+        f"the server 'bistro' ({URL}) tried to ask the user a question (elicitation/create) over the "
+        "legacy back-channel (the way ctx.elicit asks); a 2026-07-28 connection has none, so the question "
+        'never reached the user and the call failed. Connect to this server with Client(..., mode="legacy") '
+        '(in a config file or a ClientGroup: "mode": "legacy" for this server)'
+    )
+    # The traceback goes on with the server's own words, and names the public class.
+    assert error.__cause__ is sent
+    assert str(sent) == f"{OFFICIAL} (JSON-RPC error -32600)"
+    assert f"{type(error).__module__}.{type(error).__qualname__}" == "mcp_client.NoBackChannelError"
+
+
+@pytest.mark.parametrize(
+    ("message", "tried", "lost"),
+    [
+        (OFFICIAL, "ask the user a question (elicitation/create)", "the question never reached the user"),
+        (
+            "this transport has no back-channel",
+            "ask the user a question",
+            "the question never reached the user",
+        ),
+        (
+            "Cannot send 'sampling/createMessage': no back-channel",
+            "ask this client's model (sampling/createMessage)",
+            "it never reached us",
+        ),
+        (
+            "Cannot send 'roots/list': no back-channel",
+            "ask for this client's roots (roots/list)",
+            "it never reached us",
+        ),
+        # A request we have no words for is named as sent.
+        (
+            "Cannot send 'elicitation/poll': no back-channel",
+            "send this client a request (elicitation/poll)",
+            "it never reached us",
+        ),
+    ],
+)
+def test_the_message_says_what_the_server_tried_to_ask(message: str, tried: str, lost: str) -> None:
+    error = no_back_channel(ServerError(-32600, message), modern=True, server=URL, server_name=None)
+    assert str(error).startswith(
+        f"{URL} tried to {tried} over the legacy back-channel (the way ctx.elicit asks); "
+    )
+    assert f"has none, so {lost} and the call failed." in str(error)
+
+
+def test_a_long_server_name_is_cut_at_100_characters() -> None:
+    name = "b" * 99 + "\x07" + "cd" + "e" * 50
+    error = no_back_channel(ServerError(-32600, OFFICIAL), modern=True, server=URL, server_name=name)
+    assert isinstance(error, NoBackChannelError)
+    assert error.server_name == "b" * 99 + "c"
+    assert str(error).startswith(f"the server '{'b' * 99}c' ({URL}) tried to ")
+
+
+# scripts/mutants on back_channel.py and _errors.py with this file: the survivors left behave the same.
+# * ``_BACK_CHANNEL_ASKS.get(method or "XXXX")``: neither ``""`` nor ``"XXXX"`` is a key.
+# * ``_say_public`` (``__module__ = "mcp_client"``, asserted above): it runs when ``_errors`` is
+#   imported, before mutmut switches a mutant on, so none of its mutants can be seen by a test.
