@@ -309,7 +309,7 @@ def browser_page() -> None:
     import re
 
     import anyio
-    import httpx
+    import httpx2
 
     from mcp_client import ClientRequestContext
     from mcp_client.types import ElicitRequestFormParams, ElicitResult
@@ -334,7 +334,7 @@ def browser_page() -> None:
         async def ask() -> None:
             results.append(await adapter(context, params))
 
-        async with anyio.create_task_group() as tg, httpx.AsyncClient(timeout=30) as http:
+        async with anyio.create_task_group() as tg, httpx2.AsyncClient(timeout=30) as http:
             tg.start_soon(ask)
             with anyio.fail_after(60):
                 await opened.wait()

@@ -14,7 +14,7 @@ import random
 from collections.abc import Iterator
 
 import anyio
-import httpx
+import httpx2
 import pytest
 
 from mcp_client import MCPConnectionError, MCPError, Reconnect, ServerError, ServerExitedError
@@ -154,7 +154,7 @@ async def test_a_call_in_flight_is_not_sent_again_and_nothing_restarts(
     ]
     # A refused connection read mid-response (not a refusal to connect) is no proof it was never sent.
     cut = MCPConnectionError("connection lost")
-    cut.__cause__ = httpx.ReadError("reset")
+    cut.__cause__ = httpx2.ReadError("reset")
     with pytest.raises(MCPConnectionError):
         await sup.recover(cut, "tools/call", {"name": "write"}, frozenset())
     assert restarts.calls == 0
@@ -173,7 +173,9 @@ async def test_a_request_that_never_left_is_sent_again_whatever_it_is(how: str) 
     if how == "marked":
         error = never_sent(error)
     else:
-        error.__cause__ = httpx.ConnectError("refused") if how == "refused" else httpx.ConnectTimeout("slow")
+        error.__cause__ = (
+            httpx2.ConnectError("refused") if how == "refused" else httpx2.ConnectTimeout("slow")
+        )
     await sup.recover(error, "tools/call", {"name": "write"}, frozenset())
     assert (restarts.calls, restarts.reconnected, sup.generation) == (1, 1, 1)
     await sup.recover(never_sent(MCPConnectionError("again")), "tools/call", {"name": "write"}, frozenset())
