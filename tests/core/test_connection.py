@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 import anyio
 import anyio.lowlevel
 import httpx
+import httpx2
 import pytest
 
 from mcp_client import (
@@ -268,6 +269,25 @@ def test_an_auth_that_is_no_auth_is_refused_naming_what_to_pass() -> None:
     refusal = r"auth must be an httpx2\.Auth .* or an httpx\.Auth subclass .*got str"
     with pytest.raises(TypeError, match=refusal):
         Client("http://127.0.0.1:9/mcp", auth="Bearer t0ken")  # type: ignore[arg-type]
+
+
+class _PlainAuth:
+    """An ``auth_flow`` and nothing else: no ``requires_*`` flags to read."""
+
+    def __init__(self) -> None:
+        self.methods: list[str] = []
+
+    def auth_flow(self, request: httpx2.Request) -> Generator[httpx2.Request, httpx2.Response, None]:
+        self.methods.append(request.method)
+        yield request
+
+
+async def test_an_object_with_only_an_auth_flow_is_an_auth(guide_http_url: str, era: str) -> None:
+    """No httpx class and no ``requires_*`` flags: the flow alone is enough, and runs on every request."""
+    plain = _PlainAuth()
+    async with Client(guide_http_url, mode=era, auth=plain) as client:
+        assert text_of(await client.call_tool("echo", {"text": "hi"})) == "hi"
+    assert "POST" in plain.methods
 
 
 async def test_first_call_after_connect_hears_questions_on_the_get_stream(guide_http_url: str) -> None:
