@@ -26,6 +26,8 @@ from mcp_client._protocol.versions import LEGACY_VERSIONS, MODERN_VERSIONS
 from mcp_client._version import __version__
 
 if TYPE_CHECKING:
+    from mcp_client._approvals.policy import ToolPolicy
+    from mcp_client._approvals.request import ApprovalCallback, ApprovalRequest, ApprovalResult
     from mcp_client._client import Client
     from mcp_client._connection.reconnect import Reconnect, ServerHealth
     from mcp_client._connection.transport import Message, RequestId, ServerMessageSink, Spawn, Transport
@@ -56,6 +58,7 @@ if TYPE_CHECKING:
         SubscriptionLostError,
         TaskCancelledError,
         TaskLostError,
+        ToolCallDenied,
         UnsupportedInEraError,
         UnsupportedProtocolVersionError,
         UrlElicitationRequiredError,
@@ -80,6 +83,9 @@ if TYPE_CHECKING:
 __all__ = [
     "LEGACY_VERSIONS",
     "MODERN_VERSIONS",
+    "ApprovalCallback",
+    "ApprovalRequest",
+    "ApprovalResult",
     "CallbackError",
     "CapabilityNotDeclaredError",
     "Client",
@@ -131,6 +137,8 @@ __all__ = [
     "SubscriptionLostError",
     "TaskCancelledError",
     "TaskLostError",
+    "ToolCallDenied",
+    "ToolPolicy",
     "ToolTask",
     "Transport",
     "UnsupportedInEraError",
@@ -143,6 +151,10 @@ __all__ = [
 
 # Where each public name lives (its module, relative to this package), loaded on first touch.
 _LAZY: dict[str, str] = {
+    "ApprovalCallback": "_approvals.request",
+    "ApprovalRequest": "_approvals.request",
+    "ApprovalResult": "_approvals.request",
+    "ToolPolicy": "_approvals.policy",
     "Client": "_client",
     "ClientRequestContext": "_session.context",
     "current_server": "_session.context",
@@ -175,6 +187,7 @@ _LAZY: dict[str, str] = {
     "SubscriptionLostError": "_errors",
     "TaskCancelledError": "_errors",
     "TaskLostError": "_errors",
+    "ToolCallDenied": "_errors",
     "UnsupportedInEraError": "_errors",
     "UnsupportedProtocolVersionError": "_errors",
     "UrlElicitationRequiredError": "_errors",

@@ -83,6 +83,7 @@ __all__ = [
     "SubscriptionLostError",
     "TaskCancelledError",
     "TaskLostError",
+    "ToolCallDenied",
     "UnsupportedInEraError",
     "UnsupportedProtocolVersionError",
     "UrlElicitationRequiredError",
@@ -421,6 +422,22 @@ class UnsupportedInEraError(MCPClientError):
     For example ``resources/subscribe`` is gone in 2026-07-28 (use ``listen()``), and a legacy call
     cannot be resumed from ``request_state`` (the server holds a legacy call open while it asks).
     """
+
+
+class ToolCallDenied(MCPClientError):
+    """The app's tool policy, or the person it asked, refused this tool call: the server was not called.
+
+    ``tool`` is the tool's name as the app called it, ``server`` the server it belongs to, ``reason``
+    which rule decided (a ``deny`` pattern, or the approval asked for), ``note`` what the person said
+    when refusing (``None`` if nothing).
+    """
+
+    def __init__(self, message: str, *, tool: str, server: str, reason: str, note: str | None = None) -> None:
+        super().__init__(message)
+        self.tool = tool
+        self.server = server
+        self.reason = reason
+        self.note = note
 
 
 # Errors are raised from deep inside the package, often before the app has touched

@@ -1,0 +1,18 @@
+"""MCP Apps without a UI: the extension, which tools have a view and who may call them, the view's
+resource, and the host side of a view's JSON-RPC (``AppBridge``).
+
+A host that renders views lives in ``ui_adapters.apps``; this package never imports a UI.
+"""
+
+from __future__ import annotations
+
+from mcp_client.apps._tool_app import (
+    APP_MIME_TYPE,
+    APPS_EXTENSION,
+    ToolApp,
+    app_may_call,
+    app_of,
+    model_may_see,
+)
+
+__all__ = ["APPS_EXTENSION", "APP_MIME_TYPE", "ToolApp", "app_may_call", "app_of", "model_may_see"]
