@@ -294,7 +294,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--only",
-        choices=["fastmcp", "fastmcp-tasks", "everything", "filesystem", "memory", "oidc-provider", "ext-apps"],
+        choices=[
+            "fastmcp",
+            "fastmcp-tasks",
+            "everything",
+            "filesystem",
+            "memory",
+            "oidc-provider",
+            "ext-apps",
+        ],
         help="install just one peer (default: all)",
     )
     args = parser.parse_args(argv)

@@ -48,7 +48,7 @@ def entry(name: str) -> Path:
         raise ValueError(f"unknown MCP Apps example server {name!r}; one of {', '.join(SERVERS)}")
     path = SCOPE_DIR / f"server-{name}" / "dist" / "index.js"
     if not path.exists():
-        pytest.fail(f"{package_name(name)} is not installed ({path} is missing): {INSTALL_HINT}", pytrace=False)
+        pytest.fail(f"{package_name(name)} is not installed ({path} is missing): {INSTALL_HINT}", False)
     return path
 
 
@@ -56,7 +56,7 @@ def node() -> str:
     """The ``node`` executable, or a failed test saying Node.js 20+ is needed."""
     found = shutil.which("node")
     if found is None:
-        pytest.fail("the MCP Apps example servers need Node.js 20+ on PATH (apt-get install nodejs)", pytrace=False)
+        pytest.fail("the MCP Apps example servers need Node.js 20+ on PATH (apt-get install nodejs)", False)
     return found
 
 
@@ -67,6 +67,7 @@ def stdio_command(name: str) -> tuple[str, list[str]]:
 
 
 def stdio_parameters(name: str) -> StdioServerParameters:
-    """``StdioServerParameters`` for the example server ``name``: ``Client(stdio_parameters("system-monitor"))``."""
+    """``StdioServerParameters`` for the example server ``name``, run in its own ``dist`` folder:
+    ``Client(stdio_parameters("system-monitor"))``."""
     command, args = stdio_command(name)
     return StdioServerParameters(command=command, args=args, cwd=str(entry(name).parent))
