@@ -29,3 +29,15 @@ __all__ = [
     "app_of",
     "model_may_see",
 ]
+
+
+# Public names say where a user imports them from (reprs, tracebacks and the reference).
+def _say_public() -> None:
+    namespace = globals()
+    for name in ("AppCsp", "AppPermissions", "AppResource", "ToolApp"):
+        namespace[name].__module__ = __name__
+    for name in ("app_may_call", "app_of", "model_may_see"):
+        namespace[name].__module__ = __name__
+
+
+_say_public()
