@@ -41,7 +41,12 @@ from mcp_client._connection.http_auth import HttpAuth
 from mcp_client._connection.reconnect import ServerHealth, policy_of
 from mcp_client._errors import ClientStateError, MCPClientError
 from mcp_client._group.keeper import MemberKeeper, client_health
-from mcp_client._session.context import notices_from, with_notices_from, with_server_name
+from mcp_client._session.context import (  # ClientRequestContext: in ApprovalCallback (the docs)
+    ClientRequestContext,  # noqa: F401  # pyright: ignore[reportUnusedImport]
+    notices_from,
+    with_notices_from,
+    with_server_name,
+)
 from mcp_client._session.elicitation import ElicitationCallback
 from mcp_client._session.notifications import LoggingCallback, MessageHandler, ProgressCallback
 from mcp_client._session.roots import ListRootsCallback
