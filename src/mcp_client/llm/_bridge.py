@@ -22,6 +22,7 @@ from mcp_client._errors import (
     InvalidToolResultError,
     MCPError,
     NoBackChannelError,
+    ToolCallDenied,
     UrlElicitationRequiredError,
 )
 from mcp_client._group.client_group import ClientGroup
@@ -33,6 +34,7 @@ from mcp_client.llm._view import (
     ExportedTool,
     ModelReads,
     argument_problem,
+    denied_result,
     error_result,
     field_of,
     model_reads_checked,
@@ -78,6 +80,11 @@ class ToolBridge:
     arguments that cannot be sent never reach the server. Connection failures still raise (the app
     decides whether to go on), and so does ``UrlElicitationRequiredError`` (the user, not the model,
     must open its URLs before the call is made again).
+
+    A client with a ``tool_policy`` (``Client`` or ``ClientGroup``) gates every call the bridge makes:
+    the bridge has no policy of its own, so the model, a view and the app are held to one policy. A
+    call it denies (by a pattern, or the person asked) is an error result telling the model that the
+    user refused it (and what the user said); ``is_denied(result)`` tells it apart.
 
     ``pause_with`` (a ``QuestionBroker``, or any ``PausingCaller``) makes every call through it: a
     2026-07-28 server's question then pauses the call instead of holding the model's run, and
@@ -250,21 +257,28 @@ class ToolBridge:
         refused = _arguments.problem(tool, arguments)  # where the export was looser than the tool
         if refused is not None:
             return error_result(f"The call to {tool.name} was not run: {refused}")
-        client = self._client
-        if isinstance(client, ClientGroup):
-            assert tool.server is not None  # a group's tools always name their server
-            client = client[tool.server]
+        client = self.client_for(tool)
         try:
             if self._pause_with is None:
                 return await client.call_tool(tool.original_name, arguments)
             outcome = await self._pause_with.call_tool(client, tool.original_name, arguments)
         except (UrlElicitationRequiredError, NoBackChannelError):
             raise  # for the person, not the model: a link to open, or the app's mode to change
+        except ToolCallDenied as denied:  # the client's tool_policy, or the person it asked, said no
+            return denied_result(tool.name, denied)
         except (MCPError, InvalidToolResultError) as exc:
             return error_result(f"The call to {tool.name} failed: {exc}")
         if isinstance(outcome, CallToolResult):
             return outcome
         raise ToolCallPaused(tool, outcome, arguments=arguments, server=client.server)
+
+    def client_for(self, tool: ExportedTool) -> Client:
+        """The ``Client`` of the server ``tool`` belongs to (a group's member, or the one client)."""
+        client = self._client
+        if isinstance(client, ClientGroup):
+            assert tool.server is not None  # a group's tools always name their server
+            return client[tool.server]
+        return client
 
     async def _run(
         self, name: Any, arguments: Any, call_id: Any, result: CallToolResult | None
