@@ -6,6 +6,8 @@ A host that renders views lives in ``ui_adapters.apps``; this package never impo
 
 from __future__ import annotations
 
+from mcp_client.apps._bridge import AppBridge
+from mcp_client.apps._host_context import STYLE_VARIABLES, default_host_context, style_variables
 from mcp_client.apps._tool_app import (
     APP_MIME_TYPE,
     APPS_EXTENSION,
@@ -15,4 +17,15 @@ from mcp_client.apps._tool_app import (
     model_may_see,
 )
 
-__all__ = ["APPS_EXTENSION", "APP_MIME_TYPE", "ToolApp", "app_may_call", "app_of", "model_may_see"]
+__all__ = [
+    "APPS_EXTENSION",
+    "APP_MIME_TYPE",
+    "STYLE_VARIABLES",
+    "AppBridge",
+    "ToolApp",
+    "app_may_call",
+    "app_of",
+    "default_host_context",
+    "model_may_see",
+    "style_variables",
+]
