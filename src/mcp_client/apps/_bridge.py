@@ -507,13 +507,13 @@ class AppBridge:
         ):
             logger.warning("the view asked to open a link that is no http(s) URL: refused")
             raise ViewError(INVALID_PARAMS, "ui/open-link opens http and https links only")
-        await self._ask(self._on_open_link, "on_open_link", "ui/open-link", params, "open links")
+        await self._ask(self._on_open_link, "on_open_link", "ui/open-link", params, "opens no links")
         return {}
 
     async def _message(self, params: dict[str, Any]) -> Mapping[str, Any]:
         if not isinstance(params.get("content"), list):
             raise ViewError(INVALID_PARAMS, "ui/message needs its content (params.content, a list of blocks)")
-        await self._ask(self._on_message, "on_message", "ui/message", params, "messages from views")
+        await self._ask(self._on_message, "on_message", "ui/message", params, "takes no messages from views")
         return {}
 
     async def _model_context(self, params: dict[str, Any]) -> Mapping[str, Any]:
@@ -522,7 +522,7 @@ class AppBridge:
             "on_model_context",
             "ui/update-model-context",
             params,
-            "model context from views",
+            "takes no model context from views",
         )
         return {}
 
@@ -534,12 +534,12 @@ class AppBridge:
         return {"mode": current}
 
     async def _ask(
-        self, callback: ViewCallback | None, name: str, method: str, params: dict[str, Any], what: str
+        self, callback: ViewCallback | None, name: str, method: str, params: dict[str, Any], refusal: str
     ) -> None:
         """Put the view's request to the app's callback; refuse (``ViewError``) unless it says ``True``."""
         if callback is None:
             logger.warning("the view sent %s; refused: this host has no %s callback", method, name)
-            raise ViewError(REFUSED, f"this host takes no {what}")
+            raise ViewError(REFUSED, f"this host {refusal}")
         try:
             answer: object = callback(dict(params))
             if inspect.isawaitable(answer):
