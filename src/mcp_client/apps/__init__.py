@@ -6,8 +6,10 @@ A host that renders views lives in ``ui_adapters.apps``; this package never impo
 
 from __future__ import annotations
 
+from mcp_client._errors import AppResourceError
 from mcp_client.apps._bridge import AppBridge
 from mcp_client.apps._host_context import STYLE_VARIABLES, default_host_context, style_variables
+from mcp_client.apps._resource import AppCsp, AppPermissions, AppResource
 from mcp_client.apps._tool_app import (
     APP_MIME_TYPE,
     APPS_EXTENSION,
@@ -22,6 +24,10 @@ __all__ = [
     "APP_MIME_TYPE",
     "STYLE_VARIABLES",
     "AppBridge",
+    "AppCsp",
+    "AppPermissions",
+    "AppResource",
+    "AppResourceError",
     "ToolApp",
     "app_may_call",
     "app_of",
