@@ -5,6 +5,7 @@ what the host sends, which tools a view may call, its reads, its questions."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -109,6 +110,38 @@ async def test_a_dark_host_gives_the_dark_variables_and_its_callbacks_capabiliti
     assert capabilities["openLinks"] == {}
     assert set(capabilities["message"]) == {"text", "image", "audio", "resource", "resourceLink"}
     assert "structuredContent" in capabilities["updateModelContext"]
+
+
+@pytest.mark.parametrize(
+    ("context", "message"),
+    [
+        ({"theme": "blue"}, "hostContext theme must be one of light, dark, not 'blue'"),
+        ({"displayMode": "huge"}, "hostContext displayMode must be one of inline, fullscreen, pip"),
+        ({"platform": "tv"}, "hostContext platform must be one of web, desktop, mobile"),
+        ({"styles": "dark"}, "hostContext styles is a mapping"),
+        ({"styles": {"variables": ["--font-sans"]}}, "hostContext styles.variables maps"),
+        ({"styles": {"variables": {"--brand": "red"}}}, "'--brand' is no standard style variable"),
+        ({"styles": {"variables": {"--font-sans": 12}}}, "the style variable --font-sans is a CSS value"),
+    ],
+)
+async def test_a_host_context_the_view_would_reject_is_refused(
+    apps_bridge_http_url: str, context: dict[str, Any], message: str
+) -> None:
+    async with Client(apps_bridge_http_url) as client:
+        with pytest.raises(ValueError, match=re.escape(message)):
+            AppBridge(client, "show_time", send=Outbox(), host_context=context)
+        bridge = AppBridge(client, "show_time", send=Outbox())
+        with pytest.raises(ValueError, match=re.escape(message)):
+            await bridge.set_host_context(context)
+        assert bridge.host_context["theme"] == "light"
+        # A subset of the standard variables is the host's right.
+        fewer = AppBridge(
+            client,
+            "show_time",
+            send=Outbox(),
+            host_context={"styles": {"variables": {"--font-sans": "serif"}}},
+        )
+        assert fewer.host_context["styles"] == {"variables": {"--font-sans": "serif"}}
 
 
 async def test_a_view_asking_another_protocol_version_gets_the_hosts(apps_bridge_http_url: str) -> None:

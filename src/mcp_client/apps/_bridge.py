@@ -33,7 +33,12 @@ import anyio
 from mcp_client._errors import MCPClientError, MCPError
 from mcp_client._version import __version__
 from mcp_client.apps._app_target import AppTarget, ToolNotFound
-from mcp_client.apps._host_context import DisplayMode, default_host_context, style_variables
+from mcp_client.apps._host_context import (
+    DisplayMode,
+    check_host_context,
+    default_host_context,
+    style_variables,
+)
 from mcp_client.apps._tool_app import app_of
 from mcp_client.apps._view_messages import (
     INTERNAL_ERROR,
@@ -112,8 +117,9 @@ class AppBridge:
     ``host_context`` (a mapping) overrides fields of the ``hostContext`` the view gets at ``ui/initialize``
     (``default_host_context()``: theme, every standard style variable for it, display mode ``inline``,
     container dimensions, locale, time zone, platform); a ``theme`` given without ``styles`` brings that
-    theme's style variables. ``host_info`` is the host's ``{"name", "version"}`` (``mcp-client`` by
-    default).
+    theme's style variables. A field the view's SDK would reject (a theme other than ``light`` or
+    ``dark``, a style variable that is not a standard one) raises ``ValueError``. ``host_info`` is the
+    host's ``{"name", "version"}`` (``mcp-client`` by default).
 
     The view's requests that need the person go to the callbacks, which get the request's ``params`` (a
     dict), may be sync or async, and return ``True`` to accept (the view's request succeeds) or ``False``
@@ -142,8 +148,8 @@ class AppBridge:
         self._target = AppTarget(client, tool)
         self._send = send
         overrides = dict(host_context or {})
-        theme = overrides.get("theme", "light")
-        self._context = default_host_context(theme=theme if theme in ("light", "dark") else "light")
+        check_host_context(overrides)
+        self._context = default_host_context(theme=overrides.get("theme", "light"))
         self._context.update(overrides)
         self._host_info = dict(host_info or {"name": "mcp-client", "version": __version__})
         self._on_message = on_message
@@ -233,8 +239,9 @@ class AppBridge:
     async def set_host_context(self, changes: Mapping[str, Any]) -> None:
         """Change fields of the ``hostContext`` and tell the view the ones that changed
         (``ui/notifications/host-context-changed``). A new ``theme`` without ``styles`` brings its style
-        variables."""
+        variables; a field the view would reject raises ``ValueError`` (see ``AppBridge``)."""
         changes = dict(changes)
+        check_host_context(changes)
         theme = changes.get("theme")
         if theme in ("light", "dark") and theme != self._context.get("theme") and "styles" not in changes:
             changes["styles"] = {"variables": style_variables(theme)}
