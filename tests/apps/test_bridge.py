@@ -155,6 +155,7 @@ async def test_a_view_asking_another_protocol_version_gets_the_hosts(apps_bridge
 # ------------------------------------------------------------------ what the host sends, and when
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 async def test_nothing_reaches_the_view_before_initialized_then_input_and_result_in_order(
     apps_bridge_http_url: str,
 ) -> None:
@@ -291,6 +292,7 @@ async def test_tools_list_gives_the_view_only_the_tools_it_may_call(apps_bridge_
     assert names == ["calls", "refresh_time", "set_alarm", "show_time"]
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 async def test_a_view_that_cancels_its_call_gets_no_answer(apps_bridge_http_url: str) -> None:
     asking = anyio.Event()
 

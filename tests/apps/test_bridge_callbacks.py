@@ -47,6 +47,7 @@ def _bridge(client: Client, outbox: Outbox | None = None, **callbacks: Any) -> A
 # ------------------------------------------------------------------ the callbacks
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 @pytest.mark.parametrize(("keyword", "method", "params", "refusal"), ASKS, ids=IDS)
 @pytest.mark.parametrize("kind", ["sync", "async"])
 async def test_a_callback_that_accepts_gets_the_params_and_the_view_succeeds(
@@ -305,6 +306,7 @@ async def test_a_malformed_message_gets_an_error_and_never_raises(
 # ------------------------------------------------------------------ teardown
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 async def test_teardown_waits_a_bounded_time_when_the_view_never_answers(client: Client) -> None:
     outbox = Outbox()
     bridge = _bridge(client, outbox)
@@ -324,6 +326,7 @@ async def test_teardown_waits_a_bounded_time_when_the_view_never_answers(client:
     assert await bridge.teardown() is False
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 async def test_teardown_returns_once_the_view_answers(client: Client) -> None:
     outbox = Outbox()
     bridge = _bridge(client, outbox, teardown_timeout=30)
@@ -368,6 +371,7 @@ async def test_teardown_with_an_error_answer_or_before_initialized(client: Clien
     assert early.sent == []
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 async def test_a_send_that_fails_never_breaks_handle_or_teardown(
     client: Client, caplog: pytest.LogCaptureFixture
 ) -> None:
