@@ -386,3 +386,41 @@ async def test_a_send_that_fails_never_breaks_handle_or_teardown(
     messages = caplog.messages
     assert "ui/notifications/tool-input could not be sent to the view" in messages
     assert "the view's ui/resource-teardown could not be sent" in messages
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
+async def test_teardown_is_bounded_even_when_send_blocks_and_cancels_what_the_view_still_runs(
+    apps_bridge_http_url: str,
+) -> None:
+    asking = anyio.Event()
+
+    async def never_answers(context: Any, params: Any) -> Any:
+        asking.set()
+        await anyio.sleep_forever()
+
+    stuck = anyio.Event()
+
+    async def blocking_send(message: dict[str, Any]) -> None:
+        if message.get("method") == "ui/resource-teardown":
+            stuck.set()
+            await anyio.sleep_forever()
+
+    answers: list[dict[str, Any] | None] = []
+    async with Client(apps_bridge_http_url, mode="legacy", elicitation_callback=never_answers) as client:
+        bridge = AppBridge(client, "show_time", send=blocking_send)
+        await handshake(bridge)
+
+        async def view_call() -> None:
+            answers.append(
+                await bridge.handle(
+                    request(20, "tools/call", {"name": "set_alarm", "arguments": {"at": "9"}})
+                )
+            )
+
+        with anyio.fail_after(20):
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(view_call)
+                await asking.wait()
+                assert await bridge.teardown(timeout=0.3) is False
+                assert stuck.is_set()
+    assert answers == [None]  # the call was cancelled with the view: nobody to answer

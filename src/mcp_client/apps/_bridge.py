@@ -261,35 +261,38 @@ class AppBridge:
         ``timeout`` seconds (``teardown_timeout``, 5 by default). Returns whether the view answered with a
         success in time.
 
-        Afterwards nothing more is sent to the view and its requests are refused. A view that never sent
-        ``initialized`` gets nothing (the host may not send it anything) and this returns ``False`` at once;
-        so does a ``send`` that fails (the page is gone): it is logged, never raised.
+        Afterwards nothing more is sent to the view, its requests are refused and those still running are
+        cancelled. A view that never sent ``initialized`` gets nothing (the host may not send it anything)
+        and this returns ``False`` at once; so does a ``send`` that fails (the page is gone): it is logged,
+        never raised. The bound covers the ``send`` too: a ``send`` that blocks does not hold the host.
         """
-        async with self._lock:
-            if self._closed:
-                return False
-            self._closed = True
-            self._queue.clear()
-            if not self._initialized:
-                return False
-            self._next_id += 1
-            request_id = self._next_id
-            answered = anyio.Event()
-            answers: list[ViewMessage] = []
-            self._pending[request_id] = (answered, answers)
-            params: dict[str, Any] = {"reason": reason} if reason else {}
-            request = {"jsonrpc": "2.0", "id": request_id, "method": "ui/resource-teardown", "params": params}
-            try:
-                await self._send(request)
-            except Exception:
-                logger.warning("the view's ui/resource-teardown could not be sent", exc_info=True)
-                self._pending.pop(request_id, None)
-                return False
-        with anyio.move_on_after(self._teardown_timeout if timeout is None else timeout):
-            await answered.wait()
-        self._pending.pop(request_id, None)
-        for scope in self._running.values():  # requests still running have nobody to answer any more
-            scope.cancel()
+        if self._closed:
+            return False
+        self._closed = True  # from now on nothing else is sent, whoever holds the lock
+        self._next_id += 1
+        request_id = self._next_id
+        answered = anyio.Event()
+        answers: list[ViewMessage] = []
+        # The whole of it is bounded, the send included: a page that stopped reading must not hold the host.
+        try:
+            with anyio.move_on_after(self._teardown_timeout if timeout is None else timeout):
+                async with self._lock:
+                    self._queue.clear()
+                    if not self._initialized:
+                        return False
+                    self._pending[request_id] = (answered, answers)
+                    params: dict[str, Any] = {"reason": reason} if reason else {}
+                    request = {"jsonrpc": "2.0", "id": request_id, "method": "ui/resource-teardown"}
+                    try:
+                        await self._send({**request, "params": params})
+                    except Exception:
+                        logger.warning("the view's ui/resource-teardown could not be sent", exc_info=True)
+                        return False
+                await answered.wait()
+        finally:
+            self._pending.pop(request_id, None)
+            for scope in list(self._running.values()):  # requests still running have nobody to answer
+                scope.cancel()
         if not answers:
             logger.info("the view did not answer ui/resource-teardown in time; torn down anyway")
             return False
@@ -368,7 +371,7 @@ class AppBridge:
         finally:
             if self._running.get(request_id) is scope:
                 del self._running[request_id]
-        logger.info("the view cancelled its %s (request %r): not answered", message.method, request_id)
+        logger.info("the view's %s (request %r) was cancelled: not answered", message.method, request_id)
         return None
 
     def _handlers(self) -> dict[str, Callable[[dict[str, Any]], Awaitable[Mapping[str, Any]]]]:
