@@ -221,7 +221,7 @@ async def test_without_on_log_the_views_logs_go_to_the_logger_and_a_failing_on_l
         assert await _bridge(client, on_log=broken).handle(log) is None
     records = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == "mcp_client.apps"]
     assert records == [
-        (logging.WARNING, "the view logs (view): 'low'"),
+        (logging.WARNING, "the view logs ('view'): 'low'"),
         (logging.ERROR, "the host's on_log callback failed"),
     ]
 
@@ -424,3 +424,18 @@ async def test_teardown_is_bounded_even_when_send_blocks_and_cancels_what_the_vi
                 assert await bridge.teardown(timeout=0.3) is False
                 assert stuck.is_set()
     assert answers == [None]  # the call was cancelled with the view: nobody to answer
+
+
+async def test_a_views_log_is_data_in_the_hosts_log(client: Client, caplog: pytest.LogCaptureFixture) -> None:
+    hostile = {
+        "level": "error",
+        "logger": "x\nFAKE host line",
+        "data": "\x1b[31mred\nsecond line" + "y" * 5000,
+    }
+    log = {"jsonrpc": "2.0", "method": "notifications/message", "params": hostile}
+    with caplog.at_level(logging.DEBUG, logger="mcp_client.apps"):
+        assert await _bridge(client).handle(log) is None
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "mcp_client.apps"]
+    assert "\n" not in line and "\x1b" not in line
+    assert line.startswith("the view logs ('x\\nFAKE host line'): '\\x1b[31mred\\nsecond line")
+    assert len(line) < 2100

@@ -97,6 +97,7 @@ _LOG_LEVELS = {
     "emergency": logging.ERROR,
 }
 _DISPLAY_MODES = ("inline", "fullscreen", "pip")
+_LOG_CHARS = 2000
 
 
 class AppBridge:
@@ -321,7 +322,7 @@ class AppBridge:
         try:
             parsed = parse_view_message(message)
         except MalformedMessage as bad:
-            logger.warning("a malformed message from the view (%s) was answered with an error", bad)
+            logger.warning("a malformed message from the view (%r) was answered with an error", str(bad))
             return bad.answer
         if parsed.kind == "response":
             self._answered(parsed)
@@ -365,13 +366,13 @@ class AppBridge:
                 except MCPClientError as failed:
                     return error_answer(request_id, REFUSED, str(failed))
                 except Exception:
-                    logger.exception("the host failed to answer the view's %s", message.method)
+                    logger.exception("the host failed to answer the view's %r", message.method)
                     failed_message = f"the host failed to answer {message.method}"
                     return error_answer(request_id, INTERNAL_ERROR, failed_message)
         finally:
             if self._running.get(request_id) is scope:
                 del self._running[request_id]
-        logger.info("the view's %s (request %r) was cancelled: not answered", message.method, request_id)
+        logger.info("the view's %r (request %r) was cancelled: not answered", message.method, request_id)
         return None
 
     def _handlers(self) -> dict[str, Callable[[dict[str, Any]], Awaitable[Mapping[str, Any]]]]:
@@ -568,7 +569,9 @@ class AppBridge:
     async def _log(self, params: dict[str, Any]) -> None:
         if self._on_log is None:
             level = _LOG_LEVELS.get(str(params.get("level")), logging.INFO)
-            logger.log(level, "the view logs (%s): %r", params.get("logger") or "view", params.get("data"))
+            # The view's text is data: repr() escapes its control characters, and it is cut to a line.
+            source = repr(params.get("logger") or "view")[:_LOG_CHARS]
+            logger.log(level, "the view logs (%s): %s", source, repr(params.get("data"))[:_LOG_CHARS])
             return
         try:
             answer = self._on_log(dict(params))
