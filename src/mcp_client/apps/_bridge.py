@@ -129,7 +129,10 @@ class AppBridge:
     (``ui/open-link``: the host never opens a link itself; the callback opens it, or asks the person, and
     says whether it did; only ``http``/``https`` links reach it). ``on_log`` gets ``notifications/message``
     and returns nothing. Without its callback a request is refused and logged (``mcp_client.apps``); a
-    callback that raises gives the view an error and is logged, and the host goes on.
+    callback that raises gives the view an error and is logged, and the host goes on. The
+    ``hostCapabilities`` the view gets name ``openLinks``, ``message`` and ``updateModelContext`` only
+    where the callback was given, so a view can tell beforehand (give a callback only where the app does
+    something with it). ``teardown_timeout`` bounds ``teardown()``'s wait (seconds).
     """
 
     def __init__(
