@@ -39,3 +39,20 @@ def apps_http_url() -> Iterator[str]:
 def apps_server(transport: str, apps_http_url: str) -> Any:
     """The apps server over each transport (a test that takes it runs over HTTP and stdio)."""
     return apps_http_url if transport == "http" else apps_stdio()
+
+
+# ``AppBridge``'s peer: tests/servers/apps_bridge_server.py (a view, app-only, model-only, a tool that asks).
+APPS_BRIDGE_SERVER = SERVERS_DIR / "apps_bridge_server.py"
+
+
+@pytest.fixture(scope="session")
+def apps_bridge_http_url() -> Iterator[str]:
+    """The apps bridge peer over streamable HTTP, both eras on one endpoint."""
+    with start_http_server(script=APPS_BRIDGE_SERVER) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def apps_bridge_stdio_command() -> tuple[str, list[str]]:
+    """`(command, args)` starting the apps bridge peer on stdio."""
+    return PEER_PYTHON, [str(APPS_BRIDGE_SERVER), "stdio"]
