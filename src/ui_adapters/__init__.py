@@ -62,7 +62,7 @@ if TYPE_CHECKING:
     from ui_adapters.policies import StopAskingPolicy, always_cancel, always_decline, terminal_ask_to_stop
     from ui_adapters.routing import ElicitationRouter, terminal_callback
     from ui_adapters.sampling import SamplingReview
-    from ui_adapters.terminal import TerminalFormAdapter
+    from ui_adapters.terminal import TerminalFormAdapter, terminal_approval
     from ui_adapters.text import sanitize
     from ui_adapters.url import UrlAdapter
 
@@ -98,6 +98,7 @@ __all__ = [
     "browser_login",
     "canned_approvals",
     "sanitize",
+    "terminal_approval",
     "terminal_ask_to_stop",
     "terminal_callback",
 ]
@@ -123,6 +124,7 @@ _WHERE = {
     "CannedApprovals": "ui_adapters.canned_approval",
     "UnansweredApprovalError": "ui_adapters.canned_approval",
     "canned_approvals": "ui_adapters.canned_approval",
+    "terminal_approval": "ui_adapters.terminal",
     "CannedSampling": "ui_adapters.canned_sampling",
     "CannedSamplingRequest": "ui_adapters.canned_sampling",
     "UnansweredSamplingError": "ui_adapters.canned_sampling",
