@@ -58,6 +58,7 @@ if TYPE_CHECKING:
     from ui_adapters.canned import CannedAnswers, CannedQuestion, UnansweredQuestionError
     from ui_adapters.canned_approval import CannedApprovals, UnansweredApprovalError, canned_approvals
     from ui_adapters.canned_sampling import CannedSampling, CannedSamplingRequest, UnansweredSamplingError
+    from ui_adapters.chat import chat_approval
     from ui_adapters.login import BrowserLogin, browser_login
     from ui_adapters.policies import StopAskingPolicy, always_cancel, always_decline, terminal_ask_to_stop
     from ui_adapters.routing import ElicitationRouter, terminal_callback
@@ -97,6 +98,7 @@ __all__ = [
     "always_decline",
     "browser_login",
     "canned_approvals",
+    "chat_approval",
     "sanitize",
     "terminal_approval",
     "terminal_ask_to_stop",
@@ -125,6 +127,7 @@ _WHERE = {
     "UnansweredApprovalError": "ui_adapters.canned_approval",
     "canned_approvals": "ui_adapters.canned_approval",
     "terminal_approval": "ui_adapters.terminal",
+    "chat_approval": "ui_adapters.chat",
     "CannedSampling": "ui_adapters.canned_sampling",
     "CannedSamplingRequest": "ui_adapters.canned_sampling",
     "UnansweredSamplingError": "ui_adapters.canned_sampling",
