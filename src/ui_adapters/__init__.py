@@ -65,6 +65,7 @@ if TYPE_CHECKING:
     from ui_adapters.sampling import SamplingReview
     from ui_adapters.terminal import TerminalFormAdapter, terminal_approval
     from ui_adapters.text import sanitize
+    from ui_adapters.textual import textual_approval
     from ui_adapters.url import UrlAdapter
 
 __all__ = [
@@ -103,6 +104,7 @@ __all__ = [
     "terminal_approval",
     "terminal_ask_to_stop",
     "terminal_callback",
+    "textual_approval",
 ]
 
 _WHERE = {
@@ -128,6 +130,7 @@ _WHERE = {
     "canned_approvals": "ui_adapters.canned_approval",
     "terminal_approval": "ui_adapters.terminal",
     "chat_approval": "ui_adapters.chat",
+    "textual_approval": "ui_adapters.textual",
     "CannedSampling": "ui_adapters.canned_sampling",
     "CannedSamplingRequest": "ui_adapters.canned_sampling",
     "UnansweredSamplingError": "ui_adapters.canned_sampling",
