@@ -47,7 +47,9 @@ def test_the_app_asks_and_shows_the_call_as_a_table() -> None:
         assert re.search(r'Asked because\s+ask="unless_read_only": the server does not mark it', text)
         for label in ("Allow once (o)", "Allow for this session (s)", "Always allow (a)", "Deny (d)"):
             assert label in text
-        term.send("d\r\r")
+        term.send("d\r")
+        term.wait_for("Note \\(optional\\)")
+        term.send("\r")
         assert result_of(term) == "RESULT: deny once null"
 
 
@@ -133,5 +135,30 @@ def test_a_hostile_request_is_shown_as_data() -> None:
         assert not any(line.lstrip(" │").startswith("This app says") for line in term.lines)
         # A request marked not read-only: nothing is pre-chosen, whatever the title says.
         assert "❯" not in text
-        term.send("d\r\r")
+        term.send("d\r")
+        term.wait_for("Note \\(optional\\)")
+        term.send("\r")
         assert result_of(term) == "RESULT: deny once null"
+
+
+@pytest.mark.parametrize(
+    ("keys", "note", "outcome", "ran"),
+    [
+        ("d\r", "because it's prod\r", "DENIED: because it's prod", "[]"),
+        ("o\r", "\r", "CALLED: ran drop_notes", '["drop_notes"]'),
+    ],
+    ids=["denied", "allowed"],
+)
+def test_a_real_client_asks_before_calling_the_server(keys: str, note: str, outcome: str, ran: str) -> None:
+    with screen([str(SCRIPT), "--call", "drop_notes"], rows=50, columns=120) as term:
+        term.wait_for(CHOOSE)
+        assert re.search(r"Server\s+approvals-server", term.text)
+        assert re.search(r"Tool\s+drop_notes", term.text)
+        assert re.search(r"The server describes it\s+“Delete every note.”", term.text)
+        assert "❯" not in term.text
+        term.send(keys)
+        term.wait_for("Note \\(optional\\)")
+        term.send(note)
+        term.wait_for(re.escape(outcome))
+        term.wait_for(re.escape(f"RAN: {ran}"))
+        assert term.wait_exit() == 0
