@@ -4,6 +4,7 @@ note), escape denies, a cancelled call closes the dialog, and hostile server tex
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -12,9 +13,10 @@ import pytest
 pytest.importorskip("textual", reason="the textual extra is not installed (pip install -e '.[textual]')")
 
 from textual.app import App, ComposeResult
-from textual.widgets import Static
+from textual.widgets import Log, Static
 
 from mcp_client import ApprovalRequest, ApprovalResult
+from tests.support.docs_examples import examples
 from tests.ui_adapters._approval_helpers import BIG, CONTEXT, DELETE, READ, hostile
 from tests.ui_adapters._textual_helpers import screen_lines, type_text
 from ui_adapters import textual_approval
@@ -23,6 +25,7 @@ from ui_adapters.textual import ApprovalScreen
 pytestmark = pytest.mark.anyio
 
 SIZE = (120, 50)
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Host(App[None]):
@@ -191,3 +194,30 @@ async def test_a_cancelled_call_closes_the_dialog_with_a_notice() -> None:
     assert notices == [
         "Withdrawn: the tool call on files was cancelled while you were asked. Nothing was run."
     ]
+
+
+async def test_the_docs_example_denies_from_the_dialog(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The "In a Textual app" example of docs/approvals.md, as written, under the pilot from the
+    repository root (where its relative path to the files server points): Deny is focused, Enter."""
+    (example,) = [
+        found
+        for found in examples()
+        if found.page == "docs/approvals.md"
+        and found.tested_by == "tests/ui_adapters/test_textual_approval.py"
+    ]
+    namespace: dict[str, Any] = {"__name__": "docs_example"}
+    exec(compile(example.code, example.id, "exec"), namespace)
+    monkeypatch.chdir(ROOT)
+    app: App[None] = namespace["FilesApp"]()
+    async with app.run_test(size=SIZE) as pilot:
+        with anyio.fail_after(60):
+            while not isinstance(app.screen, ApprovalScreen) or "Tool: delete_folder" not in shown(app):
+                await pilot.pause(0.05)
+        await pilot.click("#note")
+        await type_text(pilot, "not the server")
+        await pilot.press("escape")
+        log = app.query_one(Log)
+        with anyio.fail_after(60):
+            while not log.lines or app.workers:
+                await pilot.pause(0.05)
+        assert log.lines == ["denied: not the server"]
