@@ -19,6 +19,9 @@ rich / prompt_toolkit are only loaded when a terminal adapter is actually used.
 * ``CannedAnswers`` (``ui_adapters.canned``): prepared answers for tests; pytest fixture in
   ``ui_adapters.pytest_plugin``. ``CannedSampling`` (``ui_adapters.canned_sampling``): the same for
   sampling requests.
+* Approving tool calls (``mcp_client.ToolPolicy``): ``terminal_approval`` (``ui_adapters.terminal``),
+  ``chat_approval`` (``ui_adapters.chat``), ``textual_approval`` (``ui_adapters.textual``) and, for
+  tests, ``canned_approvals`` (``ui_adapters.canned_approval``): each a ready ``approval_callback``.
 * ``SamplingReview`` (``ui_adapters.sampling``): a person sees, edits or refuses a server's sampling
   request before the app's model answers it, and sees the answer before it goes back.
 * ``QuestionBroker`` (the package ``ui_adapters.broker``): hands questions to an app's own UI (web,
@@ -53,19 +56,23 @@ if TYPE_CHECKING:
     from ui_adapters.broker.tasks import StoredTask, TaskOutcome
     from ui_adapters.browser import BrowserFormAdapter
     from ui_adapters.canned import CannedAnswers, CannedQuestion, UnansweredQuestionError
+    from ui_adapters.canned_approval import CannedApprovals, UnansweredApprovalError, canned_approvals
     from ui_adapters.canned_sampling import CannedSampling, CannedSamplingRequest, UnansweredSamplingError
+    from ui_adapters.chat import chat_approval
     from ui_adapters.login import BrowserLogin, browser_login
     from ui_adapters.policies import StopAskingPolicy, always_cancel, always_decline, terminal_ask_to_stop
     from ui_adapters.routing import ElicitationRouter, terminal_callback
     from ui_adapters.sampling import SamplingReview
-    from ui_adapters.terminal import TerminalFormAdapter
+    from ui_adapters.terminal import TerminalFormAdapter, terminal_approval
     from ui_adapters.text import sanitize
+    from ui_adapters.textual import textual_approval
     from ui_adapters.url import UrlAdapter
 
 __all__ = [
     "BrowserFormAdapter",
     "BrowserLogin",
     "CannedAnswers",
+    "CannedApprovals",
     "CannedQuestion",
     "CannedSampling",
     "CannedSamplingRequest",
@@ -84,15 +91,20 @@ __all__ = [
     "StoredTask",
     "TaskOutcome",
     "TerminalFormAdapter",
+    "UnansweredApprovalError",
     "UnansweredQuestionError",
     "UnansweredSamplingError",
     "UrlAdapter",
     "always_cancel",
     "always_decline",
     "browser_login",
+    "canned_approvals",
+    "chat_approval",
     "sanitize",
+    "terminal_approval",
     "terminal_ask_to_stop",
     "terminal_callback",
+    "textual_approval",
 ]
 
 _WHERE = {
@@ -113,6 +125,12 @@ _WHERE = {
     "CannedAnswers": "ui_adapters.canned",
     "CannedQuestion": "ui_adapters.canned",
     "UnansweredQuestionError": "ui_adapters.canned",
+    "CannedApprovals": "ui_adapters.canned_approval",
+    "UnansweredApprovalError": "ui_adapters.canned_approval",
+    "canned_approvals": "ui_adapters.canned_approval",
+    "terminal_approval": "ui_adapters.terminal",
+    "chat_approval": "ui_adapters.chat",
+    "textual_approval": "ui_adapters.textual",
     "CannedSampling": "ui_adapters.canned_sampling",
     "CannedSamplingRequest": "ui_adapters.canned_sampling",
     "UnansweredSamplingError": "ui_adapters.canned_sampling",
