@@ -230,8 +230,8 @@ class BrowserAppHost:
         listed = await source.list_tools()
         for tool in listed.tools:
             if tool.name == name:
-                return source, tool, source.server
-        raise ValueError(f"{source.server} has no tool named {name!r}")
+                return source, tool, _server_label(source)
+        raise ValueError(f"{_server_label(source)} has no tool named {name!r}")
 
     async def _present(
         self,
@@ -331,6 +331,13 @@ class BrowserAppHost:
             await outcome
 
 
+def _server_label(client: Client) -> str:
+    """The server as a person knows it: the name it gives itself, else how it was reached."""
+    info = client.server_info
+    name = (info.title or info.name) if info is not None else None
+    return sanitize(name) if name else client.server
+
+
 def _require_view(tool: Tool, name: str, server: str) -> None:
     app = app_of(tool)
     if app is None or app.resource_uri is None:
@@ -370,10 +377,8 @@ def _wire_permissions(permissions: object) -> dict[str, dict[str, Any]] | None:
 # ---------------------------------------------------------------------- the bridge's surface
 
 
-def _host_context(theme: str) -> Any:
-    from mcp_client.apps import default_host_context  # pyright: ignore[reportAttributeAccessIssue, reportUnknownVariableType]
-
-    return default_host_context(theme=theme)  # pyright: ignore[reportUnknownVariableType]
+def _host_context(theme: str) -> dict[str, Any]:
+    return {"theme": theme}
 
 
 async def _handle(bridge: Any, message: dict[str, Any]) -> dict[str, Any] | None:
@@ -381,9 +386,9 @@ async def _handle(bridge: Any, message: dict[str, Any]) -> dict[str, Any] | None
 
 
 async def _deliver(bridge: Any, arguments: Mapping[str, Any], result: CallToolResult) -> None:
-    await bridge.send_tool_input(dict(arguments))
-    await bridge.send_tool_result(result)
+    await bridge.tool_input(dict(arguments))
+    await bridge.tool_result(result)
 
 
 async def _teardown(bridge: Any) -> None:
-    await bridge.teardown()
+    await bridge.teardown(timeout=TEARDOWN_SECONDS)
