@@ -90,6 +90,7 @@ async def initialize(page: Page, events: AsyncIterator[tuple[str, Any]]) -> list
     raise AssertionError(seen)
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 async def test_present_shows_a_result_obtained_elsewhere() -> None:
     opened: list[str] = []
     given = CallToolResult(content=[TextContent(type="text", text="from the model's call")])
@@ -145,6 +146,7 @@ async def test_closing_a_view_nobody_looks_at_is_quick_and_final() -> None:
                 await host.show("probe", {"target": "x"})
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 async def test_leaving_the_host_tears_down_an_initialized_view() -> None:
     shown: list[AppView] = []
     ready, leave, left = anyio.Event(), anyio.Event(), anyio.Event()
