@@ -25,8 +25,10 @@ TEARDOWN_SECONDS = 3.0
 class AppView:
     """One tool's view, shown by ``BrowserAppHost.show`` or ``present``.
 
-    ``url`` is the host page; ``result`` the tool's result the view was given; ``messages`` the
-    ``ui/message`` params the view sent, ``model_context`` the last ``ui/update-model-context`` params.
+    ``url`` is the host page; ``name``, ``server`` and ``arguments`` the call, ``result`` the result the
+    view was given. What the view sent, whether the callbacks accepted it or not: ``messages`` (each
+    ``ui/message``'s params), ``model_context`` (the last ``ui/update-model-context``'s params) and
+    ``logs`` (each ``notifications/message``'s params).
     """
 
     def __init__(
@@ -64,9 +66,25 @@ class AppView:
             return
         self._closing = True
         try:
-            if self._bridge is not None and self._channel.pages > 0:
-                with anyio.move_on_after(TEARDOWN_SECONDS + 1):
-                    await self._bridge.teardown()
+            bridge = self._bridge
+            if bridge is not None:
+                # With no page open nobody can answer: the bridge is closed without waiting, and the wait
+                # ends when the last page goes away.
+                wait = TEARDOWN_SECONDS if self._channel.pages > 0 else 0
+                with anyio.move_on_after(wait + 1):
+                    async with anyio.create_task_group() as tg:
+
+                        async def until_no_page() -> None:
+                            await self._channel.wait_no_pages()
+                            tg.cancel_scope.cancel()
+
+                        async def teardown() -> None:
+                            await bridge.teardown(timeout=wait)
+                            tg.cancel_scope.cancel()
+
+                        tg.start_soon(teardown)
+                        if wait:
+                            tg.start_soon(until_no_page)
         except Exception:
             logger.warning("the view of %r did not take its teardown well", self.name, exc_info=True)
         finally:
