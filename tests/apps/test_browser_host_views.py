@@ -185,3 +185,32 @@ async def test_an_error_in_the_hosts_block_comes_out_as_it_is() -> None:
                 async with BrowserAppHost(client, open_browser=False) as host:
                     await host.show("probe", {"target": "x"})
                     raise LookupError("mine")
+
+
+async def test_a_closed_tab_is_noticed_and_a_reload_is_not() -> None:
+    with anyio.fail_after(BOUND):
+        async with Client(probe(), apps=True) as client, httpx.AsyncClient(timeout=BOUND) as http:
+            async with BrowserAppHost(client, open_browser=False) as host:
+                view = await host.show("probe", {"target": "x"})
+                page = Page(http, view)
+                await page.load()
+                abandoned = anyio.Event()
+
+                async def watch() -> None:
+                    await view.wait_abandoned(grace=1.0)
+                    abandoned.set()
+
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(watch)
+                    assert view.pages == 0
+                    async with page.events():
+                        with anyio.fail_after(5):
+                            while view.pages == 0:  # noqa: ASYNC110 - the host counts the stream
+                                await anyio.sleep(0.02)
+                    # A reload: the page's stream comes back within the grace.
+                    async with page.events():
+                        await anyio.sleep(1.5)
+                        assert view.pages == 1 and not abandoned.is_set()
+                    # The tab closed: noticed after the grace; the view itself stays open.
+                    await abandoned.wait()
+                    assert view.pages == 0 and not view.closed
