@@ -214,3 +214,25 @@ async def test_a_closed_tab_is_noticed_and_a_reload_is_not() -> None:
                     # The tab closed: noticed after the grace; the view itself stays open.
                     await abandoned.wait()
                     assert view.pages == 0 and not view.closed
+
+
+async def test_a_declared_policy_and_permissions_reach_the_proxy_and_the_frame() -> None:
+    """tests/servers/apps_server.py's clock declares a CSP, camera and clipboard-write: the proxy is
+    served under that CSP and both frames get exactly that ``allow``."""
+    command, args = stdio_command(SERVERS_DIR / "apps_server.py")
+    with anyio.fail_after(BOUND):
+        async with Client(StdioServerParameters(command=command, args=args), apps=True) as client:
+            async with BrowserAppHost(client, open_browser=False) as host, httpx.AsyncClient() as http:
+                view = await host.show("show_clock", {})
+                page = await http.get(view.url)
+                proxy_url = page.text.split('<iframe id="view" title="show_clock" src="')[1].split('"')[0]
+                proxy = await http.get(proxy_url)
+    assert 'sandbox="allow-scripts allow-same-origin" allow="camera; clipboard-write"' in page.text
+    assert '"allow":"camera; clipboard-write"' in proxy.text
+    directives = dict(d.strip().split(" ", 1) for d in proxy.headers["content-security-policy"].split(";"))
+    assert directives["connect-src"] == "https://api.clock.example"
+    assert (
+        directives["script-src"] == "'self' 'unsafe-inline' https://cdn.clock.example https://*.fonts.example"
+    )
+    assert directives["frame-src"] == "https://player.clock.example"
+    assert directives["base-uri"] == "https://clock.example"
