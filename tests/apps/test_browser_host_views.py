@@ -236,3 +236,21 @@ async def test_a_declared_policy_and_permissions_reach_the_proxy_and_the_frame()
     )
     assert directives["frame-src"] == "https://player.clock.example"
     assert directives["base-uri"] == "https://clock.example"
+
+
+async def test_with_no_browser_to_open_the_link_is_printed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    asked: list[str] = []
+
+    def no_browser(url: str) -> bool:
+        asked.append(url)
+        return False
+
+    monkeypatch.setattr("webbrowser.open", no_browser)
+    with anyio.fail_after(BOUND):
+        async with Client(probe(), apps=True) as client:
+            async with BrowserAppHost(client) as host:
+                view = await host.show("probe", {"target": "x"})
+    assert asked == [view.url]
+    assert capsys.readouterr().err == f"Open this page to see probe from apps-probe: {view.url}\n"
