@@ -107,6 +107,9 @@ async def test_present_shows_a_result_obtained_elsewhere() -> None:
                 assert "<h1>Probe</h1>" in ready["params"]["html"]
                 assert "csp" not in ready["params"]  # nothing declared: nothing passed on
                 assert answer["id"] == 1 and answer["result"]["hostContext"]["theme"] == "dark"
+                # No callbacks given: the view is told this host takes no links, messages or context.
+                capabilities = answer["result"]["hostCapabilities"]
+                assert not {"openLinks", "message", "updateModelContext"} & set(capabilities)
                 assert tool_input["params"] == {"arguments": {"target": "http://127.0.0.1:9/"}}
                 assert tool_result["params"]["content"] == [{"type": "text", "text": "from the model's call"}]
             ran = await client.call_tool("ran")
