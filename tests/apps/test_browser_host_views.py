@@ -257,3 +257,20 @@ async def test_with_no_browser_to_open_the_link_is_printed(
                 view = await host.show("probe", {"target": "x"})
     assert asked == [view.url]
     assert capsys.readouterr().err == f"Open this page to see probe from apps-probe: {view.url}\n"
+
+
+async def test_a_view_that_asks_to_go_is_torn_down() -> None:
+    with anyio.fail_after(BOUND):
+        async with Client(probe(), apps=True) as client, httpx.AsyncClient(timeout=BOUND) as http:
+            async with BrowserAppHost(client, open_browser=False) as host:
+                view = await host.show("probe", {"target": "x"})
+                page = Page(http, view)
+                await page.load()
+                async with page.events() as events:
+                    await initialize(page, events)
+                    await page.post({"jsonrpc": "2.0", "method": "ui/notifications/request-teardown"})
+                    _, teardown = await anext(events)
+                    assert teardown["method"] == "ui/resource-teardown"
+                    await page.post({"jsonrpc": "2.0", "id": teardown["id"], "result": {}})
+                    assert await anext(events) == ("closed", "The view of probe is closed.")
+                await view.wait_closed()

@@ -34,6 +34,7 @@ Callback = Callable[[dict[str, Any]], bool | Awaitable[bool]]
 LogCallback = Callable[[dict[str, Any]], Awaitable[None] | None]
 """``on_log``: the log notification's ``params``; returns nothing (sync or async)."""
 
+_REQUEST_TEARDOWN = "ui/notifications/request-teardown"
 _FLUSH_SECONDS = 2.0
 """After the views are closed, how long their pages get to hear it before the server stops."""
 
@@ -213,9 +214,17 @@ class AppHost:
         return view
 
     async def _serve_view(self, view: AppView, channel: ViewChannel, bridge: AppBridge) -> None:
+        tg = self._tg
+        assert tg is not None
+
         async def handle(message: dict[str, Any]) -> dict[str, Any] | None:
             _record(view, message)
-            return await bridge.handle(message)
+            answer = await bridge.handle(message)
+            if message.get("method") == _REQUEST_TEARDOWN and "id" not in message:
+                # The view asks to go (its own "done"): close it as ``close()`` would, not from here, where
+                # the view's answer to the teardown must still come in.
+                tg.start_soon(view.close)
+            return answer
 
         try:
             await channel.serve(handle)
