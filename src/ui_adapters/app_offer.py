@@ -29,7 +29,7 @@ from ui_adapters._url_safety import inspect_url
 from ui_adapters.text import sanitize
 from ui_adapters.url import UrlAdapter, print_link
 
-__all__ = ["OpenView", "TerminalAppOffer", "result_text", "view_url"]
+__all__ = ["OpenView", "TerminalAppOffer", "close_view", "result_text", "view_url"]
 
 _MAX_NAME: Final = 200
 _MAX_TEXT: Final = 20_000
@@ -67,7 +67,8 @@ async def view_url(
     return view, url
 
 
-async def _close(view: object) -> None:
+async def close_view(view: object) -> None:
+    """Close what ``open_view`` returned, when it can be closed (an ``AppView``); a URL is left as it is."""
     close = getattr(view, "close", None)
     if callable(close):
         closed = close()
@@ -125,17 +126,17 @@ class TerminalAppOffer:
         print_link(console, url, inspection)
         if inspection.refusal is not None:
             console.print(Text.assemble(("✗ Not opened: ", "bold red"), inspection.refusal))
-            await _close(view)
+            await close_view(view)
             return False
         try:
             consented = await links._consent(_YOURSELF if links._print_only else _QUESTION)
         except (KeyboardInterrupt, EOFError):
             console.print(Text("Cancelled.", style="yellow"))
-            await _close(view)
+            await close_view(view)
             return False
         if not consented:
             console.print(Text("Not opened.", style="dim"))
-            await _close(view)
+            await close_view(view)
             return False
         await links._open(url)
         return True

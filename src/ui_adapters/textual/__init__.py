@@ -17,6 +17,8 @@
   it dismisses with the ``ElicitResult``. Keys: tab between fields, ctrl+s or Send sends, ctrl+n
   declines, escape cancels.
 * ``textual_callback(app)``: an ``elicitation_callback`` that pushes the screen and waits for it.
+* ``AppOfferScreen`` / ``textual_app_offer(app, open_view)``: a tool's view (MCP Apps) offered with its
+  text and link, opened in the browser only when the person asks (an ``on_app`` for ``ToolBridge``).
 
 Textual is the optional ``textual`` extra (``pip install 'mcp-elicit-client[textual]'``), imported when this
 module is.
@@ -29,7 +31,8 @@ except ImportError as _missing:  # pragma: no cover - depends on what is install
         "ui_adapters.textual needs Textual, which is not installed: pip install 'mcp-elicit-client[textual]'"
     ) from _missing
 
+from ui_adapters.textual._app_offer import AppOfferScreen, textual_app_offer
 from ui_adapters.textual._callback import textual_callback
 from ui_adapters.textual._screen import ElicitationScreen
 
-__all__ = ["ElicitationScreen", "textual_callback"]
+__all__ = ["AppOfferScreen", "ElicitationScreen", "textual_app_offer", "textual_callback"]
