@@ -6,6 +6,8 @@ A host that renders views lives in ``ui_adapters.apps``; this package never impo
 
 from __future__ import annotations
 
+from mcp_client._errors import AppResourceError
+from mcp_client.apps._resource import AppCsp, AppPermissions, AppResource
 from mcp_client.apps._tool_app import (
     APP_MIME_TYPE,
     APPS_EXTENSION,
@@ -15,4 +17,15 @@ from mcp_client.apps._tool_app import (
     model_may_see,
 )
 
-__all__ = ["APPS_EXTENSION", "APP_MIME_TYPE", "ToolApp", "app_may_call", "app_of", "model_may_see"]
+__all__ = [
+    "APPS_EXTENSION",
+    "APP_MIME_TYPE",
+    "AppCsp",
+    "AppPermissions",
+    "AppResource",
+    "AppResourceError",
+    "ToolApp",
+    "app_may_call",
+    "app_of",
+    "model_may_see",
+]

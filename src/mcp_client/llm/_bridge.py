@@ -25,6 +25,7 @@ from mcp_client._errors import (
     UrlElicitationRequiredError,
 )
 from mcp_client._group.client_group import ClientGroup
+from mcp_client.apps._tool_app import model_may_see
 from mcp_client.llm import _anthropic, _apps, _arguments, _gemini, _openai
 from mcp_client.llm._names import provider_names
 from mcp_client.llm._paused import PausingCaller, ToolCallPaused
@@ -61,7 +62,9 @@ class ToolBridge:
     ``include`` / ``exclude`` are ``fnmatch`` patterns matched against a tool's name (its group name or
     its own name on the server). Names are made provider-safe (``[A-Za-z0-9_-]``, at most 64
     characters, unique even ignoring case, whatever names the servers send); ``tool_for(name)`` maps
-    one back. A tool a server lists twice is exported once. The list is the client's cached one, so it
+    one back. A tool a server lists twice is exported once. A tool whose MCP Apps visibility lacks
+    ``"model"`` (``_meta.ui.visibility: ["app"]``, for its view only) is never exported, and a call
+    naming it is an error result: the server is not called. The list is the client's cached one, so it
     follows the server's ``list_changed`` notices: each export asks the cache, and converts again only
     when the list changed.
 
@@ -148,6 +151,8 @@ class ToolBridge:
                     logger.warning("%r lists the tool %r more than once; exported once", label, tool.name)
                     continue
                 seen.add(tool.name)
+                if not model_may_see(tool):  # MCP Apps: a tool for its view only never reaches a model
+                    continue
                 if group is not None and server is not None:
                     config = group.config.servers[server]
                     if not config.offers(tool.name):
