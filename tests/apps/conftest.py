@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from mcp_client import StdioServerParameters
-from tests.support.servers import PEER_PYTHON, SERVERS_DIR, start_http_server
+from tests.support.servers import PEER_PYTHON, SERVERS_DIR, start_http_server, stdio_command
 
 APPS_SERVER = SERVERS_DIR / "apps_server.py"
+APPS_BRIDGE_SERVER = SERVERS_DIR / "apps_bridge_server.py"
 WIRE_TEE = Path(__file__).resolve().parent / "wire_tee.py"
 
 
@@ -39,3 +40,16 @@ def apps_http_url() -> Iterator[str]:
 def apps_server(transport: str, apps_http_url: str) -> Any:
     """The apps server over each transport (a test that takes it runs over HTTP and stdio)."""
     return apps_http_url if transport == "http" else apps_stdio()
+
+
+@pytest.fixture(scope="session")
+def apps_bridge_http_url() -> Iterator[str]:
+    """The AppBridge's apps peer (``apps_bridge_server.py``) over HTTP, both eras on one endpoint."""
+    with start_http_server(script=APPS_BRIDGE_SERVER) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def apps_bridge_stdio_command() -> tuple[str, list[str]]:
+    """`(command, args)` starting the AppBridge's apps peer on stdio."""
+    return stdio_command(APPS_BRIDGE_SERVER)

@@ -7,6 +7,8 @@ A host that renders views lives in ``ui_adapters.apps``; this package never impo
 from __future__ import annotations
 
 from mcp_client._errors import AppResourceError
+from mcp_client.apps._bridge import AppBridge
+from mcp_client.apps._host_context import STYLE_VARIABLES, default_host_context, style_variables
 from mcp_client.apps._resource import AppCsp, AppPermissions, AppResource
 from mcp_client.apps._tool_app import (
     APP_MIME_TYPE,
@@ -20,6 +22,8 @@ from mcp_client.apps._tool_app import (
 __all__ = [
     "APPS_EXTENSION",
     "APP_MIME_TYPE",
+    "STYLE_VARIABLES",
+    "AppBridge",
     "AppCsp",
     "AppPermissions",
     "AppResource",
@@ -27,5 +31,7 @@ __all__ = [
     "ToolApp",
     "app_may_call",
     "app_of",
+    "default_host_context",
     "model_may_see",
+    "style_variables",
 ]
