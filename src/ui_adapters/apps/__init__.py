@@ -1,0 +1,12 @@
+"""MCP Apps hosts: a server's own interface (a tool's view), rendered for a person.
+
+``BrowserAppHost`` serves each view on loopback and opens it in the system browser, sandboxed as the
+MCP Apps spec requires (two origins, a proxy frame, a Content-Security-Policy from the resource's
+declared ``csp``); the view's JSON-RPC goes through ``mcp_client.apps.AppBridge`` and our ``Client``.
+"""
+
+from __future__ import annotations
+
+from ui_adapters.apps._host import AppView, BrowserAppHost
+
+__all__ = ["AppView", "BrowserAppHost"]
