@@ -381,8 +381,8 @@ async def _handle(bridge: Any, message: dict[str, Any]) -> dict[str, Any] | None
 
 
 async def _deliver(bridge: Any, arguments: Mapping[str, Any], result: CallToolResult) -> None:
-    await bridge.send_tool_input(dict(arguments))
-    await bridge.send_tool_result(result)
+    await bridge.tool_input(dict(arguments))
+    await bridge.tool_result(result)
 
 
 async def _teardown(bridge: Any) -> None:
