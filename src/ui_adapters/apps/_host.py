@@ -138,7 +138,7 @@ class BrowserAppHost:
         self.views: list[AppView] = []
         self._site: AppSite | None = None
         self._tg: anyio.abc.TaskGroup | None = None
-        self._server_scope = anyio.CancelScope()
+        self._server_scope: anyio.CancelScope | None = None  # made on entering: no event loop may run yet
         self._listeners: list[Any] = []
 
     @property
@@ -160,9 +160,10 @@ class BrowserAppHost:
         await self._tg.__aenter__()
         site = self._site
         tg = self._tg
+        server_scope = self._server_scope = anyio.CancelScope()
 
         async def run_servers() -> None:
-            with self._server_scope:
+            with server_scope:
                 async with anyio.create_task_group() as servers:
                     servers.start_soon(serve_forever, site, host_listener, tg)
                     servers.start_soon(serve_forever, site, sandbox_listener, tg)
@@ -183,7 +184,8 @@ class BrowserAppHost:
                 with anyio.move_on_after(_FLUSH_SECONDS):
                     for view in self.views:
                         await view._channel.wait_no_pages()  # pyright: ignore[reportPrivateUsage]
-            self._server_scope.cancel()
+            if self._server_scope is not None:
+                self._server_scope.cancel()
             if tg is not None:
                 tg.cancel_scope.cancel()
                 await tg.__aexit__(exc_type, exc, tb)
