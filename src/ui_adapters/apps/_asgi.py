@@ -18,7 +18,7 @@ own. As the root ASGI app it enters itself on the server's lifespan events.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import MutableMapping, Sequence
 from typing import Any, Literal, Self
 from urllib.parse import urlsplit
 
@@ -31,8 +31,7 @@ from ui_adapters.browser._http import Request
 
 __all__ = ["AppHostASGI", "asgi_app"]
 
-Scope = dict[str, Any]
-Message = dict[str, Any]
+Scope = MutableMapping[str, Any]
 
 
 def _authority(origin: str, what: str) -> tuple[str, str]:
