@@ -8,6 +8,7 @@ reads the text whatever the person answers.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -79,4 +80,26 @@ def test_a_view_that_cannot_be_made_ready_is_said_and_nothing_is_asked() -> None
         assert "Sunny in Oslo, 21 C" in term.text
         assert "✗ The view could not be made ready: the host is closed" in term.text
         assert "[y/N]" not in term.text
+        assert "BROWSER OPENED" not in term.output
+
+
+def test_with_a_real_browser_host_the_page_is_served_and_opened_on_yes() -> None:
+    with screen([str(SCRIPT), "--host"]) as term:
+        term.wait_for(QUESTION)
+        assert "Sunny in Oslo, 21 C" in term.text
+        site = [line for line in term.lines if line.startswith("Site:")]
+        assert site == ["Site:  127.0.0.1"]
+        assert "BROWSER OPENED" not in term.output
+        term.send("y\r")
+        term.wait_for("MODEL READS: Sunny in Oslo, 21 C")
+        assert re.search(r"BROWSER OPENED http://127\.0\.0\.1:\d+/\S+ HTTP 200", term.text)
+        assert "OPEN VIEWS: 1" in term.text
+
+
+def test_with_a_real_browser_host_no_closes_the_view() -> None:
+    with screen([str(SCRIPT), "--host"]) as term:
+        term.wait_for(QUESTION)
+        term.send("n\r")
+        term.wait_for("MODEL READS: Sunny in Oslo, 21 C")
+        assert "OPEN VIEWS: 0" in term.text
         assert "BROWSER OPENED" not in term.output

@@ -52,6 +52,8 @@ class AppOfferScreen(ModalScreen[bool]):
     AppOfferScreen #link, AppOfferScreen #host { margin-top: 1; }
     """
 
+    AUTO_FOCUS: ClassVar[str | None] = "#buttons Button"  # the first button: Open the view when offered
+
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "not_now", "Not now"),
         Binding("ctrl+n", "not_now", "Not now"),
@@ -86,9 +88,6 @@ class AppOfferScreen(ModalScreen[bool]):
                 if inspection.refusal is None:
                     yield Button("Open the view", id="open", variant="primary", compact=True)
                 yield Button("Not now", id="not-now", compact=True)
-
-    def on_mount(self) -> None:
-        self.query_one("#buttons Button", Button).focus()
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
