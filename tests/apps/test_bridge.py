@@ -5,6 +5,7 @@ what the host sends, which tools a view may call, its reads, its questions."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -111,6 +112,38 @@ async def test_a_dark_host_gives_the_dark_variables_and_its_callbacks_capabiliti
     assert "structuredContent" in capabilities["updateModelContext"]
 
 
+@pytest.mark.parametrize(
+    ("context", "message"),
+    [
+        ({"theme": "blue"}, "hostContext theme must be one of light, dark, not 'blue'"),
+        ({"displayMode": "huge"}, "hostContext displayMode must be one of inline, fullscreen, pip"),
+        ({"platform": "tv"}, "hostContext platform must be one of web, desktop, mobile"),
+        ({"styles": "dark"}, "hostContext styles is a mapping"),
+        ({"styles": {"variables": ["--font-sans"]}}, "hostContext styles.variables maps"),
+        ({"styles": {"variables": {"--brand": "red"}}}, "'--brand' is no standard style variable"),
+        ({"styles": {"variables": {"--font-sans": 12}}}, "the style variable --font-sans is a CSS value"),
+    ],
+)
+async def test_a_host_context_the_view_would_reject_is_refused(
+    apps_bridge_http_url: str, context: dict[str, Any], message: str
+) -> None:
+    async with Client(apps_bridge_http_url) as client:
+        with pytest.raises(ValueError, match=re.escape(message)):
+            AppBridge(client, "show_time", send=Outbox(), host_context=context)
+        bridge = AppBridge(client, "show_time", send=Outbox())
+        with pytest.raises(ValueError, match=re.escape(message)):
+            await bridge.set_host_context(context)
+        assert bridge.host_context["theme"] == "light"
+        # A subset of the standard variables is the host's right.
+        fewer = AppBridge(
+            client,
+            "show_time",
+            send=Outbox(),
+            host_context={"styles": {"variables": {"--font-sans": "serif"}}},
+        )
+        assert fewer.host_context["styles"] == {"variables": {"--font-sans": "serif"}}
+
+
 async def test_a_view_asking_another_protocol_version_gets_the_hosts(apps_bridge_http_url: str) -> None:
     async with Client(apps_bridge_http_url) as client:
         bridge = AppBridge(client, "show_time", send=Outbox())
@@ -122,6 +155,7 @@ async def test_a_view_asking_another_protocol_version_gets_the_hosts(apps_bridge
 # ------------------------------------------------------------------ what the host sends, and when
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 async def test_nothing_reaches_the_view_before_initialized_then_input_and_result_in_order(
     apps_bridge_http_url: str,
 ) -> None:
@@ -258,6 +292,7 @@ async def test_tools_list_gives_the_view_only_the_tools_it_may_call(apps_bridge_
     assert names == ["calls", "refresh_time", "set_alarm", "show_time"]
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 async def test_a_view_that_cancels_its_call_gets_no_answer(apps_bridge_http_url: str) -> None:
     asking = anyio.Event()
 
@@ -341,6 +376,36 @@ async def test_in_a_group_the_view_reaches_only_its_own_server(
         listed = await bridge.handle(request(15, "tools/list"))
         assert listed is not None
         assert "echo" not in {tool["name"] for tool in listed["result"]["tools"]}
+
+
+async def test_in_a_group_the_view_calls_only_what_its_entry_offers_whatever_other_names_clash(
+    apps_bridge_http_url: str, guide_http_url: str
+) -> None:
+    config = {
+        "mcpServers": {
+            "clock": {"url": apps_bridge_http_url, "exclude_tools": ["refresh_time"]},
+            # Two of the guide's tools under one name: the group cannot list its tools as a whole.
+            "guide": {"url": guide_http_url, "rename_tools": {"echo": "twice", "add_numbers": "twice"}},
+        }
+    }
+    async with ClientGroup(config, elicitation_callback=accept(confirm=True)) as group:
+        with pytest.raises(ValueError, match="twice"):
+            await group.list_tools()
+        bridge = AppBridge(group, "clock_show_time", send=Outbox())
+        await handshake(bridge)
+        excluded = await bridge.handle(call(17, "refresh_time"))
+        assert excluded is not None
+        assert excluded["error"]["message"] == "server 'clock' has no tool 'refresh_time' a view may call"
+        allowed = await bridge.handle(call(18, "set_alarm", {"at": "10:00"}))
+        assert allowed is not None  # its question reached the group's elicitation callback
+        assert allowed["result"]["content"] == [{"type": "text", "text": "alarm set at 10:00"}]
+        listed = await bridge.handle(request(19, "tools/list"))
+        assert listed is not None
+        assert sorted(tool["name"] for tool in listed["result"]["tools"]) == [
+            "calls",
+            "set_alarm",
+            "show_time",
+        ]
 
 
 async def test_a_tool_given_as_a_tool_object_and_one_nobody_offers(apps_bridge_http_url: str) -> None:

@@ -47,6 +47,7 @@ def _bridge(client: Client, outbox: Outbox | None = None, **callbacks: Any) -> A
 # ------------------------------------------------------------------ the callbacks
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 @pytest.mark.parametrize(("keyword", "method", "params", "refusal"), ASKS, ids=IDS)
 @pytest.mark.parametrize("kind", ["sync", "async"])
 async def test_a_callback_that_accepts_gets_the_params_and_the_view_succeeds(
@@ -220,7 +221,7 @@ async def test_without_on_log_the_views_logs_go_to_the_logger_and_a_failing_on_l
         assert await _bridge(client, on_log=broken).handle(log) is None
     records = [(r.levelno, r.getMessage()) for r in caplog.records if r.name == "mcp_client.apps"]
     assert records == [
-        (logging.WARNING, "the view logs (view): 'low'"),
+        (logging.WARNING, "the view logs ('view'): 'low'"),
         (logging.ERROR, "the host's on_log callback failed"),
     ]
 
@@ -305,6 +306,7 @@ async def test_a_malformed_message_gets_an_error_and_never_raises(
 # ------------------------------------------------------------------ teardown
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 async def test_teardown_waits_a_bounded_time_when_the_view_never_answers(client: Client) -> None:
     outbox = Outbox()
     bridge = _bridge(client, outbox)
@@ -324,6 +326,7 @@ async def test_teardown_waits_a_bounded_time_when_the_view_never_answers(client:
     assert await bridge.teardown() is False
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 async def test_teardown_returns_once_the_view_answers(client: Client) -> None:
     outbox = Outbox()
     bridge = _bridge(client, outbox, teardown_timeout=30)
@@ -368,6 +371,7 @@ async def test_teardown_with_an_error_answer_or_before_initialized(client: Clien
     assert early.sent == []
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 async def test_a_send_that_fails_never_breaks_handle_or_teardown(
     client: Client, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -382,3 +386,56 @@ async def test_a_send_that_fails_never_breaks_handle_or_teardown(
     messages = caplog.messages
     assert "ui/notifications/tool-input could not be sent to the view" in messages
     assert "the view's ui/resource-teardown could not be sent" in messages
+
+
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
+async def test_teardown_is_bounded_even_when_send_blocks_and_cancels_what_the_view_still_runs(
+    apps_bridge_http_url: str,
+) -> None:
+    asking = anyio.Event()
+
+    async def never_answers(context: Any, params: Any) -> Any:
+        asking.set()
+        await anyio.sleep_forever()
+
+    stuck = anyio.Event()
+
+    async def blocking_send(message: dict[str, Any]) -> None:
+        if message.get("method") == "ui/resource-teardown":
+            stuck.set()
+            await anyio.sleep_forever()
+
+    answers: list[dict[str, Any] | None] = []
+    async with Client(apps_bridge_http_url, mode="legacy", elicitation_callback=never_answers) as client:
+        bridge = AppBridge(client, "show_time", send=blocking_send)
+        await handshake(bridge)
+
+        async def view_call() -> None:
+            answers.append(
+                await bridge.handle(
+                    request(20, "tools/call", {"name": "set_alarm", "arguments": {"at": "9"}})
+                )
+            )
+
+        with anyio.fail_after(20):
+            async with anyio.create_task_group() as tasks:
+                tasks.start_soon(view_call)
+                await asking.wait()
+                assert await bridge.teardown(timeout=0.3) is False
+                assert stuck.is_set()
+    assert answers == [None]  # the call was cancelled with the view: nobody to answer
+
+
+async def test_a_views_log_is_data_in_the_hosts_log(client: Client, caplog: pytest.LogCaptureFixture) -> None:
+    hostile = {
+        "level": "error",
+        "logger": "x\nFAKE host line",
+        "data": "\x1b[31mred\nsecond line" + "y" * 5000,
+    }
+    log = {"jsonrpc": "2.0", "method": "notifications/message", "params": hostile}
+    with caplog.at_level(logging.DEBUG, logger="mcp_client.apps"):
+        assert await _bridge(client).handle(log) is None
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "mcp_client.apps"]
+    assert "\n" not in line and "\x1b" not in line
+    assert line.startswith("the view logs ('x\\nFAKE host line'): '\\x1b[31mred\\nsecond line")
+    assert len(line) < 2100

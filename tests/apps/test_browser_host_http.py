@@ -209,6 +209,7 @@ async def test_messages_only_from_the_page_with_its_token() -> None:
         assert json.loads(data) == {"jsonrpc": "2.0", "id": 7, "result": {"echo": "ping"}}
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 async def test_the_sandbox_handshake_sends_the_html() -> None:
     async with served() as s, httpx.AsyncClient(timeout=BOUND) as http:
         view = s.view()
@@ -223,6 +224,7 @@ async def test_the_sandbox_handshake_sends_the_html() -> None:
         }
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 async def test_a_flooding_view_is_told_and_stalls_nobody() -> None:
     release = anyio.Event()
 

@@ -98,7 +98,12 @@ class AppTarget:
     async def tools(self) -> list[Tool]:
         """Every tool of the view's server (for a group: those the group offers from that member)."""
         if self._group is not None:
-            return [entry.tool for entry in await self._group.list_tools() if entry.server == self._server]
+            assert self._server is not None
+            # The member's own list, filtered by its config entry as the group filters it: not
+            # group.list_tools(), which fails as a whole when two *other* servers offer one name.
+            config = self._group._members[self._server].config
+            listed = (await self._group[self._server].list_tools()).tools
+            return [tool for tool in listed if config.offers(tool.name)]
         client: Client = self._client  # type: ignore[assignment]
         return list((await client.list_tools()).tools)
 

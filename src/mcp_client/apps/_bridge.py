@@ -33,7 +33,12 @@ import anyio
 from mcp_client._errors import MCPClientError, MCPError
 from mcp_client._version import __version__
 from mcp_client.apps._app_target import AppTarget, ToolNotFound
-from mcp_client.apps._host_context import DisplayMode, default_host_context, style_variables
+from mcp_client.apps._host_context import (
+    DisplayMode,
+    check_host_context,
+    default_host_context,
+    style_variables,
+)
 from mcp_client.apps._tool_app import app_of
 from mcp_client.apps._view_messages import (
     INTERNAL_ERROR,
@@ -92,6 +97,7 @@ _LOG_LEVELS = {
     "emergency": logging.ERROR,
 }
 _DISPLAY_MODES = ("inline", "fullscreen", "pip")
+_LOG_CHARS = 2000
 
 
 class AppBridge:
@@ -112,8 +118,9 @@ class AppBridge:
     ``host_context`` (a mapping) overrides fields of the ``hostContext`` the view gets at ``ui/initialize``
     (``default_host_context()``: theme, every standard style variable for it, display mode ``inline``,
     container dimensions, locale, time zone, platform); a ``theme`` given without ``styles`` brings that
-    theme's style variables. ``host_info`` is the host's ``{"name", "version"}`` (``mcp-client`` by
-    default).
+    theme's style variables. A field the view's SDK would reject (a theme other than ``light`` or
+    ``dark``, a style variable that is not a standard one) raises ``ValueError``. ``host_info`` is the
+    host's ``{"name", "version"}`` (``mcp-client`` by default).
 
     The view's requests that need the person go to the callbacks, which get the request's ``params`` (a
     dict), may be sync or async, and return ``True`` to accept (the view's request succeeds) or ``False``
@@ -122,7 +129,10 @@ class AppBridge:
     (``ui/open-link``: the host never opens a link itself; the callback opens it, or asks the person, and
     says whether it did; only ``http``/``https`` links reach it). ``on_log`` gets ``notifications/message``
     and returns nothing. Without its callback a request is refused and logged (``mcp_client.apps``); a
-    callback that raises gives the view an error and is logged, and the host goes on.
+    callback that raises gives the view an error and is logged, and the host goes on. The
+    ``hostCapabilities`` the view gets name ``openLinks``, ``message`` and ``updateModelContext`` only
+    where the callback was given, so a view can tell beforehand (give a callback only where the app does
+    something with it). ``teardown_timeout`` bounds ``teardown()``'s wait (seconds).
     """
 
     def __init__(
@@ -142,8 +152,8 @@ class AppBridge:
         self._target = AppTarget(client, tool)
         self._send = send
         overrides = dict(host_context or {})
-        theme = overrides.get("theme", "light")
-        self._context = default_host_context(theme=theme if theme in ("light", "dark") else "light")
+        check_host_context(overrides)
+        self._context = default_host_context(theme=overrides.get("theme", "light"))
         self._context.update(overrides)
         self._host_info = dict(host_info or {"name": "mcp-client", "version": __version__})
         self._on_message = on_message
@@ -233,8 +243,9 @@ class AppBridge:
     async def set_host_context(self, changes: Mapping[str, Any]) -> None:
         """Change fields of the ``hostContext`` and tell the view the ones that changed
         (``ui/notifications/host-context-changed``). A new ``theme`` without ``styles`` brings its style
-        variables."""
+        variables; a field the view would reject raises ``ValueError`` (see ``AppBridge``)."""
         changes = dict(changes)
+        check_host_context(changes)
         theme = changes.get("theme")
         if theme in ("light", "dark") and theme != self._context.get("theme") and "styles" not in changes:
             changes["styles"] = {"variables": style_variables(theme)}
@@ -254,35 +265,38 @@ class AppBridge:
         ``timeout`` seconds (``teardown_timeout``, 5 by default). Returns whether the view answered with a
         success in time.
 
-        Afterwards nothing more is sent to the view and its requests are refused. A view that never sent
-        ``initialized`` gets nothing (the host may not send it anything) and this returns ``False`` at once;
-        so does a ``send`` that fails (the page is gone): it is logged, never raised.
+        Afterwards nothing more is sent to the view, its requests are refused and those still running are
+        cancelled. A view that never sent ``initialized`` gets nothing (the host may not send it anything)
+        and this returns ``False`` at once; so does a ``send`` that fails (the page is gone): it is logged,
+        never raised. The bound covers the ``send`` too: a ``send`` that blocks does not hold the host.
         """
-        async with self._lock:
-            if self._closed:
-                return False
-            self._closed = True
-            self._queue.clear()
-            if not self._initialized:
-                return False
-            self._next_id += 1
-            request_id = self._next_id
-            answered = anyio.Event()
-            answers: list[ViewMessage] = []
-            self._pending[request_id] = (answered, answers)
-            params: dict[str, Any] = {"reason": reason} if reason else {}
-            request = {"jsonrpc": "2.0", "id": request_id, "method": "ui/resource-teardown", "params": params}
-            try:
-                await self._send(request)
-            except Exception:
-                logger.warning("the view's ui/resource-teardown could not be sent", exc_info=True)
-                self._pending.pop(request_id, None)
-                return False
-        with anyio.move_on_after(self._teardown_timeout if timeout is None else timeout):
-            await answered.wait()
-        self._pending.pop(request_id, None)
-        for scope in self._running.values():  # requests still running have nobody to answer any more
-            scope.cancel()
+        if self._closed:
+            return False
+        self._closed = True  # from now on nothing else is sent, whoever holds the lock
+        self._next_id += 1
+        request_id = self._next_id
+        answered = anyio.Event()
+        answers: list[ViewMessage] = []
+        # The whole of it is bounded, the send included: a page that stopped reading must not hold the host.
+        try:
+            with anyio.move_on_after(self._teardown_timeout if timeout is None else timeout):
+                async with self._lock:
+                    self._queue.clear()
+                    if not self._initialized:
+                        return False
+                    self._pending[request_id] = (answered, answers)
+                    params: dict[str, Any] = {"reason": reason} if reason else {}
+                    request = {"jsonrpc": "2.0", "id": request_id, "method": "ui/resource-teardown"}
+                    try:
+                        await self._send({**request, "params": params})
+                    except Exception:
+                        logger.warning("the view's ui/resource-teardown could not be sent", exc_info=True)
+                        return False
+                await answered.wait()
+        finally:
+            self._pending.pop(request_id, None)
+            for scope in list(self._running.values()):  # requests still running have nobody to answer
+                scope.cancel()
         if not answers:
             logger.info("the view did not answer ui/resource-teardown in time; torn down anyway")
             return False
@@ -311,7 +325,7 @@ class AppBridge:
         try:
             parsed = parse_view_message(message)
         except MalformedMessage as bad:
-            logger.warning("a malformed message from the view (%s) was answered with an error", bad)
+            logger.warning("a malformed message from the view (%r) was answered with an error", str(bad))
             return bad.answer
         if parsed.kind == "response":
             self._answered(parsed)
@@ -355,13 +369,13 @@ class AppBridge:
                 except MCPClientError as failed:
                     return error_answer(request_id, REFUSED, str(failed))
                 except Exception:
-                    logger.exception("the host failed to answer the view's %s", message.method)
+                    logger.exception("the host failed to answer the view's %r", message.method)
                     failed_message = f"the host failed to answer {message.method}"
                     return error_answer(request_id, INTERNAL_ERROR, failed_message)
         finally:
             if self._running.get(request_id) is scope:
                 del self._running[request_id]
-        logger.info("the view cancelled its %s (request %r): not answered", message.method, request_id)
+        logger.info("the view's %r (request %r) was cancelled: not answered", message.method, request_id)
         return None
 
     def _handlers(self) -> dict[str, Callable[[dict[str, Any]], Awaitable[Mapping[str, Any]]]]:
@@ -558,7 +572,9 @@ class AppBridge:
     async def _log(self, params: dict[str, Any]) -> None:
         if self._on_log is None:
             level = _LOG_LEVELS.get(str(params.get("level")), logging.INFO)
-            logger.log(level, "the view logs (%s): %r", params.get("logger") or "view", params.get("data"))
+            # The view's text is data: repr() escapes its control characters, and it is cut to a line.
+            source = repr(params.get("logger") or "view")[:_LOG_CHARS]
+            logger.log(level, "the view logs (%s): %s", source, repr(params.get("data"))[:_LOG_CHARS])
             return
         try:
             answer = self._on_log(dict(params))

@@ -180,3 +180,35 @@ def default_host_context(
         "timeZone": time_zone or default_time_zone(),
         "platform": platform,
     }
+
+
+_CHOICES: Mapping[str, tuple[str, ...]] = {
+    "theme": ("light", "dark"),
+    "displayMode": ("inline", "fullscreen", "pip"),
+    "platform": ("web", "desktop", "mobile"),
+}
+
+
+def check_host_context(context: Mapping[str, Any]) -> None:
+    """Refuse (``ValueError``) a ``hostContext`` field the view's SDK would reject, and with it the whole
+    ``ui/initialize`` answer: a theme, display mode or platform outside the spec's choices, a style
+    variable that is not a standard one, or one whose value is not a string."""
+    for key, choices in _CHOICES.items():
+        if key in context and context[key] not in choices:
+            raise ValueError(f"hostContext {key} must be one of {', '.join(choices)}, not {context[key]!r}")
+    styles = context.get("styles")
+    if styles is None:
+        return
+    if not isinstance(styles, Mapping):
+        raise ValueError(f"hostContext styles is a mapping ({{'variables': {{...}}}}), not {styles!r}")
+    variables: object = styles.get("variables", {})  # pyright: ignore[reportUnknownMemberType]
+    if not isinstance(variables, Mapping):
+        raise ValueError("hostContext styles.variables maps standard style variable names to CSS values")
+    for name, value in variables.items():  # pyright: ignore[reportUnknownVariableType]
+        if name not in STYLE_VARIABLES:
+            raise ValueError(
+                f"{name!r} is no standard style variable (views refuse the whole context for it); "
+                "mcp_client.apps.STYLE_VARIABLES lists them"
+            )
+        if not isinstance(value, str):
+            raise ValueError(f"the style variable {name} is a CSS value (a string), not {value!r}")

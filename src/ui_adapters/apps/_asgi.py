@@ -1,9 +1,10 @@
 """``asgi_app(...)``: the MCP Apps host as an ASGI app, for a web app that shows views beside its messages.
 
-It is ``BrowserAppHost`` without sockets of its own: the same views, sandbox and bridge (``show``,
-``present``, ``AppView``), served by the web app's own server (uvicorn, hypercorn...) through the host's
-request->response core (``AppSite.respond``). Starlette (the ``apps-web`` extra) reads the requests and
-writes the responses; it is imported when ``asgi_app`` is first called, never by ``ui_adapters.apps``.
+It is an ``AppHost`` (what ``BrowserAppHost`` is without its sockets): the same views, sandbox and bridge
+(``show``, ``present``, ``AppView``), served by the web app's own server (uvicorn, hypercorn...) through
+the host's request->response core (``AppSite.respond``). Starlette (the ``apps-web`` extra) reads the
+requests and writes the responses; it is imported when ``asgi_app`` is first called, never by
+``ui_adapters.apps``.
 
 The spec's two origins are two names (or ports) of the same server: ``host_origin`` serves each view's
 host page and its message routes, ``sandbox_origin`` the views' sandbox proxies; a request is routed by
@@ -19,13 +20,14 @@ own. As the root ASGI app it enters itself on the server's lifespan events.
 from __future__ import annotations
 
 from collections.abc import MutableMapping, Sequence
-from typing import Any, Literal, Self
+from typing import Any, Literal
 from urllib.parse import urlsplit
 
 import anyio
+import anyio.abc
 
 from mcp_client import Client, ClientGroup
-from ui_adapters.apps._host import BrowserAppHost, Callback, LogCallback
+from ui_adapters.apps._host import AppHost, Callback, LogCallback
 from ui_adapters.apps._site import MAX_MESSAGES_BODY, AppSite, Response
 from ui_adapters.browser._http import Request
 
@@ -47,11 +49,11 @@ def _authority(origin: str, what: str) -> tuple[str, str]:
     return parts.scheme, parts.netloc.lower()
 
 
-class AppHostASGI(BrowserAppHost):
-    """``BrowserAppHost`` served by the web app's ASGI server: ``await host(scope, receive, send)``.
+class AppHostASGI(AppHost):
+    """An ``AppHost`` served by the web app's ASGI server: ``await host(scope, receive, send)``.
 
-    Made by ``asgi_app``; ``show``, ``present``, ``views`` and the callbacks are ``BrowserAppHost``'s.
-    Views are never opened in a browser by the host: the web app puts ``view.url`` in its page.
+    Made by ``asgi_app``; ``show``, ``present``, ``views`` and the callbacks are ``AppHost``'s. Views are
+    never opened in a browser by the host: the web app puts ``view.url`` in its page.
     """
 
     def __init__(
@@ -79,7 +81,6 @@ class AppHostASGI(BrowserAppHost):
             )
         super().__init__(
             client,
-            open_browser=False,
             theme=theme,
             on_message=on_message,
             on_open_link=on_open_link,
@@ -92,21 +93,17 @@ class AppHostASGI(BrowserAppHost):
         self._frame_ancestors = tuple(frame_ancestors) if frame_ancestors is not None else (self.host_origin,)
         self._entered = False
 
-    async def __aenter__(self) -> Self:
-        self._site = AppSite(
+    async def _open_site(self, tg: anyio.abc.TaskGroup) -> AppSite:
+        self._entered = True
+        return AppSite(
             host_authority=self._host,
             sandbox_authority=self._sandbox,
             scheme=self._scheme,
             frame_ancestors=self._frame_ancestors,
         )
-        self._tg = anyio.create_task_group()
-        await self._tg.__aenter__()
-        self._entered = True
-        return self
 
-    async def __aexit__(self, *exc: Any) -> None:
+    async def _close_site(self) -> None:
         self._entered = False
-        await super().__aexit__(*exc)
 
     # ------------------------------------------------------------------ ASGI
 

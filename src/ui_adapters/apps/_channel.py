@@ -243,6 +243,7 @@ class ViewChannel:
             self.closed_text = text
         self.closed.set()
         self._inbox_in.close()
+        self.html = ""  # a closed view's page is a notice; its document is no longer needed
 
 
 def _error(message: Message, code: int, text: str) -> Message:

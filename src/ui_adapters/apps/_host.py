@@ -1,18 +1,15 @@
-"""``BrowserAppHost``: MCP Apps views in the person's own browser, served by us on loopback.
+"""``AppHost``: what every MCP Apps host does, whatever serves its pages.
 
-Each view gets a host page of ours on one loopback origin, which frames the sandbox proxy on another
-(the spec's two origins), which loads the server's HTML under a Content-Security-Policy built from what
-the resource declared. The view's JSON-RPC reaches an ``AppBridge`` (``mcp_client.apps``) through the
-host page: its messages come in batched POSTs, the host's go back on an event stream. See ``_site`` for
-the routes and ``_channel`` for the limits that keep one view from stalling the others.
+It resolves a tool (on a ``Client`` or a ``ClientGroup``), calls it, reads its view (``read_app``), and
+gives the view an ``AppBridge`` (``mcp_client.apps``) and a ``ViewChannel`` on the host's ``AppSite``:
+the view's messages come from the host page in batched POSTs, the host's go back on an event stream.
+See ``_site`` for the routes and ``_channel`` for the limits that keep one view from stalling the others.
 """
 
 from __future__ import annotations
 
 import inspect
 import logging
-import sys
-import webbrowser
 from collections.abc import Awaitable, Callable, Mapping
 from types import TracebackType
 from typing import Any, Literal, Self
@@ -21,15 +18,15 @@ import anyio
 import anyio.abc
 
 from mcp_client import Client, ClientGroup
-from mcp_client.apps import app_of
+from mcp_client.apps import AppBridge, app_of
 from mcp_client.types import CallToolResult, Tool
 from ui_adapters.apps._channel import ViewChannel
 from ui_adapters.apps._csp import ViewPolicy, allow_attribute, view_csp
-from ui_adapters.apps._server import listen_loopback, serve_forever
 from ui_adapters.apps._site import AppSite
+from ui_adapters.apps._view import TEARDOWN_SECONDS, AppView
 from ui_adapters.text import sanitize
 
-__all__ = ["AppView", "BrowserAppHost", "Callback", "LogCallback"]
+__all__ = ["AppHost", "Callback", "LogCallback"]
 
 logger = logging.getLogger("ui_adapters.apps")
 
@@ -38,88 +35,23 @@ Callback = Callable[[dict[str, Any]], bool | Awaitable[bool]]
 LogCallback = Callable[[dict[str, Any]], object]
 """``on_log``: the log notification's ``params``."""
 
-TEARDOWN_SECONDS = 3.0
-"""How long ``AppView.close`` waits for the view to answer ``ui/resource-teardown``."""
 _FLUSH_SECONDS = 2.0
 """After the views are closed, how long their pages get to hear it before the server stops."""
 
 
-class AppView:
-    """One tool's view, shown by ``BrowserAppHost.show`` or ``present``.
+class AppHost:
+    """What every host of views does, whatever serves its pages: resolve a tool, call it, read its view,
+    give it a bridge and a channel on ``site``, and close the views when it leaves.
 
-    ``url`` is the host page; ``result`` the tool's result the view was given; ``messages`` the
-    ``ui/message`` params the view sent, ``model_context`` the last ``ui/update-model-context`` params.
-    """
-
-    def __init__(
-        self,
-        *,
-        name: str,
-        server: str,
-        arguments: Mapping[str, Any],
-        result: CallToolResult,
-        url: str,
-        channel: ViewChannel,
-    ) -> None:
-        self.name = name
-        self.server = server
-        self.arguments = dict(arguments)
-        self.result = result
-        self.url = url
-        self.messages: list[dict[str, Any]] = []
-        self.model_context: dict[str, Any] | None = None
-        self.logs: list[dict[str, Any]] = []
-        self._channel = channel
-        self._bridge: Any = None
-        self._closing = False
-        self._closed = anyio.Event()
-
-    @property
-    def closed(self) -> bool:
-        return self._closed.is_set()
-
-    async def close(self) -> None:
-        """Tear the view down: send ``ui/resource-teardown``, wait up to ``TEARDOWN_SECONDS`` for its
-        answer, then the page says the view is closed. Closing a closed view does nothing."""
-        if self._closing:
-            await self._closed.wait()
-            return
-        self._closing = True
-        try:
-            if self._bridge is not None and self._channel.pages > 0:
-                with anyio.move_on_after(TEARDOWN_SECONDS):
-                    await _teardown(self._bridge)
-        except Exception:
-            logger.warning("the view of %r did not take its teardown well", self.name, exc_info=True)
-        finally:
-            self._channel.close(f"The view of {sanitize(self.name)} is closed.")
-            self._closed.set()
-
-    async def wait_closed(self) -> None:
-        """Wait until the view is closed (``close()``, or the host left)."""
-        await self._closed.wait()
-
-    def __repr__(self) -> str:
-        return f"AppView(name={self.name!r}, server={self.server!r}, url={self.url!r}, closed={self.closed})"
-
-
-class BrowserAppHost:
-    """Shows MCP Apps views in the browser; an async context manager around a ``Client`` or ``ClientGroup``.
-
-    * ``open_browser``: True opens each view's page in the system browser (``webbrowser``; the link is
-      printed on stderr when none starts); False leaves it to you (``view.url``); or a callable taking
-      the URL (sync or async: a notebook's IFrame, a test's browser).
-    * ``theme``: ``"light"`` or ``"dark"``, for the page and the view's host context.
-    * ``on_message``, ``on_open_link``, ``on_model_context``: called with the view's request ``params``
-      (sync or async) and return True to accept; without one the view's request is refused.
-      ``on_open_link`` opens the link itself (the host never does). ``on_log`` hears the view's logs.
+    A subclass says where the pages live: ``_open_site`` returns the ``AppSite`` (and starts whatever
+    serves it), ``_close_site`` stops it, ``_opened`` is told each new view. ``BrowserAppHost`` serves
+    them on loopback sockets; an ASGI app can serve the same ``site.respond``.
     """
 
     def __init__(
         self,
         client: Client | ClientGroup,
         *,
-        open_browser: bool | Callable[[str], object] = True,
         theme: Literal["light", "dark"] = "light",
         on_message: Callback | None = None,
         on_open_link: Callback | None = None,
@@ -129,7 +61,6 @@ class BrowserAppHost:
         if theme not in ("light", "dark"):
             raise ValueError(f"theme must be 'light' or 'dark', not {theme!r}")
         self.client = client
-        self.open_browser = open_browser
         self.theme: Literal["light", "dark"] = theme
         self.on_message = on_message
         self.on_open_link = on_open_link
@@ -138,37 +69,39 @@ class BrowserAppHost:
         self.views: list[AppView] = []
         self._site: AppSite | None = None
         self._tg: anyio.abc.TaskGroup | None = None
-        self._server_scope: anyio.CancelScope | None = None  # made on entering: no event loop may run yet
-        self._listeners: list[Any] = []
 
     @property
     def site(self) -> AppSite:
         """The HTTP routes (``AppSite``) of this host's views."""
         if self._site is None:
-            raise RuntimeError("use the host in `async with BrowserAppHost(client) as host:` first")
+            raise RuntimeError(f"use the host in `async with {type(self).__name__}(client) as host:` first")
         return self._site
 
+    # ------------------------------------------------------------------ what a subclass provides
+
+    async def _open_site(self, tg: anyio.abc.TaskGroup) -> AppSite:
+        """The site the views are served on; start serving it in ``tg`` (cancelled on leaving)."""
+        raise NotImplementedError
+
+    async def _close_site(self) -> None:
+        """Release what ``_open_site`` took (after its tasks are cancelled)."""
+
+    async def _opened(self, view: AppView) -> None:
+        """A new view is served at ``view.url``."""
+
+    # ------------------------------------------------------------------ the context
+
     async def __aenter__(self) -> Self:
-        host_listener = listen_loopback()
-        sandbox_listener = listen_loopback()
-        self._listeners = [host_listener, sandbox_listener]
-        self._site = AppSite(
-            host_authority=f"127.0.0.1:{host_listener.getsockname()[1]}",
-            sandbox_authority=f"127.0.0.1:{sandbox_listener.getsockname()[1]}",
-        )
-        self._tg = anyio.create_task_group()
-        await self._tg.__aenter__()
-        site = self._site
-        tg = self._tg
-        server_scope = self._server_scope = anyio.CancelScope()
-
-        async def run_servers() -> None:
-            with server_scope:
-                async with anyio.create_task_group() as servers:
-                    servers.start_soon(serve_forever, site, host_listener, tg)
-                    servers.start_soon(serve_forever, site, sandbox_listener, tg)
-
-        tg.start_soon(run_servers)
+        tg = anyio.create_task_group()
+        await tg.__aenter__()
+        try:
+            self._site = await self._open_site(tg)
+        except BaseException as exc:
+            tg.cancel_scope.cancel()
+            await tg.__aexit__(type(exc), exc, exc.__traceback__)
+            await self._close_site()
+            raise
+        self._tg = tg
         return self
 
     async def __aexit__(
@@ -177,23 +110,24 @@ class BrowserAppHost:
         tg = self._tg
         try:
             with anyio.CancelScope(shield=True):
-                async with anyio.create_task_group() as closing:
-                    for view in list(self.views):
-                        closing.start_soon(view.close)
+                await self.close_views()
                 # Let open pages hear that their view is closed, then stop serving.
                 with anyio.move_on_after(_FLUSH_SECONDS):
                     for view in self.views:
                         await view._channel.wait_no_pages()  # pyright: ignore[reportPrivateUsage]
-            if self._server_scope is not None:
-                self._server_scope.cancel()
             if tg is not None:
                 tg.cancel_scope.cancel()
-                await tg.__aexit__(exc_type, exc, tb)
+                # The body's own exception is not the task group's: it propagates as it is, ungrouped.
+                await tg.__aexit__(None, None, None)
         finally:
             self._tg = None
-            for listener in self._listeners:
-                listener.close()
-            self._listeners = []
+            await self._close_site()
+
+    async def close_views(self) -> None:
+        """Close every view at once (each waits a bounded time for its view's answer)."""
+        async with anyio.create_task_group() as closing:
+            for view in list(self.views):
+                closing.start_soon(view.close)
 
     # ------------------------------------------------------------------ showing views
 
@@ -232,8 +166,8 @@ class BrowserAppHost:
         listed = await source.list_tools()
         for tool in listed.tools:
             if tool.name == name:
-                return source, tool, source.server
-        raise ValueError(f"{source.server} has no tool named {name!r}")
+                return source, tool, _server_label(source)
+        raise ValueError(f"{_server_label(source)} has no tool named {name!r}")
 
     async def _present(
         self,
@@ -245,19 +179,20 @@ class BrowserAppHost:
         result: CallToolResult,
     ) -> AppView:
         site = self.site
-        assert self._tg is not None
-        resource = await client.read_app(tool)  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType, reportUnknownVariableType]
-        policy = ViewPolicy.of(getattr(resource, "csp", None))  # pyright: ignore[reportUnknownArgumentType]
-        permissions = getattr(resource, "permissions", None)  # pyright: ignore[reportUnknownArgumentType]
+        tg = self._tg
+        if tg is None:
+            raise RuntimeError(f"the {type(self).__name__} was left; views can no longer be shown")
+        resource = await client.read_app(tool)
+        policy = ViewPolicy.of(resource.csp)
         channel = ViewChannel(
             title=name,
             server=server,
-            html=str(resource.html),  # pyright: ignore[reportUnknownMemberType, reportUnknownArgumentType]
+            html=resource.html,
             csp=_wire_csp(policy),
-            permissions=_wire_permissions(permissions),
+            permissions=_wire_permissions(resource.permissions),
             proxy_csp=view_csp(policy, frame_ancestors=(site.host_origin, site.sandbox_origin)),
-            allow=allow_attribute(permissions),
-            border=bool(getattr(resource, "prefers_border", False)),  # pyright: ignore[reportUnknownArgumentType]
+            allow=allow_attribute(resource.permissions),
+            border=bool(resource.prefers_border),
             theme=self.theme,
         )
         view = AppView(
@@ -268,24 +203,25 @@ class BrowserAppHost:
             url=site.page_url(channel),
             channel=channel,
         )
-        view._bridge = self._bridge(client, tool, view, channel)  # pyright: ignore[reportPrivateUsage]
-        await _deliver(view._bridge, arguments, result)  # pyright: ignore[reportPrivateUsage]
+        bridge = self._bridge(client, tool, view, channel)
+        view._bridge = bridge  # pyright: ignore[reportPrivateUsage]
+        await bridge.tool_input(dict(arguments))  # both held by the bridge until the view is initialized
+        await bridge.tool_result(result)
         site.add(channel)
         self.views.append(view)
-        self._tg.start_soon(self._serve_view, view, channel)
-        await self._open(view)
+        tg.start_soon(self._serve_view, view, channel, bridge)
+        await self._opened(view)
         return view
 
-    async def _serve_view(self, view: AppView, channel: ViewChannel) -> None:
+    async def _serve_view(self, view: AppView, channel: ViewChannel, bridge: AppBridge) -> None:
         try:
-            await channel.serve(lambda message: _handle(view._bridge, message))  # pyright: ignore[reportPrivateUsage]
+            await channel.serve(bridge.handle)
         finally:
-            await view.close()
-            self.site.remove(channel)
+            with anyio.CancelScope(shield=True):
+                await view.close()
+            # The channel stays on the site (its HTML dropped): a reload of the page says it is closed.
 
-    def _bridge(self, client: Client, tool: Tool, view: AppView, channel: ViewChannel) -> Any:
-        from mcp_client.apps import AppBridge  # pyright: ignore[reportAttributeAccessIssue, reportUnknownVariableType]
-
+    def _bridge(self, client: Client, tool: Tool, view: AppView, channel: ViewChannel) -> AppBridge:
         async def on_message(params: dict[str, Any]) -> bool:
             view.messages.append(params)
             return await _ask(self.on_message, params)
@@ -304,33 +240,24 @@ class BrowserAppHost:
                 if inspect.isawaitable(outcome):
                     await outcome
 
-        return AppBridge(  # pyright: ignore[reportUnknownVariableType]
+        return AppBridge(
             client,
             tool,
             send=channel.send,
-            host_context=_host_context(self.theme),
+            host_context={"theme": self.theme},
             on_message=on_message,
             on_open_link=on_open_link,
             on_model_context=on_model_context,
             on_log=on_log,
+            teardown_timeout=TEARDOWN_SECONDS,
         )
 
-    async def _open(self, view: AppView) -> None:
-        opener = self.open_browser
-        if opener is False:
-            return
-        if opener is True:
-            opened = await anyio.to_thread.run_sync(webbrowser.open, view.url, abandon_on_cancel=True)
-            if not opened:
-                print(
-                    f"Open this page to see {view.name} from {view.server}: {view.url}",
-                    file=sys.stderr,
-                    flush=True,
-                )
-            return
-        outcome = opener(view.url)
-        if inspect.isawaitable(outcome):
-            await outcome
+
+def _server_label(client: Client) -> str:
+    """The server as a person knows it: the name it gives itself, else how it was reached."""
+    info = client.server_info
+    name = (info.title or info.name) if info is not None else None
+    return sanitize(name) if name else client.server
 
 
 def _require_view(tool: Tool, name: str, server: str) -> None:
@@ -367,25 +294,3 @@ def _wire_permissions(permissions: object) -> dict[str, dict[str, Any]] | None:
     allowed = allow_attribute(permissions).split("; ")
     wire = {key: {} for key, feature in PERMISSION_FEATURES.items() if feature in allowed}
     return wire or None
-
-
-# ---------------------------------------------------------------------- the bridge's surface
-
-
-def _host_context(theme: str) -> Any:
-    from mcp_client.apps import default_host_context  # pyright: ignore[reportAttributeAccessIssue, reportUnknownVariableType]
-
-    return default_host_context(theme=theme)  # pyright: ignore[reportUnknownVariableType]
-
-
-async def _handle(bridge: Any, message: dict[str, Any]) -> dict[str, Any] | None:
-    return await bridge.handle(message)  # type: ignore[no-any-return]
-
-
-async def _deliver(bridge: Any, arguments: Mapping[str, Any], result: CallToolResult) -> None:
-    await bridge.tool_input(dict(arguments))
-    await bridge.tool_result(result)
-
-
-async def _teardown(bridge: Any) -> None:
-    await bridge.teardown()

@@ -37,12 +37,13 @@ _HOST_CSS = """
 * { box-sizing: border-box; }
 body { margin: 0; padding: 16px; background: %(page)s; color: %(text)s;
   font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", "DejaVu Sans", sans-serif; }
-header { max-width: 960px; margin: 0 auto 10px; display: flex; gap: 8px; align-items: baseline; }
+header { max-width: 960px; margin: 0 auto 10px; display: flex; flex-wrap: wrap; column-gap: 10px;
+  align-items: baseline; }
 header h1 { font-size: 16px; margin: 0; font-weight: 600; overflow-wrap: anywhere; }
 header p { margin: 0; color: %(muted)s; font-size: 13px; overflow-wrap: anywhere; }
 main { max-width: 960px; margin: 0 auto; }
 iframe#view { display: block; width: 100%%; height: 480px; border: 0; background: %(card)s;
-  color-scheme: normal; }
+  color-scheme: %(scheme)s; }
 main.border iframe#view { border: 1px solid %(muted)s; border-radius: 10px; }
 #status { margin: 10px 0 0; color: %(muted)s; font-size: 14px; }
 #status:empty { display: none; }
@@ -166,6 +167,7 @@ _PROXY_SCRIPT = """
 
 _PROXY_CSS = """
 html, body { margin: 0; padding: 0; height: 100%; overflow: hidden; background: transparent; }
+:root { color-scheme: light dark; }
 iframe { display: block; width: 100%; height: 100%; border: 0; }
 """
 
