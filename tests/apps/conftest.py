@@ -11,10 +11,9 @@ from typing import Any
 import pytest
 
 from mcp_client import StdioServerParameters
-from tests.support.servers import PEER_PYTHON, SERVERS_DIR, start_http_server, stdio_command
+from tests.support.servers import PEER_PYTHON, SERVERS_DIR, start_http_server
 
 APPS_SERVER = SERVERS_DIR / "apps_server.py"
-APPS_BRIDGE_SERVER = SERVERS_DIR / "apps_bridge_server.py"
 WIRE_TEE = Path(__file__).resolve().parent / "wire_tee.py"
 
 
@@ -42,14 +41,18 @@ def apps_server(transport: str, apps_http_url: str) -> Any:
     return apps_http_url if transport == "http" else apps_stdio()
 
 
+# ``AppBridge``'s peer: tests/servers/apps_bridge_server.py (a view, app-only, model-only, a tool that asks).
+APPS_BRIDGE_SERVER = SERVERS_DIR / "apps_bridge_server.py"
+
+
 @pytest.fixture(scope="session")
 def apps_bridge_http_url() -> Iterator[str]:
-    """The AppBridge's apps peer (``apps_bridge_server.py``) over HTTP, both eras on one endpoint."""
+    """The apps bridge peer over streamable HTTP, both eras on one endpoint."""
     with start_http_server(script=APPS_BRIDGE_SERVER) as url:
         yield url
 
 
 @pytest.fixture(scope="session")
 def apps_bridge_stdio_command() -> tuple[str, list[str]]:
-    """`(command, args)` starting the AppBridge's apps peer on stdio."""
-    return stdio_command(APPS_BRIDGE_SERVER)
+    """`(command, args)` starting the apps bridge peer on stdio."""
+    return PEER_PYTHON, [str(APPS_BRIDGE_SERVER), "stdio"]

@@ -35,3 +35,15 @@ __all__ = [
     "model_may_see",
     "style_variables",
 ]
+
+
+# Public names say where a user imports them from (reprs, tracebacks and the reference).
+def _say_public() -> None:
+    namespace = globals()
+    for name in ("AppBridge", "AppCsp", "AppPermissions", "AppResource", "ToolApp"):
+        namespace[name].__module__ = __name__
+    for name in ("app_may_call", "app_of", "default_host_context", "model_may_see", "style_variables"):
+        namespace[name].__module__ = __name__
+
+
+_say_public()
