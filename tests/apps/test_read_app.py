@@ -116,6 +116,9 @@ async def test_meta_of_the_wrong_shapes_counts_as_not_declared_never_as_looser(a
     assert domains.domain is None
 
 
+REFUSED_URI = {"show_plain": "ui://lab/plain.html", "uri_https": "https://lab.example/view.html"}
+
+
 async def _still_works(client: Client) -> None:
     assert text_of(await client.call_tool("supports_apps")) in ("apps: True", "apps: False")
     assert (await client.read_app("show_clock")).html == CLOCK_HTML
@@ -133,6 +136,11 @@ async def _still_works(client: Client) -> None:
         ("poll", "the tool 'poll' of .* has no view \\(no _meta.ui.resourceUri\\): call it as any tool"),
         ("uri_number", "the tool 'uri_number' of .* has no view"),  # a resourceUri that is no string
         ("supports_apps", "the tool 'supports_apps' of .* has no view"),
+        (
+            "uri_https",
+            "the tool 'uri_https' of .* names its view 'https://lab.example/view.html', which is no ui:// "
+            "resource: it is not read",
+        ),
         ("no_such_tool", "has no tool named 'no_such_tool': its view cannot be read"),
         ("ui://lab/bad-blob.html", "the view ui://lab/bad-blob.html of .* is a blob that is not base64"),
         ("ui://lab/latin1.html", "the view ui://lab/latin1.html of .* is not UTF-8 HTML"),
@@ -147,7 +155,7 @@ async def test_a_refused_view_says_why_and_the_client_goes_on(
                 await client.read_app(target)
             await _still_works(client)
     assert isinstance(caught.value, MCPClientError)
-    assert caught.value.uri == (target if target.startswith("ui://") else caught.value.uri)
+    assert caught.value.uri == REFUSED_URI.get(target, target if target.startswith("ui://") else None)
 
 
 @pytest.mark.parametrize("tool", ["show_clock", "show_blob"])

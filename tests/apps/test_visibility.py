@@ -33,6 +33,7 @@ FOR_THE_MODEL = {
     "model_only",
     "vis_object",  # a visibility that is no list counts as the default
     "uri_number",
+    "uri_https",
     "flat_only",
     "show_plain",
     "supports_apps",

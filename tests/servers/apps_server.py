@@ -11,6 +11,7 @@
 | `vis_numbers()` | visibility `[1, "app"]` | a non-string entry among the strings |
 | `vis_object()` | visibility `{"model": false}` | not a list: the default (model and app) |
 | `uri_number()` | resourceUri `42` | no view |
+| `uri_https()` | resourceUri `https://lab.example/view.html` | a view that is no `ui://` resource |
 | `flat_only()` | only the deprecated `_meta["ui/resourceUri"]` | a view the old way |
 | `show_plain()` | view `ui://lab/plain.html`, served as `text/html` | the wrong MIME type |
 | `supports_apps()` | none | whether this request's client declared MCP Apps (`client_supports_apps`) |
@@ -186,6 +187,7 @@ _hostile_tool("vis_string", {"resourceUri": CLOCK, "visibility": "app"})
 _hostile_tool("vis_numbers", {"resourceUri": CLOCK, "visibility": [1, "app"]})
 _hostile_tool("vis_object", {"resourceUri": CLOCK, "visibility": {"model": False}})
 _hostile_tool("uri_number", {"resourceUri": 42})
+_hostile_tool("uri_https", {"resourceUri": "https://lab.example/view.html"})
 _hostile_tool("flat_only", CLOCK, flat=True)
 _hostile_tool("show_plain", {"resourceUri": PLAIN})
 

@@ -196,6 +196,12 @@ async def _uri_of(client: Client, app: object) -> str:
         raise AppResourceError(
             f"the tool {name!r} of {label} has no view (no _meta.ui.resourceUri): call it as any tool"
         )
+    if not view.resource_uri.startswith("ui://"):
+        raise AppResourceError(
+            f"the tool {name!r} of {label} names its view {view.resource_uri!r}, which is no ui:// "
+            "resource: it is not read",
+            uri=view.resource_uri,
+        )
     return view.resource_uri
 
 
