@@ -73,9 +73,12 @@ def default_open_browser(url: str) -> bool:
     return webbrowser.open(url, new=2)
 
 
-def print_link(console: Console, url: str, inspection: UrlInspection) -> None:
+def print_link(console: Console, url: str, inspection: UrlInspection | None = None) -> None:
     """Show a link the way every adapter here does: the full link, then its real host highlighted, then
-    the warnings; a refused link only with its hidden characters spelled out."""
+    the warnings; a refused link only with its hidden characters spelled out. ``inspection`` is the
+    link's judgement when already made (``None``: judged here)."""
+    if inspection is None:
+        inspection = inspect_url(url)
     if inspection.refusal is not None:
         shown = visible_url(url, max_length=_MAX_SHOWN_URL)
         console.print(Text.assemble(("Link (hidden characters spelled out): ", "dim"), shown), soft_wrap=True)

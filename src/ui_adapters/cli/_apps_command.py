@@ -21,7 +21,6 @@ from rich.console import Console
 from rich.text import Text
 
 from mcp_client.apps import app_of
-from ui_adapters._url_safety import inspect_url
 from ui_adapters.cli._args import parse_arguments
 from ui_adapters.cli._commands import Connection, _find_tool
 from ui_adapters.cli._exit import EXIT_OK, EXIT_TOOL_ERROR, UsageError
@@ -130,7 +129,7 @@ def _link(err: Console) -> Any:
         err.print(
             Text("The view asks to open a link (not opened; open it yourself if you trust it):", "yellow")
         )
-        print_link(err, url, inspect_url(url))
+        print_link(err, url)
         return False
 
     return callback
