@@ -23,6 +23,7 @@ import pytest
 
 from tests.cli._cli import ROOT, TIMEOUT, cli_env, run_cli
 from tests.support import ext_apps
+from tests.support.browser import Browser
 from tests.support.servers import SERVERS_DIR
 
 pytestmark = pytest.mark.slow
@@ -38,11 +39,25 @@ def _server() -> str:
 class Running:
     """The command as a subprocess, its stdout read line by line with a bounded wait."""
 
-    def __init__(self, process: subprocess.Popen[str]) -> None:
+    def __init__(self, process: subprocess.Popen[str], *, stderr_lines: bool = False) -> None:
         self.process = process
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.seen: list[str] = []
+        self.errors: list[str] = []  # stderr, line by line, when read as it comes (``stderr_lines``)
         threading.Thread(target=self._read, daemon=True).start()
+        if stderr_lines:
+            threading.Thread(target=self._read_errors, daemon=True).start()
+
+    def _read_errors(self) -> None:
+        assert self.process.stderr is not None
+        for line in self.process.stderr:
+            self.errors.append(line.rstrip("\n"))
+
+    def stderr_has(self, text: str) -> None:
+        deadline = time.monotonic() + TIMEOUT
+        while not any(text in line for line in self.errors):
+            assert time.monotonic() < deadline, f"{text!r} never on stderr: {self.errors}"
+            time.sleep(0.05)
 
     def _read(self) -> None:
         assert self.process.stdout is not None
@@ -72,7 +87,7 @@ class Running:
 
 
 @contextmanager
-def apps_command(*args: str) -> Iterator[Running]:
+def apps_command(*args: str, stderr_lines: bool = False) -> Iterator[Running]:
     process = subprocess.Popen(
         [sys.executable, "-m", "ui_adapters.cli", "apps", *args],
         stdin=subprocess.DEVNULL,
@@ -83,7 +98,7 @@ def apps_command(*args: str) -> Iterator[Running]:
         env=cli_env(),
     )
     try:
-        yield Running(process)
+        yield Running(process, stderr_lines=stderr_lines)
     finally:
         if process.poll() is None:
             process.kill()
@@ -154,3 +169,26 @@ def test_an_unknown_tool_names_the_tools() -> None:
     done = run_cli("apps", _server(), "get-tim", "--no-browser")
     assert done.returncode == 2, done.stderr
     assert "has no tool 'get-tim'. Did you mean 'get-time'?" in done.stderr
+
+
+@pytest.mark.browser
+def test_what_the_view_asks_is_shown_and_refused_and_its_logs_printed(browser: Browser) -> None:
+    """In Chromium: the view's buttons send a message, a log and a link; the command says each on
+    stderr, refuses the message and opens no link (the link shown with its real host)."""
+    from tests.apps.test_browser_host import click_in_view, element_text_until
+
+    with apps_command(_server(), "get-time", "--no-browser", stderr_lines=True) as running:
+        url = running.line_starting("View: ").removeprefix("View: ")
+        browser.driver.get(url)
+        element_text_until(browser.driver, "server-time", lambda text: text[:2].isdigit())
+        click_in_view(browser.driver, "send-message-btn")
+        running.stderr_has("The view sends a message for the chat; refused (no chat here).")
+        click_in_view(browser.driver, "send-log-btn")
+        running.stderr_has("view [info] This is log text.")
+        click_in_view(browser.driver, "open-link-btn")
+        running.stderr_has("Site:  modelcontextprotocol.io")
+        assert any("The view asks to open a link (not opened" in line for line in running.errors)
+        assert "Link: https://modelcontextprotocol.io/" in running.errors
+        browser.driver.get("about:blank")  # the page goes: the view is closed, the command ends
+        assert running.process.wait(timeout=TIMEOUT) == 0
+    assert "The view is closed." in running.errors
