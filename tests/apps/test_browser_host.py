@@ -11,13 +11,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import socket
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import anyio
+import anyio.abc
 import pytest
 
 from mcp_client import Client, StdioServerParameters
@@ -52,9 +52,39 @@ def example(name: str) -> StdioServerParameters:
     return ext_apps.stdio_parameters(name)
 
 
-def probe_server() -> StdioServerParameters:
-    command, args = stdio_command(PROBE)
+def probe_server(*extra: str) -> StdioServerParameters:
+    command, args = stdio_command(PROBE, *extra)
     return StdioServerParameters(command=command, args=args)
+
+
+class Recorder:
+    """A loopback HTTP server that answers 204 to anything and records each request line: did a view's
+    fetch reach it?"""
+
+    def __init__(self) -> None:
+        self.requests: list[str] = []
+        self.origin = ""
+
+    @asynccontextmanager
+    async def serving(self) -> AsyncIterator[Recorder]:
+        listener = await anyio.create_tcp_listener(local_host="127.0.0.1", local_port=0)
+        self.origin = f"http://127.0.0.1:{listener.extra(anyio.abc.SocketAttribute.local_port)}"
+
+        async def answer(stream: anyio.abc.SocketStream) -> None:
+            async with stream:
+                head = b""
+                with anyio.move_on_after(WAIT):
+                    while b"\r\n\r\n" not in head:
+                        head += await stream.receive()
+                self.requests.append(head.split(b"\r\n", 1)[0].decode("latin-1"))
+                await stream.send(
+                    b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                )
+
+        async with listener, anyio.create_task_group() as tg:
+            tg.start_soon(listener.serve, answer)
+            yield self
+            tg.cancel_scope.cancel()
 
 
 def enter_view(driver: Any) -> None:
@@ -279,52 +309,48 @@ async def test_an_app_only_tool_is_called_by_its_view_and_never_offered_to_a_mod
 async def test_the_probe_view_is_contained(browser: Browser) -> None:
     """No network without a declared CSP, no model-only tool, an app-only one allowed; its flood is refused
     while another view of the same host goes on."""
-    listener = socket.socket()
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(8)
-    listener.setblocking(False)
-    target = f"http://127.0.0.1:{listener.getsockname()[1]}/secret"
     driver = browser.driver
-    try:
-        with anyio.fail_after(BOUND):
-            async with hosted(probe_server(), browser) as host:
-                first = await host.show("probe", {"target": target})
-                await browser.run(element_text_until, driver, "fetch", lambda t: t != "fetch: not tried")
-                app_helper = await browser.run(
-                    element_text_until, driver, "app-helper", lambda t: t != "app_helper: not tried"
-                )
-                shown = await browser.run(view_text_until, driver, lambda t: "app_helper: ok" in t)
-                assert "fetch: blocked" in shown
-                assert re.search(r"model_only: refused: .*model_only", shown), shown
-                assert app_helper == "app_helper: ok: helped"
+    with anyio.fail_after(BOUND):
+        async with Recorder().serving() as server, hosted(probe_server(), browser) as host:
+            where = {"target": server.origin + "/secret", "other": server.origin + "/other"}
+            first = await host.show("probe", where)
+            shown = await browser.run(view_text_until, driver, lambda t: "app_helper: ok" in t)
+            assert "fetch: blocked" in shown and "other: blocked" in shown
+            assert re.search(r"model_only: refused: .*model_only", shown), shown
+            assert "app_helper: ok: helped" in shown
 
-                await browser.run(click_in_view, driver, "flood-btn")
-                browser.reset(new_tab=True)
-                second = await host.show("probe", {"target": target})
-                # The other view is served and answered while the first one's flood is being worked off.
-                assert (
-                    await browser.run(
-                        element_text_until, driver, "app-helper", lambda t: t != "app_helper: not tried"
-                    )
-                    == "app_helper: ok: helped"
-                )
-                assert not first.closed and second.url != first.url
-                driver.switch_to.window(driver.window_handles[0])
-                flood = await browser.run(element_text_until, driver, "flood", lambda t: "ok," in t)
-                ok, too_many, other = map(int, re.findall(r"\d+", flood))
-                assert too_many > 0 and ok > 0 and other == 0, flood
-                assert ok + too_many == 400
-                ran = json.loads(texts(await host.client.call_tool("ran")))  # type: ignore[union-attr]
-    finally:
-        try:
-            listener.accept()
-            reached = True
-        except BlockingIOError:
-            reached = False
-        listener.close()
-    assert not reached, "the view reached a loopback server its CSP never allowed"
+            await browser.run(click_in_view, driver, "flood-btn")
+            browser.reset(new_tab=True)
+            second = await host.show("probe", where)
+            # The other view is served and answered while the first one's flood is being worked off.
+            helped = await browser.run(
+                element_text_until, driver, "app-helper", lambda t: "not tried" not in t
+            )
+            assert helped == "app_helper: ok: helped"
+            assert not first.closed and second.url != first.url
+            driver.switch_to.window(driver.window_handles[0])
+            flood = await browser.run(element_text_until, driver, "flood", lambda t: "ok," in t)
+            ok, too_many, other = map(int, re.findall(r"\d+", flood))
+            assert too_many > 0 and ok > 0 and other == 0, flood
+            assert ok + too_many == 400
+            ran = json.loads(texts(await host.client.call_tool("ran")))  # type: ignore[union-attr]
+            assert server.requests == []  # the view's fetches never left the browser
     assert "model_only" not in ran
     assert ran.count("app_helper") == 2
+
+
+async def test_a_declared_connect_domain_is_reachable_and_nothing_else(browser: Browser) -> None:
+    driver = browser.driver
+    with anyio.fail_after(BOUND):
+        async with Recorder().serving() as allowed, Recorder().serving() as other:
+            async with hosted(probe_server("--connect", allowed.origin), browser) as host:
+                await host.show(
+                    "probe", {"target": allowed.origin + "/allowed", "other": other.origin + "/no"}
+                )
+                shown = await browser.run(view_text_until, driver, lambda t: "app_helper: ok" in t)
+    assert "fetch: reached" in shown and "other: blocked" in shown
+    assert allowed.requests == ["GET /allowed HTTP/1.1"]
+    assert other.requests == []
 
 
 async def test_closing_a_view_and_leaving_the_host_tear_the_views_down(browser: Browser) -> None:

@@ -107,6 +107,9 @@ async def test_present_shows_a_result_obtained_elsewhere() -> None:
                 assert "<h1>Probe</h1>" in ready["params"]["html"]
                 assert "csp" not in ready["params"]  # nothing declared: nothing passed on
                 assert answer["id"] == 1 and answer["result"]["hostContext"]["theme"] == "dark"
+                # No callbacks given: the view is told this host takes no links, messages or context.
+                capabilities = answer["result"]["hostCapabilities"]
+                assert not {"openLinks", "message", "updateModelContext"} & set(capabilities)
                 assert tool_input["params"] == {"arguments": {"target": "http://127.0.0.1:9/"}}
                 assert tool_result["params"]["content"] == [{"type": "text", "text": "from the model's call"}]
             ran = await client.call_tool("ran")
@@ -185,3 +188,89 @@ async def test_an_error_in_the_hosts_block_comes_out_as_it_is() -> None:
                 async with BrowserAppHost(client, open_browser=False) as host:
                     await host.show("probe", {"target": "x"})
                     raise LookupError("mine")
+
+
+async def test_a_closed_tab_is_noticed_and_a_reload_is_not() -> None:
+    with anyio.fail_after(BOUND):
+        async with Client(probe(), apps=True) as client, httpx.AsyncClient(timeout=BOUND) as http:
+            async with BrowserAppHost(client, open_browser=False) as host:
+                view = await host.show("probe", {"target": "x"})
+                page = Page(http, view)
+                await page.load()
+                abandoned = anyio.Event()
+
+                async def watch() -> None:
+                    await view.wait_abandoned(grace=1.0)
+                    abandoned.set()
+
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(watch)
+                    assert view.pages == 0
+                    async with page.events():
+                        with anyio.fail_after(5):
+                            while view.pages == 0:  # noqa: ASYNC110 - the host counts the stream
+                                await anyio.sleep(0.02)
+                    # A reload: the page's stream comes back within the grace.
+                    async with page.events():
+                        await anyio.sleep(1.5)
+                        assert view.pages == 1 and not abandoned.is_set()
+                    # The tab closed: noticed after the grace; the view itself stays open.
+                    await abandoned.wait()
+                    assert view.pages == 0 and not view.closed
+
+
+async def test_a_declared_policy_and_permissions_reach_the_proxy_and_the_frame() -> None:
+    """tests/servers/apps_server.py's clock declares a CSP, camera and clipboard-write: the proxy is
+    served under that CSP and both frames get exactly that ``allow``."""
+    command, args = stdio_command(SERVERS_DIR / "apps_server.py")
+    with anyio.fail_after(BOUND):
+        async with Client(StdioServerParameters(command=command, args=args), apps=True) as client:
+            async with BrowserAppHost(client, open_browser=False) as host, httpx.AsyncClient() as http:
+                view = await host.show("show_clock", {})
+                page = await http.get(view.url)
+                proxy_url = page.text.split('<iframe id="view" title="show_clock" src="')[1].split('"')[0]
+                proxy = await http.get(proxy_url)
+    assert 'sandbox="allow-scripts allow-same-origin" allow="camera; clipboard-write"' in page.text
+    assert '"allow":"camera; clipboard-write"' in proxy.text
+    directives = dict(d.strip().split(" ", 1) for d in proxy.headers["content-security-policy"].split(";"))
+    assert directives["connect-src"] == "https://api.clock.example"
+    assert (
+        directives["script-src"] == "'self' 'unsafe-inline' https://cdn.clock.example https://*.fonts.example"
+    )
+    assert directives["frame-src"] == "https://player.clock.example"
+    assert directives["base-uri"] == "https://clock.example"
+
+
+async def test_with_no_browser_to_open_the_link_is_printed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    asked: list[str] = []
+
+    def no_browser(url: str) -> bool:
+        asked.append(url)
+        return False
+
+    monkeypatch.setattr("webbrowser.open", no_browser)
+    with anyio.fail_after(BOUND):
+        async with Client(probe(), apps=True) as client:
+            async with BrowserAppHost(client) as host:
+                view = await host.show("probe", {"target": "x"})
+    assert asked == [view.url]
+    assert capsys.readouterr().err == f"Open this page to see probe from apps-probe: {view.url}\n"
+
+
+async def test_a_view_that_asks_to_go_is_torn_down() -> None:
+    with anyio.fail_after(BOUND):
+        async with Client(probe(), apps=True) as client, httpx.AsyncClient(timeout=BOUND) as http:
+            async with BrowserAppHost(client, open_browser=False) as host:
+                view = await host.show("probe", {"target": "x"})
+                page = Page(http, view)
+                await page.load()
+                async with page.events() as events:
+                    await initialize(page, events)
+                    await page.post({"jsonrpc": "2.0", "method": "ui/notifications/request-teardown"})
+                    _, teardown = await anext(events)
+                    assert teardown["method"] == "ui/resource-teardown"
+                    await page.post({"jsonrpc": "2.0", "id": teardown["id"], "result": {}})
+                    assert await anext(events) == ("closed", "The view of probe is closed.")
+                await view.wait_closed()

@@ -2,20 +2,21 @@
 
 | tool | `_meta.ui` | what it is for |
 |---|---|---|
-| `probe(target)` | view `ui://probe/view.html`, no CSP declared | the view below |
+| `probe(target, other)` | view `ui://probe/view.html`, `connectDomains` from `--connect` | the view |
 | `model_only(text)` | visibility `["model"]` | a tool the view tries and must be refused |
 | `app_helper()` | visibility `["app"]`, no view | a tool the view may call |
 | `slow()` | visibility `["app"]`, no view | takes a second: the view floods the host with it |
 | `ran()` | none | every tool run so far (itself left out), as a JSON list |
 
 The view speaks the MCP Apps JSON-RPC by hand (no ext-apps bundle): it initializes, then on
-`ui/notifications/tool-input` it fetches `target` (its CSP declares nothing, so the fetch must fail),
-calls `model_only` and `app_helper`, and shows each outcome in an element the test reads
-(`#fetch`, `#model-only`, `#app-helper`). `#flood-btn` sends 400 `slow` calls at once and shows how
-many were refused with "Too many messages" (`#flood`); `#after-btn` calls `app_helper` again (`#after`).
-It answers `ui/resource-teardown`.
+`ui/notifications/tool-input` it fetches `target` and then `other` (`no-cors`: nothing but the CSP can
+stop them; without `--connect ORIGIN` the view declares no CSP, so both must fail; with it, only
+`ORIGIN` may be reached), calls `model_only` and `app_helper`, and shows each outcome in an element the
+test reads (`#fetch`, `#other`, `#model-only`, `#app-helper`). `#flood-btn` sends 400 `slow` calls at
+once and shows how many were refused with "Too many messages" (`#flood`); `#after-btn` calls
+`app_helper` again (`#after`). It answers `ui/resource-teardown`.
 
-    python tests/servers/apps_probe_server.py stdio
+    python tests/servers/apps_probe_server.py stdio [--connect http://127.0.0.1:N]
 """
 
 import asyncio
@@ -23,7 +24,7 @@ import json
 from collections.abc import Sequence
 
 from _serve import serve, transport_parser
-from mcp.server.apps import Apps
+from mcp.server.apps import Apps, ResourceCsp
 from mcp.server.mcpserver import MCPServer
 
 READY_MARKER = "APPS_PROBE_READY"
@@ -35,6 +36,7 @@ VIEW_HTML = """<!doctype html>
 <h1>Probe</h1>
 <p id="input">input: none yet</p>
 <p id="fetch">fetch: not tried</p>
+<p id="other">other: not tried</p>
 <p id="model-only">model_only: not tried</p>
 <p id="app-helper">app_helper: not tried</p>
 <p id="flood">flood: not tried</p>
@@ -72,11 +74,14 @@ window.addEventListener("message", (event) => {
 });
 async function run(args) {
   show("input", "input: " + JSON.stringify(args));
-  try {
-    await fetch(args.target, { cache: "no-store" });
-    show("fetch", "fetch: reached");
-  } catch (error) {
-    show("fetch", "fetch: blocked");
+  for (const [id, url] of [["fetch", args.target], ["other", args.other]]) {
+    if (!url) { continue; }
+    try {
+      await fetch(url, { cache: "no-store", mode: "no-cors" });
+      show(id, id + ": reached");
+    } catch (error) {
+      show(id, id + ": blocked");
+    }
   }
   const refused = await request("tools/call", { name: "model_only", arguments: { text: "hi" } });
   show("model-only", "model_only: " + describe(refused));
@@ -106,17 +111,14 @@ document.getElementById("after-btn").addEventListener("click", async () => {
 </body></html>
 """
 
-apps = Apps()
 runs: list[str] = []
 
 
-@apps.tool(resource_uri=VIEW, description="A view that probes its host.")
-def probe(target: str) -> str:
+def probe(target: str, other: str = "") -> str:
     runs.append("probe")
     return f"probing {target}"
 
 
-@apps.tool(resource_uri=VIEW, visibility=["model"], description="For the model only.")
 def model_only(text: str) -> str:
     runs.append("model_only")
     return f"model only: {text}"
@@ -132,21 +134,32 @@ async def slow() -> str:
     return "slow done"
 
 
-apps.add_html_resource(VIEW, VIEW_HTML, name="probe")
-mcp = MCPServer("apps-probe", version="0.0.1", log_level="WARNING", extensions=[apps])
-APP_ONLY = {"ui": {"visibility": ["app"]}}
-mcp.add_tool(app_helper, name="app_helper", description="For the view only.", meta=APP_ONLY)
-mcp.add_tool(slow, name="slow", description="Takes a second.", meta=APP_ONLY)
-
-
-@mcp.tool(description="Every tool run so far (this one left out), as a JSON list.")
 def ran() -> str:
     return json.dumps(runs)
 
 
+def build(connect: Sequence[str]) -> MCPServer:
+    """The server, its view allowed to fetch the origins in ``connect`` (none: no CSP declared)."""
+    apps = Apps()
+    apps.tool(resource_uri=VIEW, description="A view that probes its host.")(probe)
+    apps.tool(resource_uri=VIEW, visibility=["model"], description="For the model only.")(model_only)
+    csp = ResourceCsp(connect_domains=list(connect)) if connect else None
+    apps.add_html_resource(VIEW, VIEW_HTML, name="probe", csp=csp)
+    mcp = MCPServer("apps-probe", version="0.0.1", log_level="WARNING", extensions=[apps])
+    app_only = {"ui": {"visibility": ["app"]}}
+    mcp.add_tool(app_helper, name="app_helper", description="For the view only.", meta=app_only)
+    mcp.add_tool(slow, name="slow", description="Takes a second.", meta=app_only)
+    mcp.add_tool(ran, name="ran", description="Every tool run so far (this one left out), as a JSON list.")
+    return mcp
+
+
 def main(argv: Sequence[str] | None = None) -> None:
-    parser, _, _ = transport_parser(__doc__)
-    serve(parser.parse_args(argv), ready_marker=READY_MARKER, server=mcp)
+    parser, stdio, http = transport_parser(__doc__)
+    for sub in (stdio, http):
+        if sub is not None:
+            sub.add_argument("--connect", action="append", default=[], help="an origin the view may fetch")
+    args = parser.parse_args(argv)
+    serve(args, ready_marker=READY_MARKER, server=build(args.connect))
 
 
 if __name__ == "__main__":

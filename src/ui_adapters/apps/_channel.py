@@ -89,6 +89,7 @@ class ViewChannel:
         self.page_seen = anyio.Event()
         self._no_pages = anyio.Event()
         self._no_pages.set()
+        self._pages_changed = anyio.Event()
         self.max_running = max_running
         self._inbox_in: MemoryObjectSendStream[Message]
         self._inbox_out: MemoryObjectReceiveStream[Message]
@@ -204,6 +205,7 @@ class ViewChannel:
             self._no_pages = anyio.Event()
         self.pages += 1
         self.page_seen.set()
+        self._signal_pages()
         try:
             with scope:
                 async with anyio.create_task_group() as tg:
@@ -228,8 +230,17 @@ class ViewChannel:
             self.pages -= 1
             if self.pages == 0:
                 self._no_pages.set()
+            self._signal_pages()
             if self._pump_scope is scope:
                 self._pump_scope = None
+
+    def _signal_pages(self) -> None:
+        self._pages_changed.set()
+        self._pages_changed = anyio.Event()
+
+    async def pages_changed(self) -> None:
+        """Wait for the next page to open or go away."""
+        await self._pages_changed.wait()
 
     async def wait_no_pages(self) -> None:
         """Wait until no page holds an event stream of this view."""

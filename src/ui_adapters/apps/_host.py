@@ -8,7 +8,6 @@ See ``_site`` for the routes and ``_channel`` for the limits that keep one view 
 
 from __future__ import annotations
 
-import inspect
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from types import TracebackType
@@ -32,9 +31,10 @@ logger = logging.getLogger("ui_adapters.apps")
 
 Callback = Callable[[dict[str, Any]], bool | Awaitable[bool]]
 """``on_message``, ``on_open_link``, ``on_model_context``: the request's ``params``; True accepts."""
-LogCallback = Callable[[dict[str, Any]], object]
-"""``on_log``: the log notification's ``params``."""
+LogCallback = Callable[[dict[str, Any]], Awaitable[None] | None]
+"""``on_log``: the log notification's ``params``; returns nothing (sync or async)."""
 
+_REQUEST_TEARDOWN = "ui/notifications/request-teardown"
 _FLUSH_SECONDS = 2.0
 """After the views are closed, how long their pages get to hear it before the server stops."""
 
@@ -203,7 +203,7 @@ class AppHost:
             url=site.page_url(channel),
             channel=channel,
         )
-        bridge = self._bridge(client, tool, view, channel)
+        bridge = self._bridge(client, tool, channel)
         view._bridge = bridge  # pyright: ignore[reportPrivateUsage]
         await bridge.tool_input(dict(arguments))  # both held by the bridge until the view is initialized
         await bridge.tool_result(result)
@@ -214,43 +214,54 @@ class AppHost:
         return view
 
     async def _serve_view(self, view: AppView, channel: ViewChannel, bridge: AppBridge) -> None:
+        tg = self._tg
+        assert tg is not None
+
+        async def handle(message: dict[str, Any]) -> dict[str, Any] | None:
+            _record(view, message)
+            answer = await bridge.handle(message)
+            if message.get("method") == _REQUEST_TEARDOWN and "id" not in message:
+                # The view asks to go (its own "done"): close it as ``close()`` would, not from here, where
+                # the view's answer to the teardown must still come in.
+                tg.start_soon(view.close)
+            return answer
+
         try:
-            await channel.serve(bridge.handle)
+            await channel.serve(handle)
         finally:
             with anyio.CancelScope(shield=True):
                 await view.close()
             # The channel stays on the site (its HTML dropped): a reload of the page says it is closed.
 
-    def _bridge(self, client: Client, tool: Tool, view: AppView, channel: ViewChannel) -> AppBridge:
-        async def on_message(params: dict[str, Any]) -> bool:
-            view.messages.append(params)
-            return await _ask(self.on_message, params)
-
-        async def on_model_context(params: dict[str, Any]) -> bool:
-            view.model_context = params
-            return await _ask(self.on_model_context, params)
-
-        async def on_open_link(params: dict[str, Any]) -> bool:
-            return await _ask(self.on_open_link, params)
-
-        async def on_log(params: dict[str, Any]) -> None:
-            view.logs.append(params)
-            if self.on_log is not None:
-                outcome = self.on_log(params)
-                if inspect.isawaitable(outcome):
-                    await outcome
-
+    def _bridge(self, client: Client, tool: Tool, channel: ViewChannel) -> AppBridge:
+        """The view's bridge; a callback the app did not give stays unset, so the view is told at
+        ``ui/initialize`` that this host does not take links, messages or model context."""
         return AppBridge(
             client,
             tool,
             send=channel.send,
             host_context={"theme": self.theme},
-            on_message=on_message,
-            on_open_link=on_open_link,
-            on_model_context=on_model_context,
-            on_log=on_log,
+            on_message=self.on_message,
+            on_open_link=self.on_open_link,
+            on_model_context=self.on_model_context,
+            on_log=self.on_log,
             teardown_timeout=TEARDOWN_SECONDS,
         )
+
+
+def _record(view: AppView, message: dict[str, Any]) -> None:
+    """Keep what the view sends for the app (``AppView.messages``, ``model_context``, ``logs``), whether
+    or not a callback takes it."""
+    params = message.get("params")
+    if not isinstance(params, dict):
+        return
+    method = message.get("method")
+    if method == "ui/message" and "id" in message:
+        view.messages.append(dict(params))  # pyright: ignore[reportUnknownArgumentType]
+    elif method == "ui/update-model-context" and "id" in message:
+        view.model_context = dict(params)  # pyright: ignore[reportUnknownArgumentType]
+    elif method == "notifications/message":
+        view.logs.append(dict(params))  # pyright: ignore[reportUnknownArgumentType]
 
 
 def _server_label(client: Client) -> str:
@@ -267,15 +278,6 @@ def _require_view(tool: Tool, name: str, server: str) -> None:
             f"the tool {name!r} of {server} has no view (no _meta.ui.resourceUri): call it with "
             "call_tool and show its text content instead"
         )
-
-
-async def _ask(callback: Callback | None, params: dict[str, Any]) -> bool:
-    if callback is None:
-        return False
-    outcome = callback(params)
-    if inspect.isawaitable(outcome):
-        outcome = await outcome
-    return outcome is True
 
 
 def _wire_csp(policy: ViewPolicy) -> dict[str, list[str]] | None:

@@ -56,7 +56,28 @@ class AppView:
 
     @property
     def closed(self) -> bool:
+        """Whether the view was closed (``close()``, or the host left)."""
         return self._closed.is_set()
+
+    @property
+    def pages(self) -> int:
+        """How many host pages show the view now (each holds the view's event stream open)."""
+        return self._channel.pages
+
+    async def wait_abandoned(self, grace: float = 3.0) -> None:
+        """Return once a page has shown the view and none has for ``grace`` seconds: the person closed
+        the tab (a reload comes back sooner). The view stays open: close it if that is what it means."""
+        channel = self._channel
+        await channel.page_seen.wait()
+        while True:
+            if channel.pages > 0:
+                await channel.pages_changed()
+                continue
+            with anyio.move_on_after(grace):
+                while channel.pages == 0:
+                    await channel.pages_changed()
+            if channel.pages == 0:
+                return
 
     async def close(self) -> None:
         """Tear the view down: send ``ui/resource-teardown``, wait up to ``TEARDOWN_SECONDS`` for its
