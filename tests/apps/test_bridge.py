@@ -16,7 +16,9 @@ from mcp_client import Client, ClientGroup, StdioServerParameters
 from mcp_client.apps import STYLE_VARIABLES, AppBridge, style_variables
 from mcp_client.types import CallToolResult, ElicitResult, TextContent
 from tests.apps.bridge_helpers import INITIALIZE, INITIALIZED, Outbox, call, handshake, request
+from tests.apps.conftest import APPS_BRIDGE_SERVER, WIRE_TEE
 from tests.core.helpers import Recorder, accept, server_for, text_of
+from tests.support.servers import PEER_PYTHON
 
 pytestmark = pytest.mark.anyio
 
@@ -429,3 +431,35 @@ async def test_a_stdio_server_works_as_well(apps_bridge_stdio_command: tuple[str
         bridge = AppBridge(client, "show_time", send=Outbox())
         await handshake(bridge)
         assert bridge.server == "clock"
+
+
+# ------------------------------------------------------------------ what a view's call costs
+
+
+async def test_a_views_calls_are_judged_on_one_listing_not_a_listing_per_call(tmp_path: Path) -> None:
+    """The visibility check reads the client's last listing: three calls, one ``tools/list`` on the wire;
+    a tool the listing lacks is listed for again (once) before it is refused."""
+    journal = tmp_path / "wire.jsonl"
+    server = StdioServerParameters(
+        PEER_PYTHON, [str(WIRE_TEE), str(journal), PEER_PYTHON, str(APPS_BRIDGE_SERVER), "stdio"]
+    )
+
+    def lists() -> int:
+        sent = [json.loads(line) for line in journal.read_bytes().splitlines() if line.strip()]
+        return sum(1 for message in sent if message.get("method") == "tools/list")
+
+    with anyio.fail_after(60):
+        async with Client(server, mode="legacy") as client:
+            bridge = AppBridge(client, "show_time", send=Outbox())
+            await handshake(bridge)
+            for number in range(3):
+                answer = await bridge.handle(call(10 + number, "refresh_time"))
+                assert answer is not None and "result" in answer, answer
+            assert lists() == 1
+            await client.list_tools()  # the app lists again: the bridge takes that listing
+            answer = await bridge.handle(call(20, "refresh_time"))
+            assert answer is not None and "result" in answer
+            assert lists() == 2
+            answer = await bridge.handle(call(21, "no_such_tool"))
+            assert answer is not None and "no tool 'no_such_tool'" in answer["error"]["message"]
+            assert lists() == 3

@@ -6,6 +6,12 @@ member that offers the tool's unique group name, looked up again on each call (a
 gets a new ``Client``) so a view's calls and reads never go to another member. For a group, the tools a
 view may call are those the group offers from that member (a tool its config entry filters out stays out
 of reach) and whose visibility has ``"app"``.
+
+A view's ``tools/call`` is judged on the client's last listing of the server's tools, not a new one per
+call (that cost a round trip per call, 3.7x a direct ``call_tool``): the listing is taken again when the
+server says its tools changed (``notifications/tools/list_changed``), after a reconnect, when anyone
+lists them again, and when the view names a tool the listing lacks (one added since). This is the rule
+the client's output-schema checks and its approval gate follow too.
 """
 
 from __future__ import annotations
@@ -39,6 +45,8 @@ class AppTarget:
         self._server: str | None = None
         self._tool: Tool | None = None
         self._group: ClientGroup | None = None
+        self._index: tuple[object, dict[str, Tool]] | None = None
+        """The tools by name, with the client's listing (``Session.listed_tools``) they were read from."""
 
     @property
     def server(self) -> str | None:
@@ -96,16 +104,20 @@ class AppTarget:
         return self._client  # type: ignore[return-value]
 
     async def tools(self) -> list[Tool]:
-        """Every tool of the view's server (for a group: those the group offers from that member)."""
+        """Every tool of the view's server (for a group: those the group offers from that member), listed
+        now; ``server_tool`` reads this listing until the client's listing changes."""
         if self._group is not None:
             assert self._server is not None
             # The member's own list, filtered by its config entry as the group filters it: not
             # group.list_tools(), which fails as a whole when two *other* servers offer one name.
             config = self._group._members[self._server].config
-            listed = (await self._group[self._server].list_tools()).tools
-            return [tool for tool in listed if config.offers(tool.name)]
-        client: Client = self._client  # type: ignore[assignment]
-        return list((await client.list_tools()).tools)
+            client: Client = self._group[self._server]
+            listed = [tool for tool in (await client.list_tools()).tools if config.offers(tool.name)]
+        else:
+            client = self._client  # type: ignore[assignment]
+            listed = list((await client.list_tools()).tools)
+        self._index = (client._session.listed_tools, {tool.name: tool for tool in listed})  # pyright: ignore[reportPrivateUsage]
+        return listed
 
     async def app_tools(self) -> list[Tool]:
         """The tools of the view's server a view may call (visibility has ``"app"``)."""
@@ -113,9 +125,40 @@ class AppTarget:
         return [tool for tool in await self.tools() if app_may_call(tool)]
 
     async def server_tool(self, name: str) -> Tool | None:
-        """The tool ``name`` of the view's server, whatever its visibility; ``None`` if it has none."""
+        """The tool ``name`` of the view's server, whatever its visibility; ``None`` if it has none.
+
+        Read from the client's last listing (see the module's docstring), listed again when it is gone
+        or lacks ``name``."""
         await self.tool()
-        for tool in await self.tools():
-            if tool.name == name:
-                return tool
-        return None
+        client = await self.client()
+        index = self._current(client)
+        if index is None or name not in index:
+            index = await self._relist()
+        return index.get(name)
+
+    def _current(self, client: Client) -> dict[str, Tool] | None:
+        """The tools by name from the client's last listing (``None`` when it has none)."""
+        listed = client._session.listed_tools  # pyright: ignore[reportPrivateUsage]
+        if listed is None:
+            return None
+        if self._index is None or self._index[0] is not listed:  # listed again since: read that listing
+            from mcp_client.types import Tool
+
+            offers = None
+            if self._group is not None and self._server is not None:
+                offers = self._group._members[self._server].config.offers  # pyright: ignore[reportPrivateUsage]
+            index: dict[str, Tool] = {}
+            for entry in listed:
+                try:
+                    tool = Tool.model_validate(entry)
+                except ValueError:
+                    continue  # the client's own listing already skipped or refused it
+                if offers is None or offers(tool.name):
+                    index[tool.name] = tool
+            self._index = (listed, index)
+        return self._index[1]
+
+    async def _relist(self) -> dict[str, Tool]:
+        await self.tools()
+        assert self._index is not None
+        return self._index[1]
