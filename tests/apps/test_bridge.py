@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 import pytest
 
-from mcp_client import Client, ClientGroup, StdioServerParameters
+from mcp_client import Client, ClientGroup, StdioServerParameters, ToolPolicy
 from mcp_client.apps import STYLE_VARIABLES, AppBridge, style_variables
 from mcp_client.types import CallToolResult, ElicitResult, TextContent
 from tests.apps.bridge_helpers import INITIALIZE, INITIALIZED, Outbox, call, handshake, request
@@ -463,3 +463,23 @@ async def test_a_views_calls_are_judged_on_one_listing_not_a_listing_per_call(tm
             answer = await bridge.handle(call(21, "no_such_tool"))
             assert answer is not None and "no tool 'no_such_tool'" in answer["error"]["message"]
             assert lists() == 3
+
+
+async def test_the_apps_tool_policy_refuses_a_views_call_before_the_server_sees_it(
+    apps_bridge_http_url: str,
+) -> None:
+    """A view's ``tools/call`` goes through the client's ``ToolPolicy`` like a model's: denied, the view
+    gets a JSON-RPC error naming the refusal, and the server never runs the tool."""
+    policy = ToolPolicy(deny=["refresh_time"], ask="never")
+    async with Client(apps_bridge_http_url, tool_policy=policy) as client:
+        bridge = AppBridge(client, "show_time", send=Outbox())
+        await handshake(bridge)
+        answer = await bridge.handle(call(30, "refresh_time"))
+        assert answer is not None
+        assert answer["error"]["code"] == -32000
+        assert "refresh_time" in answer["error"]["message"]
+        assert "denied" in answer["error"]["message"]
+        assert "refresh_time" not in await _calls(client)
+        allowed = await bridge.handle(call(31, "show_time", {"zone": "CET"}))  # the rest still runs
+        assert allowed is not None
+        assert allowed["result"]["content"] == [{"type": "text", "text": "12:00 in CET"}]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.text import Text
@@ -29,10 +29,12 @@ from ui_adapters.cli._status import terminal_ui
 from ui_adapters.text import sanitize
 from ui_adapters.url import print_link
 
+if TYPE_CHECKING:
+    from ui_adapters.apps import AppView
+
 __all__ = ["run_apps"]
 
 _MAX_SHOWN = 2000
-_POLL_SECONDS = 0.25
 PAGE_GONE_SECONDS = 3.0
 """How long a view's page may be gone (closed, or reloading) before the command closes the view."""
 
@@ -87,26 +89,16 @@ async def run_apps(
     return EXIT_TOOL_ERROR if view.result.is_error else EXIT_OK
 
 
-async def _until_closed(view: Any) -> None:
+async def _until_closed(view: AppView) -> None:
     """Until the view is closed, or its page was open and has been gone for ``PAGE_GONE_SECONDS``
     (a reload comes back sooner): the person closed the tab, so the view is torn down."""
     import anyio
 
-    channel = view._channel  # the host's page count (``ui_adapters.apps._channel.ViewChannel``)
     async with anyio.create_task_group() as group:
 
         async def page_gone() -> None:
-            gone_since = None
-            while True:
-                await anyio.sleep(_POLL_SECONDS)
-                if channel.pages > 0:
-                    gone_since = None
-                elif channel.page_seen.is_set():  # a page came, however briefly, and is gone
-                    now = anyio.current_time()
-                    gone_since = now if gone_since is None else gone_since
-                    if now - gone_since >= PAGE_GONE_SECONDS:
-                        await view.close()
-                        return
+            await view.wait_abandoned(PAGE_GONE_SECONDS)
+            await view.close()
 
         group.start_soon(page_gone)
         await view.wait_closed()
