@@ -43,6 +43,7 @@ def main() -> None:
     silent_discover = "--silent-discover" in sys.argv
     hanging: list[Any] = []
     list_ttl: str | None = None  # the raw ``ttlMs`` JSON text of tools/list, once a test set one
+    listed_twice = False  # tools/list names ``echo`` twice (a buggy server)
     lists_served = 0
     crash_requested: Any = None
     crash_after = 0
@@ -87,6 +88,8 @@ def main() -> None:
         if method == "tools/list" and list_ttl is not None:  # else "Method not found", as before
             lists_served += 1
             tools = '[{"name":"echo","inputSchema":{"type":"object"}}]'
+            if listed_twice:
+                tools = '[{"name":"echo","inputSchema":{"type":"object"}},' + tools[1:]
             write(f'{{"jsonrpc":"2.0","id":{json.dumps(request_id)},"result":{{"tools":{tools},'
                   f'"ttlMs":{list_ttl}}}}}\n'.encode())  # fmt: skip
             continue
@@ -101,6 +104,7 @@ def main() -> None:
             send(text_result(request_id, str(args.get("text", ""))))
         elif name == "serve_tool_lists":  # answer tools/list from now on, with `ttl` as raw JSON text
             list_ttl = str(args.get("ttl", "0"))
+            listed_twice = bool(args.get("twice", False))  # and list `echo` twice
             send(text_result(request_id, "listing"))
         elif name == "lists_served":  # how many tools/list requests were answered
             send(text_result(request_id, str(lists_served)))

@@ -10,6 +10,7 @@ recording the calls it received; the unreachable ones are loopback ports bound a
 from __future__ import annotations
 
 import socket
+import sys
 from typing import Any
 
 import anyio
@@ -25,6 +26,7 @@ from mcp_client import (
     MCPTimeoutError,
 )
 from mcp_client.types import ElicitRequestParams, ElicitResult, TextContent
+from tests.hostile.conftest import STDIO_SCRIPT
 
 pytestmark = pytest.mark.anyio
 
@@ -255,3 +257,32 @@ async def test_a_failed_server_is_reported_and_connect_raises_its_error_again() 
                 )
     finally:
         held.close()
+
+
+async def test_one_servers_two_tools_renamed_onto_one_name_are_refused_naming_that_server() -> None:
+    calls: list[str] = []
+    servers = {
+        "alpha": {"server": recording_server("alpha", calls), "rename_tools": {"echo": "x", "ask": "x"}}
+    }
+    with anyio.fail_after(BOUND):
+        async with ClientGroup({"mcpServers": servers}) as group:
+            expected = r"server 'alpha' offers two tools named 'x' \('echo' and 'ask'\); change its"
+            with pytest.raises(ValueError, match=expected):
+                await group.list_tools()
+            with pytest.raises(ValueError, match=expected):
+                await group.call_tool("x", {"text": "hi"})
+    assert calls == []
+
+
+async def test_a_server_listing_one_tool_twice_offers_it_once(caplog: pytest.LogCaptureFixture) -> None:
+    """A buggy server's listing names ``echo`` twice: the group offers one ``echo`` (the first entry)
+    and routes to it, with a warning, instead of refusing as if two servers clashed."""
+    servers = {"buggy": {"command": sys.executable, "args": [str(STDIO_SCRIPT), "stdio"], "tool_prefix": ""}}
+    with anyio.fail_after(BOUND):
+        async with ClientGroup({"mcpServers": servers}) as group:
+            await group["buggy"].call_tool("serve_tool_lists", {"ttl": "0", "twice": True})
+            tools = await group.list_tools(refresh=True)
+            assert [tool.name for tool in tools] == ["echo"]
+            assert "server 'buggy' lists its tool 'echo' twice" in caplog.text
+            result = await group.call_tool("echo", {"text": "hi"})
+            assert not result.is_error

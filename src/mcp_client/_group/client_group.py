@@ -462,13 +462,20 @@ class ClientGroup:
         """
         members = await self._listed(refresh)
         tools: list[GroupTool] = []
-        owners: dict[str, str] = {}
+        owners: dict[str, tuple[str, str]] = {}
         for member in members:
             for tool in member.tools or ():
                 other = owners.get(tool.name)
+                if other == (tool.server, tool.original_name):  # a server listing one tool twice
+                    logger.warning(
+                        "server %r lists its tool %r twice; the group offers the first entry",
+                        tool.server,
+                        tool.original_name,
+                    )
+                    continue
                 if other is not None:
-                    raise _not_unique(tool.name, other, tool.server)
-                owners[tool.name] = tool.server
+                    raise _not_unique(tool.name, other, (tool.server, tool.original_name))
+                owners[tool.name] = (tool.server, tool.original_name)
                 tools.append(tool)
         return tools
 
@@ -530,14 +537,16 @@ class ClientGroup:
         came first; names that are unique route even while others collide.
         """
         members = await self._listed(refresh=False)  # a server not listed yet may offer it too
-        found = [
-            (member.config.name, tool.original_name)
-            for member in members
-            for tool in member.tools or ()
-            if tool.name == name
-        ]
+        found = list(
+            dict.fromkeys(  # a server listing one name twice offers it once
+                (member.config.name, tool.original_name)
+                for member in members
+                for tool in member.tools or ()
+                if tool.name == name
+            )
+        )
         if len(found) > 1:
-            raise _not_unique(name, found[0][0], found[1][0])
+            raise _not_unique(name, found[0], found[1])
         if found:
             return found[0]
         down = {n: m.error for n, m in self._members.items() if m.client is None and m.error is not None}
@@ -559,8 +568,14 @@ def _named(callback: _C | None, server: str) -> _C | None:
     return cast("_C", with_notices_from(callback, server)) if callback is not None else None
 
 
-def _not_unique(name: str, first: str, second: str) -> ValueError:
+def _not_unique(name: str, first: tuple[str, str], second: tuple[str, str]) -> ValueError:
+    """Two tools under one name in the group: (server, the server's tool name) of each."""
+    if first[0] == second[0]:  # one server's own tools, renamed onto one name by its config entry
+        return ValueError(
+            f"server {first[0]!r} offers two tools named {name!r} ({first[1]!r} and {second[1]!r}); "
+            'change its "rename_tools" entry in the config so they differ'
+        )
     return ValueError(
-        f"two servers offer a tool named {name!r}: {first!r} and {second!r}; give one of them a "
+        f"two servers offer a tool named {name!r}: {first[0]!r} and {second[0]!r}; give one of them a "
         '"tool_prefix" or "rename_tools" entry in the config'
     )
