@@ -320,6 +320,8 @@ DATE_TIME: list[Row] = [
     ("next friday at 18:30", "2026-12-11T18:30:00+01:00"),
     ("24 Dec 2026 8:15am", "2026-12-24T08:15:00+01:00"),
     ("2026-12-24T19:30:00+05:00", "2026-12-24T19:30:00+05:00"),
+    ("tomorrow 7pm UTC", "2026-12-06T19:00:00Z"),  # a zone typed in words is the person's, kept
+    ("24 Dec 2026 19:30 +0200", "2026-12-24T19:30:00+02:00"),
     ("whenever", REASK),
     ("7", REASK),
     ("later today-ish", REASK),

@@ -96,10 +96,11 @@ def _parse(text: str, *, now: datetime, zone: tzinfo | None) -> datetime | None:
         import dateparser
     except ImportError:
         return None
+    # No RETURN_AS_TIMEZONE_AWARE: dateparser then keeps a zone the person typed ("7pm UTC", "+0200")
+    # and returns a naive time otherwise, which takes the conversation's zone below.
     settings: dict[str, Any] = {
         "PREFER_DATES_FROM": "future",
         "RELATIVE_BASE": now.replace(tzinfo=None),
-        "RETURN_AS_TIMEZONE_AWARE": False,
         "STRICT_PARSING": False,
     }
     parsed: datetime | None = dateparser.parse(text, languages=["en"], settings=settings)  # pyright: ignore
