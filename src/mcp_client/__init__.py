@@ -28,6 +28,7 @@ from mcp_client._version import __version__
 if TYPE_CHECKING:
     from mcp_client._approvals.policy import ToolPolicy
     from mcp_client._approvals.request import ApprovalCallback, ApprovalRequest, ApprovalResult
+    from mcp_client._approvals.store import ApprovalStore, MemoryApprovalStore
     from mcp_client._client import Client
     from mcp_client._connection.reconnect import Reconnect, ServerHealth
     from mcp_client._connection.transport import Message, RequestId, ServerMessageSink, Spawn, Transport
@@ -86,6 +87,7 @@ __all__ = [
     "ApprovalCallback",
     "ApprovalRequest",
     "ApprovalResult",
+    "ApprovalStore",
     "CallbackError",
     "CapabilityNotDeclaredError",
     "Client",
@@ -110,6 +112,7 @@ __all__ = [
     "MCPConnectionError",
     "MCPError",
     "MCPTimeoutError",
+    "MemoryApprovalStore",
     "Message",
     "MessageHandler",
     "NoBackChannelError",
@@ -155,6 +158,8 @@ _LAZY: dict[str, str] = {
     "ApprovalRequest": "_approvals.request",
     "ApprovalResult": "_approvals.request",
     "ToolPolicy": "_approvals.policy",
+    "ApprovalStore": "_approvals.store",
+    "MemoryApprovalStore": "_approvals.store",
     "Client": "_client",
     "ClientRequestContext": "_session.context",
     "current_server": "_session.context",

@@ -26,6 +26,10 @@ from mcp_client._protocol.wire import lazy_module, wire
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
+    from mcp_client._approvals.gate import ApprovalGate
+    from mcp_client._approvals.policy import ToolPolicy
+    from mcp_client._approvals.request import ApprovalCallback
+    from mcp_client._approvals.store import ApprovalStore
     from mcp_client._connection.http_auth import HttpAuth
     from mcp_client._connection.http_options import CertTypes, HttpClientFactory, ProxyOption
     from mcp_client._connection.reconnect import Reconnect
@@ -37,7 +41,7 @@ if TYPE_CHECKING:
     from mcp_client._session.notifications import LoggingCallback, MessageHandler, ProgressCallback
     from mcp_client._session.roots import ListRootsCallback
     from mcp_client._session.sampling import SamplingCallback
-    from mcp_client._session.session import ListChangedCallback
+    from mcp_client._session.session import ListChangedCallback, Session
     from mcp_client._skills.skills import Skill, SkillEntry
     from mcp_client._tasks.tool_task import ToolTask
     from mcp_client._transports.stdio import StdioServerParameters
@@ -129,6 +133,14 @@ class Client:
     ``readOnlyHint`` or ``idempotentHint``. ``client.on_reconnect`` hears each reconnect.
     ``reconnect=False``: a lost server fails every later request.
 
+    ``tool_policy`` (a ``ToolPolicy``) gates every ``call_tool`` before anything is sent: a call it
+    denies raises ``ToolCallDenied``; one it asks about goes to ``approval_callback(context, request)``
+    (an ``ApprovalRequest`` in, an ``ApprovalResult`` out; a callback that fails denies the call; nothing
+    but the call's own cancellation bounds the wait). A policy that may ask needs the callback
+    (``ValueError`` here otherwise); a callback alone means ``ToolPolicy()``. ``remember="always"``
+    answers are kept in ``approval_store`` (an ``ApprovalStore``; default: one ``MemoryApprovalStore``
+    per process). No policy and no callback: no gate, no cost.
+
     ``skills=True`` declares the Agent Skills extension (``io.modelcontextprotocol/skills``) and
     enables ``list_skills``, ``get_skill`` and ``load_skill``, which verify what they read.
     """
@@ -164,6 +176,9 @@ class Client:
         prior_discover: Mapping[str, Any] | BaseModel | None = None,
         list_changed_callback: ListChangedCallback | None = None,
         reconnect: Reconnect | bool = True,
+        approval_callback: ApprovalCallback | None = None,
+        tool_policy: ToolPolicy | None = None,
+        approval_store: ApprovalStore | None = None,
     ) -> None:
         from mcp_client._connection.http_options import HttpOptions
         from mcp_client._connection.options import (
@@ -191,6 +206,10 @@ class Client:
         self._prior = prior_discover_decision(prior_discover) if prior_discover is not None else None
         check_seconds("timeout", timeout)
         check_level(log_level)
+        if tool_policy is not None or approval_callback is not None:
+            from mcp_client._approvals.gate import check_approval_options
+
+            check_approval_options(tool_policy, approval_callback)
         http_options = HttpOptions(verify, cert, proxy, trust_env, httpx_client_factory)
         transport_ = transport_for(
             server, headers, auth, timeout, max_message_bytes, kind=transport, http_options=http_options
@@ -228,6 +247,9 @@ class Client:
             ),
         )
         self._skills = SkillsAccess(self._session.request, self._session.label, declared=skills)
+        self._gate: ApprovalGate | None = None
+        if tool_policy is not None or approval_callback is not None:
+            self._gate = _approval_gate(self._session, tool_policy, approval_callback, approval_store)
         self.on_reconnect: Callable[[Client], object] | None = None
         """Called (sync or async) with this client after it got its lost server back: the server's
         state is new (a restarted process, a new session), which the app may want to tell its user."""
@@ -258,6 +280,11 @@ class Client:
     def server(self) -> str:
         """The URL or command line of the server, as shown to users."""
         return self._session.label
+
+    @property
+    def tool_policy(self) -> ToolPolicy | None:
+        """The policy every ``call_tool`` of this client passes (``None``: calls are not gated)."""
+        return self._gate.policy if self._gate is not None else None
 
     @property
     def transport_kind(self) -> str:
@@ -393,7 +420,11 @@ class Client:
             allow_input_required,
             as_task,
         )
-        params = {"name": name, "arguments": dict(arguments) if arguments else {}}
+        call_arguments: dict[str, Any] = dict(arguments) if arguments else {}
+        params = {"name": name, "arguments": call_arguments}
+        if self._gate is not None and input_responses is None and request_state is None:
+            self._session.require_open()
+            await self._gate.check(name, call_arguments)  # ToolCallDenied: nothing is sent
         if options is not None and options.as_task:
             return await self._session.start_tool_task(name, params, options)
         return await self._session.call_tool(name, params, options)
@@ -611,3 +642,23 @@ class Client:
         server asks for roots with each request that needs them, so the next one gets the new answer.
         """
         await self._session.roots_changed()
+
+
+def _approval_gate(
+    session: Session,
+    policy: ToolPolicy | None,
+    callback: ApprovalCallback | None,
+    store: ApprovalStore | None,
+) -> ApprovalGate:
+    """The gate of a client given a ``tool_policy`` or an ``approval_callback`` (alone: the default
+    ``ToolPolicy()``, asking unless the server marks a tool read-only)."""
+    from mcp_client._approvals.gate import ApprovalGate
+    from mcp_client._approvals.policy import ToolPolicy
+    from mcp_client._approvals.store import default_store
+
+    return ApprovalGate(
+        session,
+        policy if policy is not None else ToolPolicy(),
+        callback,
+        store if store is not None else default_store(),
+    )

@@ -19,6 +19,9 @@ rich / prompt_toolkit are only loaded when a terminal adapter is actually used.
 * ``CannedAnswers`` (``ui_adapters.canned``): prepared answers for tests; pytest fixture in
   ``ui_adapters.pytest_plugin``. ``CannedSampling`` (``ui_adapters.canned_sampling``): the same for
   sampling requests.
+* Approving tool calls (``mcp_client.ToolPolicy``): ``terminal_approval`` (``ui_adapters.terminal``),
+  ``chat_approval`` (``ui_adapters.chat``), ``textual_approval`` (``ui_adapters.textual``) and, for
+  tests, ``canned_approvals`` (``ui_adapters.canned_approval``): each a ready ``approval_callback``.
 * ``SamplingReview`` (``ui_adapters.sampling``): a person sees, edits or refuses a server's sampling
   request before the app's model answers it, and sees the answer before it goes back.
 * ``QuestionBroker`` (the package ``ui_adapters.broker``): hands questions to an app's own UI (web,
@@ -53,6 +56,7 @@ if TYPE_CHECKING:
     from ui_adapters.broker.tasks import StoredTask, TaskOutcome
     from ui_adapters.browser import BrowserFormAdapter
     from ui_adapters.canned import CannedAnswers, CannedQuestion, UnansweredQuestionError
+    from ui_adapters.canned_approval import CannedApprovals, UnansweredApprovalError, canned_approvals
     from ui_adapters.canned_sampling import CannedSampling, CannedSamplingRequest, UnansweredSamplingError
     from ui_adapters.login import BrowserLogin, browser_login
     from ui_adapters.policies import StopAskingPolicy, always_cancel, always_decline, terminal_ask_to_stop
@@ -66,6 +70,7 @@ __all__ = [
     "BrowserFormAdapter",
     "BrowserLogin",
     "CannedAnswers",
+    "CannedApprovals",
     "CannedQuestion",
     "CannedSampling",
     "CannedSamplingRequest",
@@ -84,12 +89,14 @@ __all__ = [
     "StoredTask",
     "TaskOutcome",
     "TerminalFormAdapter",
+    "UnansweredApprovalError",
     "UnansweredQuestionError",
     "UnansweredSamplingError",
     "UrlAdapter",
     "always_cancel",
     "always_decline",
     "browser_login",
+    "canned_approvals",
     "sanitize",
     "terminal_ask_to_stop",
     "terminal_callback",
@@ -113,6 +120,9 @@ _WHERE = {
     "CannedAnswers": "ui_adapters.canned",
     "CannedQuestion": "ui_adapters.canned",
     "UnansweredQuestionError": "ui_adapters.canned",
+    "CannedApprovals": "ui_adapters.canned_approval",
+    "UnansweredApprovalError": "ui_adapters.canned_approval",
+    "canned_approvals": "ui_adapters.canned_approval",
     "CannedSampling": "ui_adapters.canned_sampling",
     "CannedSamplingRequest": "ui_adapters.canned_sampling",
     "UnansweredSamplingError": "ui_adapters.canned_sampling",

@@ -78,11 +78,17 @@ class ToolPolicy:
         return self.ask != "never"
 
     def decide(
-        self, tool: str, annotations: Mapping[str, Any] | None = None, *, server: str | None = None
+        self,
+        tool: str,
+        annotations: Mapping[str, Any] | None = None,
+        *,
+        server: str | None = None,
+        own_name: str | None = None,
     ) -> PolicyDecision:
         """The decision for a call of ``tool`` (the name the app calls it by) on ``server``, given the
-        annotations the server lists for it."""
-        names = [tool] if server is None else [tool, f"{server}.{tool}"]
+        annotations the server lists for it. ``own_name`` is the server's own name for the tool where
+        the app calls it otherwise (a ``ClientGroup``'s unique name): ``server.tool`` patterns match it."""
+        names = [tool] if server is None else [tool, f"{server}.{own_name or tool}"]
         for pattern in self.deny:
             if any(fnmatchcase(name, pattern) for name in names):
                 return PolicyDecision("deny", f"deny pattern {pattern!r}")

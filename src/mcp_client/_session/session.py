@@ -146,6 +146,9 @@ class Session:
         """The tools that said ``readOnlyHint`` or ``idempotentHint`` when last listed: a call of one
         of them may be sent again when its connection dies under it. Forgotten when the server is
         brought back or starts a new session: only hints the current server gave are trusted."""
+        self.listed_tools: list[Any] | None = None
+        """The last complete tool listing (raw wire dicts), for the approval gate to read each tool's
+        annotations from; ``None`` after a tools ``list_changed`` notice, a reconnect or a new session."""
         self.negotiator = Negotiator(
             self,
             transport,
@@ -335,6 +338,7 @@ class Session:
         self.list_cache.forget()  # the new server may serve other lists
         self.output_schemas.forget()
         self.safe_tools = frozenset()  # and other hints: only the current server's are trusted
+        self.listed_tools = None
         era = await self.negotiator.connect(self._mode, None)
         if self._mode not in ("auto", "legacy"):
             # An adopted version costs no traffic: make sure the new server answers before relying on it.
@@ -348,6 +352,7 @@ class Session:
         if isinstance(recovery, RestartSession | Readopt):
             self.list_cache.forget()  # a new session may serve other lists
             self.safe_tools = frozenset()  # and other hints (a redeployed server forgets our session)
+            self.listed_tools = None
         if isinstance(recovery, RestartSession):
             logger.info("%s forgot our session; starting a new one", self.label)
             try:
@@ -503,6 +508,8 @@ class Session:
         in the background and hand each fresh list to it (``Client(list_changed_callback=...)``); one
         refetch per list in flight and one queued at most, however many notices (``Refetches``)."""
         stale = self.list_cache.heard(notice)
+        if notice == "notifications/tools/list_changed":
+            self.listed_tools = None  # the approval gate lists them again before judging a call
         if callback is None or self._state != "open":
             return
         refetches = self.list_cache.refetches
@@ -538,6 +545,7 @@ class Session:
         tools = await self._listing("tools/list", "tools", refresh)
         self.output_schemas.absorb(tools)
         self.safe_tools = safe_tools_of(tools)
+        self.listed_tools = tools
         return self.require_open().absorb_tools(tools)
 
     async def tool_list(self, refresh: bool = False) -> ListToolsResult:

@@ -1,0 +1,262 @@
+"""The gate every tool call of a ``Client`` with a ``tool_policy`` passes before anything is sent.
+
+``ApprovalGate.check(tool, arguments)`` judges the call by the policy, from the tool's annotations in the
+client's last listing (listed once if the client has none, listed again after a tools ``list_changed``
+notice or a reconnect, so a tool listed again with other annotations is judged on the new ones). A call
+the policy denies raises ``ToolCallDenied``; one it asks about is answered, in this order, by this
+client's memory (``remember="session"``), by the ``ApprovalStore`` (``remember="always"``), or by the
+``approval_callback``. Only an ``ApprovalResult`` allows: a callback that raises or returns anything else
+denies the call (fail closed) and says so. A callback may take hours (a person answers on another
+worker): nothing bounds it but the call's own cancellation, which passes through untouched.
+
+A client without a policy has no gate: its calls pay nothing, and nothing extra goes on the wire.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Literal
+
+from mcp_client._approvals.audit import Audit, Source, record
+from mcp_client._approvals.request import ApprovalRequest, ApprovalResult
+from mcp_client._approvals.store import approval_key
+from mcp_client._errors import MCPClientError, ToolCallDenied
+from mcp_client._session.context import ClientRequestContext
+
+if TYPE_CHECKING:
+    from mcp_client._approvals.policy import ToolPolicy
+    from mcp_client._approvals.request import ApprovalCallback
+    from mcp_client._approvals.store import ApprovalStore
+    from mcp_client._session.session import Session
+
+__all__ = ["ApprovalGate", "check_approval_options", "name_calls"]
+
+logger = logging.getLogger("mcp_client.approvals")
+
+
+def check_approval_options(policy: ToolPolicy | None, callback: ApprovalCallback | None) -> None:
+    """At ``Client(...)``: a policy that may ask needs someone to ask."""
+    from mcp_client._approvals.policy import ToolPolicy
+
+    if policy is not None and not isinstance(policy, ToolPolicy):  # pyright: ignore[reportUnnecessaryIsInstance]
+        raise TypeError(f"tool_policy is a mcp_client.ToolPolicy, got {type(policy).__name__}")
+    if callback is not None and not callable(callback):
+        raise TypeError(f"approval_callback is an async function (context, request), got {callback!r}")
+    if policy is not None and policy.may_ask and callback is None:
+        raise ValueError(
+            f"tool_policy=ToolPolicy(ask={policy.ask!r}) may ask a person to approve a tool call, and "
+            "there is no approval_callback to ask: pass Client(approval_callback=...) (e.g. "
+            "ui_adapters.terminal_approval()), or ToolPolicy(ask='never') to run what allow and deny "
+            "do not name"
+        )
+
+
+class ApprovalGate:
+    """One client's gate: its policy, whom it asks, where "always" is kept, and what "session" holds."""
+
+    def __init__(
+        self,
+        session: Session,
+        policy: ToolPolicy,
+        callback: ApprovalCallback | None,
+        store: ApprovalStore,
+    ) -> None:
+        self._session = session
+        self.policy = policy
+        self._callback = callback
+        self._store = store
+        self._remembered: dict[str, Literal["allow", "deny"]] = {}
+        """``remember="session"`` (and ``"always"``) decisions of this client, by the server's tool name."""
+        self._index: tuple[list[Any], dict[str, Mapping[str, Any]]] | None = None
+        self.config_name: str | None = None
+        """The server's name in a ``ClientGroup`` (set by the group): patterns' ``server.tool`` uses it."""
+        self.app_name: Callable[[str], str] | None = None
+        """The name the app calls a tool by, from the server's (a group's unique name)."""
+
+    # ------------------------------------------------------------------ who and what
+
+    def _server(self) -> str:
+        if self.config_name is not None:
+            return self.config_name
+        info = self._session.description.info
+        return info.name if info is not None and info.name else self._session.label
+
+    def _identity(self) -> str:
+        """The server as the store knows it: its own name and where it is reached."""
+        info = self._session.description.info
+        return f"{info.name if info is not None else ''}|{self._session.label}"
+
+    async def _entry(self, tool: str) -> Mapping[str, Any] | None:
+        """The tool as last listed (listed now if the client holds no listing, or does not list it)."""
+        session = self._session
+        listed_now = False
+        if session.listed_tools is None:
+            listed_now = await self._list(refresh=False)
+        entry = self._lookup(tool)
+        if entry is None and not listed_now:
+            # Perhaps a tool added since the last listing, with no notice heard: list once more.
+            await self._list(refresh=True)
+            entry = self._lookup(tool)
+        return entry
+
+    async def _list(self, *, refresh: bool) -> bool:
+        try:
+            await self._session.list_tools(refresh)
+        except MCPClientError as exc:
+            logger.warning(
+                "%s: could not list the tools to read their annotations (%s); judging the call without them",
+                self._session.label,
+                exc,
+            )
+        return True
+
+    def _lookup(self, tool: str) -> Mapping[str, Any] | None:
+        listed = self._session.listed_tools
+        if listed is None:
+            return None
+        if self._index is None or self._index[0] is not listed:
+            index: dict[str, Mapping[str, Any]] = {}
+            for entry in listed:
+                if isinstance(entry, dict):
+                    name = entry.get("name")  # pyright: ignore[reportUnknownMemberType, reportUnknownVariableType]
+                    if isinstance(name, str):
+                        index[name] = entry  # pyright: ignore[reportUnknownArgumentType]
+            self._index = (listed, index)
+        return self._index[1].get(tool)
+
+    # ------------------------------------------------------------------ the decision
+
+    async def check(self, tool: str, arguments: Mapping[str, Any]) -> None:
+        """Return if the call may go to the server; raise ``ToolCallDenied`` if it may not."""
+        entry = await self._entry(tool)
+        raw_annotations = entry.get("annotations") if entry is not None else None
+        annotations: Mapping[str, Any] | None = (
+            raw_annotations if isinstance(raw_annotations, Mapping) else None  # pyright: ignore[reportUnknownVariableType]
+        )
+        server = self._server()
+        name = self.app_name(tool) if self.app_name is not None else tool
+        decision = self.policy.decide(name, annotations, server=server, own_name=tool)
+        if decision.action != "ask":
+            audit = Audit(server, name, decision.reason, decision.action, asked=False, source="policy")
+            self._settle(audit, arguments, fix="change the ToolPolicy's deny patterns to let it run")
+            return
+        remembered = self._remembered.get(tool)
+        source: Source = "session"
+        key = approval_key(self._identity(), tool, self.policy)
+        if remembered is None:
+            remembered = await self._stored(key)
+            source = "store"
+        if remembered is not None:
+            audit = Audit(server, name, decision.reason, remembered, asked=False, source=source)
+            self._settle(audit, arguments, fix="the refusal was remembered; ask again with a new Client")
+            return
+        request = ApprovalRequest(
+            server=server,
+            tool=name,
+            arguments=MappingProxyType(dict(arguments)),
+            annotations=MappingProxyType(dict(annotations)) if annotations is not None else None,
+            title=_text(entry, "title") or _text(annotations, "title"),
+            description=_text(entry, "description"),
+            reason=decision.reason,
+        )
+        result = await self._ask(request)
+        if result is None:
+            audit = Audit(server, name, "the approval callback failed", "deny", asked=True, source="callback")
+            self._settle(audit, arguments, fix="fix the approval_callback (its error is logged above)")
+            return
+        if result.remember in ("session", "always"):
+            self._remembered[tool] = result.decision
+        if result.remember == "always":
+            await self._keep(key, result.decision)
+        audit = Audit(
+            server,
+            name,
+            decision.reason,
+            result.decision,
+            asked=True,
+            source="callback",
+            remember=result.remember,
+            note=result.note,
+        )
+        self._settle(audit, arguments, fix="the user refused it")
+
+    def _settle(self, audit: Audit, arguments: Mapping[str, Any], *, fix: str) -> None:
+        record(audit, arguments)
+        if audit.decision == "allow":
+            return
+        said = f"; the user said: {audit.note}" if audit.note else ""
+        raise ToolCallDenied(
+            f"the call of tool {audit.tool!r} on {audit.server} was denied ({audit.rule}) and not sent "
+            f"to the server: {fix}{said}",
+            tool=audit.tool,
+            server=audit.server,
+            reason=audit.rule,
+            note=audit.note,
+        )
+
+    def _context(self, request: ApprovalRequest) -> ClientRequestContext:
+        session = self._session
+        era = session.era
+        return ClientRequestContext(
+            server=session.label,
+            server_info=session.description.info,
+            protocol_version=session.description.protocol_version or "",
+            era=era.name if era is not None else "legacy",
+            config_name=self.config_name,
+            tool_name=request.tool,
+            arguments=request.arguments,
+        )
+
+    async def _ask(self, request: ApprovalRequest) -> ApprovalResult | None:
+        """The callback's answer; ``None`` if it failed (logged). Cancellation passes through."""
+        callback = self._callback
+        if callback is None:  # check_approval_options makes this unreachable from Client(...)
+            logger.warning("no approval_callback to ask about %s on %s", request.tool, request.server)
+            return None
+        try:
+            answer: object = callback(self._context(request), request)
+            if inspect.isawaitable(answer):
+                answer = await answer
+        except Exception:
+            logger.exception(
+                "the approval_callback failed on %s of %s; the call is denied", request.tool, request.server
+            )
+            return None
+        if not isinstance(answer, ApprovalResult):  # pyright: ignore[reportUnnecessaryIsInstance]
+            logger.warning(
+                "the approval_callback returned %s for %s of %s, not an ApprovalResult; the call is denied",
+                type(answer).__name__,
+                request.tool,
+                request.server,
+            )
+            return None
+        return answer
+
+    async def _stored(self, key: str) -> Literal["allow", "deny"] | None:
+        try:
+            stored = await self._store.get_approval(key)
+        except Exception:
+            logger.exception("the approval store could not be read; asking instead")
+            return None
+        return stored if stored in ("allow", "deny") else None
+
+    async def _keep(self, key: str, decision: Literal["allow", "deny"]) -> None:
+        try:
+            await self._store.set_approval(key, decision)
+        except Exception:
+            logger.exception("the approval store could not keep a decision; it holds for this client only")
+
+
+def _text(source: Mapping[str, Any] | None, key: str) -> str | None:
+    value = source.get(key) if source is not None else None
+    return value if isinstance(value, str) else None
+
+
+def name_calls(gate: ApprovalGate | None, server: str, app_name: Callable[[str], str]) -> None:
+    """A ``ClientGroup`` names its member's server and tools as the app sees them (no gate: nothing)."""
+    if gate is not None:
+        gate.config_name = server
+        gate.app_name = app_name
