@@ -48,6 +48,7 @@ from ui_adapters._lazy import lazy_names
 
 if TYPE_CHECKING:
     from ui_adapters.broker import QuestionBroker, QuestionNotPendingError
+    from ui_adapters.broker.approval import PendingApproval
     from ui_adapters.broker.paused import PausedCall, PausedCallNotReadyError
     from ui_adapters.broker.pending import PendingQuestion
     from ui_adapters.broker.stores import MemoryStore, QuestionStore
@@ -78,6 +79,7 @@ __all__ = [
     "MemoryStore",
     "PausedCall",
     "PausedCallNotReadyError",
+    "PendingApproval",
     "PendingQuestion",
     "QuestionBroker",
     "QuestionNotPendingError",
@@ -106,6 +108,7 @@ _WHERE = {
     "BrowserFormAdapter": "ui_adapters.browser",
     "PausedCall": "ui_adapters.broker.paused",
     "PausedCallNotReadyError": "ui_adapters.broker.paused",
+    "PendingApproval": "ui_adapters.broker.approval",
     "PendingQuestion": "ui_adapters.broker.pending",
     "QuestionBroker": "ui_adapters.broker",
     "QuestionNotPendingError": "ui_adapters.broker",

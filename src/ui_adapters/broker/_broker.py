@@ -31,6 +31,7 @@ from ui_adapters.broker._question_record import (
     question_record,
     result_wire,
 )
+from ui_adapters.broker._task_keeper import TaskKeeper
 from ui_adapters.broker.approval import (
     PendingApproval,
     apply_approval_entry,
@@ -39,7 +40,6 @@ from ui_adapters.broker.approval import (
     result_from_json,
     result_to_json,
 )
-from ui_adapters.broker._task_keeper import TaskKeeper
 from ui_adapters.broker.paused import PausedCall, PausedCallNotReadyError
 from ui_adapters.broker.pending import PendingQuestion, QuestionNotPendingError
 from ui_adapters.broker.stores import DEFAULT_LEASE, QuestionStore, redact_server
@@ -253,8 +253,8 @@ class QuestionBroker:
         await self._settle_no(await self._find(id), "decline")
 
     async def cancel(self, id: str) -> None:
-        """Cancel question ``id`` (the person dismissed it; an approval is denied); ``QuestionNotPendingError``
-        if not pending."""
+        """Cancel question ``id`` (the person dismissed it; an approval is denied);
+        ``QuestionNotPendingError`` if not pending."""
         await self._settle_no(await self._find(id), "cancel")
 
     async def _settle_no(self, item: Pending, action: Literal["decline", "cancel"]) -> None:

@@ -167,8 +167,17 @@ class PendingApproval:
 
 
 def json_data(value: object) -> Any:
-    """``value`` as plain JSON (anything JSON cannot hold becomes its ``repr``): what a store and a page get."""
-    return json.loads(json.dumps(value, default=repr))
+    """``value`` as plain JSON (any mapping an object, anything JSON cannot hold its ``repr``): what a
+    store and a page get (the client hands the arguments as a read-only mapping)."""
+    return json.loads(json.dumps(value, default=_plain))
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, Mapping):
+        return dict(cast(Mapping[str, Any], value))
+    if isinstance(value, tuple | set | frozenset):
+        return list(cast(tuple[Any, ...], value))
+    return repr(value)
 
 
 def result_to_json(result: ApprovalResult | None) -> dict[str, Any] | None:
@@ -176,10 +185,14 @@ def result_to_json(result: ApprovalResult | None) -> dict[str, Any] | None:
 
 
 def result_from_json(data: Mapping[str, Any]) -> ApprovalResult:
-    return ApprovalResult(decision=data["decision"], remember=data.get("remember", "once"), note=data.get("note"))
+    return ApprovalResult(
+        decision=data["decision"], remember=data.get("remember", "once"), note=data.get("note")
+    )
 
 
-def approval_record(approval: PendingApproval, timeout: float | None, context: dict[str, Any]) -> dict[str, Any]:
+def approval_record(
+    approval: PendingApproval, timeout: float | None, context: dict[str, Any]
+) -> dict[str, Any]:
     """The store's record of ``approval`` (``context`` is ``context_record`` of who asked)."""
     view = approval.to_json()
     view["server"] = redact_server(view["server"])
