@@ -6,7 +6,8 @@ as SVG by rich's console export, colours and bold included. The browser form is 
 browser-form test takes in a real headless Chromium (it needs Debian's chromium and chromium-driver).
 Nothing is drawn by hand: after a change to what a picture shows, run this again and commit the result.
 
-Names: terminal-form, terminal-review, url-consent, login-headless, browser-form (default: all).
+Names: terminal-form, terminal-review, url-consent, login-headless, terminal-approval, browser-form
+(default: all).
 ``--out DIR`` writes them elsewhere than ``docs/pictures`` (tests/test_docs_pictures.py does).
 """
 
@@ -30,7 +31,7 @@ from rich.console import Console  # noqa: E402
 from rich.style import Style  # noqa: E402
 from rich.text import Text  # noqa: E402
 from tests.auth.conftest import start_oauth_server  # noqa: E402
-from tests.support.screen import Screen, cli_screen  # noqa: E402
+from tests.support.screen import Screen, cli_screen, screen  # noqa: E402
 from tests.support.servers import free_loopback_port, run_http_server  # noqa: E402
 
 PICTURES = ROOT / "docs" / "pictures"  # --out changes it
@@ -136,6 +137,20 @@ def login_headless() -> None:
             term.child.sendcontrol("c")
 
 
+def terminal_approval() -> None:
+    """A real Client with ``terminal_approval()`` about to call ``drop_notes`` (the approvals server)."""
+    script = str(ROOT / "tests" / "ui_adapters" / "approval_terminal_script.py")
+    with screen([script, "--call", "drop_notes"], rows=ROWS, columns=COLUMNS) as term:
+        term.wait_for(r"o/s/a/d or Up/Down to move")
+        term.send("d")  # the cursor on Deny; nothing was chosen before
+        term.wait_for(r"❯ Deny")
+        _save(term, "terminal-approval", "terminal_approval(): the app asks before a tool call")
+        term.send(ENTER)
+        term.wait_for(r"Note \(optional\)")
+        term.send(ENTER)
+        term.wait_for("RAN: ")
+
+
 def browser_form() -> None:
     env = {**os.environ, "MCP_CLIENT_SCREENSHOTS": str(PICTURES)}
     test = "tests/ui_adapters/test_browser_form.py::test_every_field_kind_filled_in_and_sent"
@@ -148,6 +163,7 @@ PICTURES_BY_NAME: dict[str, Callable[[], None]] = {
     "terminal-review": terminal_form,
     "url-consent": url_consent,
     "login-headless": login_headless,
+    "terminal-approval": terminal_approval,
     "browser-form": browser_form,
 }
 

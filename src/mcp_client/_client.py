@@ -36,6 +36,9 @@ if TYPE_CHECKING:
     from mcp_client._connection.transport import Transport
     from mcp_client._protocol.versions import EraName
     from mcp_client._session import call_options as _call_options
+
+    # In ApprovalCallback's annotation: the docs resolve Client's signature with these names.
+    from mcp_client._session.context import ClientRequestContext  # noqa: F401  # pyright: ignore[reportUnusedImport]
     from mcp_client._session.elicitation import ElicitationCallback, ElicitationCompleteCallback
     from mcp_client._session.listen import Listening
     from mcp_client._session.notifications import LoggingCallback, MessageHandler, ProgressCallback

@@ -429,15 +429,26 @@ class ToolCallDenied(MCPClientError):
 
     ``tool`` is the tool's name as the app called it, ``server`` the server it belongs to, ``reason``
     which rule decided (a ``deny`` pattern, or the approval asked for), ``note`` what the person said
-    when refusing (``None`` if nothing).
+    when refusing (``None`` if nothing). ``by_user`` is true when a person refused (now, or remembered
+    from before), false when the policy's ``deny`` patterns did, or the approval could not be asked.
     """
 
-    def __init__(self, message: str, *, tool: str, server: str, reason: str, note: str | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        tool: str,
+        server: str,
+        reason: str,
+        note: str | None = None,
+        by_user: bool = False,
+    ) -> None:
         super().__init__(message)
         self.tool = tool
         self.server = server
         self.reason = reason
         self.note = note
+        self.by_user = by_user
 
 
 # Errors are raised from deep inside the package, often before the app has touched

@@ -60,12 +60,14 @@ if TYPE_CHECKING:
     from ui_adapters.canned import CannedAnswers, CannedQuestion, UnansweredQuestionError
     from ui_adapters.canned_approval import CannedApprovals, UnansweredApprovalError, canned_approvals
     from ui_adapters.canned_sampling import CannedSampling, CannedSamplingRequest, UnansweredSamplingError
+    from ui_adapters.chat import chat_approval
     from ui_adapters.login import BrowserLogin, browser_login
     from ui_adapters.policies import StopAskingPolicy, always_cancel, always_decline, terminal_ask_to_stop
     from ui_adapters.routing import ElicitationRouter, terminal_callback
     from ui_adapters.sampling import SamplingReview
-    from ui_adapters.terminal import TerminalFormAdapter
+    from ui_adapters.terminal import TerminalFormAdapter, terminal_approval
     from ui_adapters.text import sanitize
+    from ui_adapters.textual import textual_approval
     from ui_adapters.url import UrlAdapter
 
 __all__ = [
@@ -102,9 +104,12 @@ __all__ = [
     "browser_approval",
     "browser_login",
     "canned_approvals",
+    "chat_approval",
     "sanitize",
+    "terminal_approval",
     "terminal_ask_to_stop",
     "terminal_callback",
+    "textual_approval",
 ]
 
 _WHERE = {
@@ -131,6 +136,9 @@ _WHERE = {
     "CannedApprovals": "ui_adapters.canned_approval",
     "UnansweredApprovalError": "ui_adapters.canned_approval",
     "canned_approvals": "ui_adapters.canned_approval",
+    "terminal_approval": "ui_adapters.terminal",
+    "chat_approval": "ui_adapters.chat",
+    "textual_approval": "ui_adapters.textual",
     "CannedSampling": "ui_adapters.canned_sampling",
     "CannedSamplingRequest": "ui_adapters.canned_sampling",
     "UnansweredSamplingError": "ui_adapters.canned_sampling",

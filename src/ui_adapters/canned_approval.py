@@ -47,7 +47,9 @@ class CannedApprovals:
     """An ``approval_callback`` answering from ``{pattern: answer}`` (see the module docstring).
 
     ``asked`` records every ``ApprovalRequest`` it was handed, in order, answered or not; ``answers``
-    the ``ApprovalResult`` given to each answered one, in the same order.
+    the ``ApprovalResult`` given to each answered one, in the same order; ``unanswered`` those no
+    pattern matched. The client denies a call whose callback raised (it fails closed), so a test that
+    expects every call answered should end with ``assert_all_answered()``.
     """
 
     def __init__(self, answers: Mapping[str, CannedApproval]) -> None:
@@ -60,6 +62,7 @@ class CannedApprovals:
         ]
         self.asked: list[ApprovalRequest] = []
         self.answers: list[ApprovalResult] = []
+        self.unanswered: list[ApprovalRequest] = []
 
     async def __call__(self, context: ClientRequestContext, request: ApprovalRequest) -> ApprovalResult:
         self.asked.append(request)
@@ -68,7 +71,18 @@ class CannedApprovals:
             if any(fnmatchcase(name, pattern) for name in names):
                 self.answers.append(result)
                 return result
+        self.unanswered.append(request)
         raise UnansweredApprovalError(self._describe_miss(request), request=request)
+
+    def assert_all_answered(self) -> None:
+        """Raise ``UnansweredApprovalError`` (naming the first) if any call went without an answer."""
+        if self.unanswered:
+            first = self.unanswered[0]
+            raise UnansweredApprovalError(
+                f"{len(self.unanswered)} tool call(s) had no canned approval; first: "
+                + self._describe_miss(first),
+                request=first,
+            )
 
     def _describe_miss(self, request: ApprovalRequest) -> str:
         patterns = ", ".join(repr(pattern) for pattern, _ in self._rules) or "(none)"

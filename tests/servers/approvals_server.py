@@ -15,16 +15,28 @@ Tools (each answers `ran <name>`, and is noted in this process's record):
 - `relabel()`: lists `plain` again as `readOnlyHint: true` and announces `tools/list_changed`
 
 `ran()` (read-only, never noted) returns, as a JSON list, every tool run so far by this process: which
-calls reached the server, or that none did.
+calls reached the server, or that none did. `listings()` (read-only, never noted) says how many
+`tools/list` requests this process answered.
 """
 
 import json
 
 from _serve import serve, transport_parser
 from mcp.server.mcpserver import Context, MCPServer
-from mcp_types import ToolAnnotations
+from mcp_types import Tool, ToolAnnotations
 
-server = MCPServer("approvals-server")
+
+class _CountingServer(MCPServer):
+    """Counts the `tools/list` requests it answers."""
+
+    listings = 0
+
+    async def list_tools(self) -> list[Tool]:
+        _CountingServer.listings += 1
+        return await super().list_tools()
+
+
+server = _CountingServer("approvals-server")
 _runs: list[str] = []
 
 
@@ -84,6 +96,12 @@ async def relabel(ctx: Context) -> str:
 def ran() -> str:
     """Every tool run so far by this process."""
     return json.dumps(_runs)
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def listings() -> str:
+    """How many tools/list requests this process answered."""
+    return str(_CountingServer.listings)
 
 
 if __name__ == "__main__":

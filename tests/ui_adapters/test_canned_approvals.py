@@ -67,3 +67,15 @@ def test_an_answer_other_than_allow_deny_or_a_result_is_refused_at_once(answer: 
 def test_a_pattern_must_be_text() -> None:
     with pytest.raises(TypeError, match="non-empty fnmatch string"):
         canned_approvals({"": "allow"})
+
+
+async def test_assert_all_answered_names_the_first_call_left_unanswered() -> None:
+    approvals = canned_approvals({"read_*": "allow"})
+    approvals.assert_all_answered()  # nothing asked yet: nothing to say
+    await approvals(CONTEXT, READ)
+    with pytest.raises(UnansweredApprovalError):
+        await approvals(CONTEXT, DELETE)
+    assert approvals.unanswered == [DELETE]
+    first = r"^1 tool call\(s\) had no canned approval; .*'delete_folder'"
+    with pytest.raises(UnansweredApprovalError, match=first):
+        approvals.assert_all_answered()

@@ -36,6 +36,8 @@ __all__ = ["ApprovalGate", "check_approval_options", "name_calls"]
 
 logger = logging.getLogger("mcp_client.approvals")
 
+_CALLBACK_FAILED = "the approval callback failed"
+
 
 def check_approval_options(policy: ToolPolicy | None, callback: ApprovalCallback | None) -> None:
     """At ``Client(...)``: a policy that may ask needs someone to ask."""
@@ -164,7 +166,7 @@ class ApprovalGate:
         )
         result = await self._ask(request)
         if result is None:
-            audit = Audit(server, name, "the approval callback failed", "deny", asked=True, source="callback")
+            audit = Audit(server, name, _CALLBACK_FAILED, "deny", asked=True, source="callback")
             self._settle(audit, arguments, fix="fix the approval_callback (its error is logged above)")
             return
         if result.remember in ("session", "always"):
@@ -195,6 +197,7 @@ class ApprovalGate:
             server=audit.server,
             reason=audit.rule,
             note=audit.note,
+            by_user=audit.source != "policy" and audit.rule != _CALLBACK_FAILED,
         )
 
     def _context(self, request: ApprovalRequest) -> ClientRequestContext:

@@ -32,12 +32,21 @@ from typing import Any, Self, TypeVar, cast
 import anyio
 from anyio.abc import TaskGroup
 
+from mcp_client._approvals.gate import check_approval_options, name_calls
+from mcp_client._approvals.policy import ToolPolicy
+from mcp_client._approvals.request import ApprovalCallback
+from mcp_client._approvals.store import ApprovalStore
 from mcp_client._client import Client
 from mcp_client._connection.http_auth import HttpAuth
 from mcp_client._connection.reconnect import ServerHealth, policy_of
 from mcp_client._errors import ClientStateError, MCPClientError
 from mcp_client._group.keeper import MemberKeeper, client_health
-from mcp_client._session.context import notices_from, with_notices_from, with_server_name
+from mcp_client._session.context import (  # ClientRequestContext: in ApprovalCallback (the docs)
+    ClientRequestContext,  # noqa: F401  # pyright: ignore[reportUnusedImport]
+    notices_from,
+    with_notices_from,
+    with_server_name,
+)
 from mcp_client._session.elicitation import ElicitationCallback
 from mcp_client._session.notifications import LoggingCallback, MessageHandler, ProgressCallback
 from mcp_client._session.roots import ListRootsCallback
@@ -102,6 +111,11 @@ class ClientGroup:
       ``group.failures`` maps a server that could not connect to its exception.
     * ``await group.list_tools()`` returns ``GroupTool`` entries under unique names;
       ``await group.call_tool(unique_name, arguments)`` routes the call.
+    * ``tool_policy`` (a ``ToolPolicy``) gates every server's tool calls, ``tool_policies`` maps a
+      server name to a policy of its own (``ToolPolicy(ask="never")`` with no patterns: not gated);
+      patterns match the group's unique tool name and ``server.tool`` (the config's server name, the
+      server's own tool name). ``approval_callback`` is asked for them all, with
+      ``context.server_name`` naming the server; ``approval_store`` keeps their ``"always"`` answers.
     * ``await group.connect(name)`` retries a failed server, ``await group.add(name, entry)`` adds one at
       run time, ``await group.remove(name)`` closes one.
     """
@@ -123,8 +137,24 @@ class ClientGroup:
         tool_name: ToolNamer | None = None,
         oauth: AuthFactory | None = None,
         client_options: Mapping[str, Any] | None = None,
+        approval_callback: ApprovalCallback | None = None,
+        tool_policy: ToolPolicy | None = None,
+        tool_policies: Mapping[str, ToolPolicy] | None = None,
+        approval_store: ApprovalStore | None = None,
     ) -> None:
         self.config: MCPConfig = load_config(config)
+        self._tool_policies = dict(tool_policies or {})
+        unknown_policies = set(self._tool_policies) - set(self.config.servers)
+        if unknown_policies:
+            raise ValueError(
+                f"tool_policies name servers that are not in {self.config.source}: "
+                f"{', '.join(sorted(unknown_policies))}"
+            )
+        for name in self.config.servers:  # at ClientGroup(...), not when that server connects
+            check_approval_options(self._tool_policies.get(name, tool_policy), approval_callback)
+        self._tool_policy = tool_policy
+        self._approval_callback = approval_callback
+        self._approval_store = approval_store
         self._elicitation_callback = elicitation_callback
         self._callbacks = dict(callbacks or {})
         unknown = set(self._callbacks) - set(self.config.servers)
@@ -403,7 +433,21 @@ class ClientGroup:
             options["sampling_callback"] = with_server_name(self._sampling_callback, server.name)
         if self._list_roots_callback is not None:
             options["list_roots_callback"] = with_server_name(self._list_roots_callback, server.name)
-        return Client(target, **options)
+        policy = self._tool_policies.get(server.name, self._tool_policy)
+        if policy is not None:
+            options["tool_policy"] = policy
+        if self._approval_callback is not None:
+            options["approval_callback"] = with_server_name(self._approval_callback, server.name)
+        if self._approval_store is not None:
+            options["approval_store"] = self._approval_store
+        client = Client(target, **options)
+        namer = self._tool_name
+        name_calls(
+            client._gate,  # pyright: ignore[reportPrivateUsage]
+            server.name,
+            lambda tool: namer(server, tool),
+        )
+        return client
 
     # ------------------------------------------------------------------ tools
 

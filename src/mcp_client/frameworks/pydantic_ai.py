@@ -11,6 +11,11 @@ question the tool asks is answered through the client's ``elicitation_callback``
 comes back. The tool returns its ``content`` (text, or text and images); with
 ``model_reads="structured"``, its ``structuredContent`` where it declares an ``outputSchema``.
 
+A call the client's ``tool_policy`` (or the person its ``approval_callback`` asked) refuses is not run
+and returns the refusal as the tool's result, as PydanticAI's own ``ToolDenied`` does: the model reads
+that the user refused (and the note), with no ``ModelRetry``. The approval is decided in the run by the
+client's callback; a run that must stop and wait for it uses a ``QuestionBroker`` (a deferred call).
+
 With ``pause_with=broker`` (a ``QuestionBroker``), a 2026-07-28 server's question pauses the call
 instead: the tool raises PydanticAI's ``CallDeferred``, so the run ends with ``DeferredToolRequests``
 (the agent's ``output_type`` must include it), whose ``metadata[tool_call_id]["mcp_paused_call"]`` is
@@ -46,6 +51,7 @@ from mcp_client.llm._view import (
     ImagePart,
     ModelReads,
     TextPart,
+    is_denied,
     plain_text,
     result_parts,
     structured_output,
@@ -111,6 +117,8 @@ class MCPToolset(AbstractToolset[Any]):
         except ToolCallPaused as paused:
             metadata = {"mcp_paused_call": paused.call_id, "mcp_server": paused.server, "mcp_tool": name}
             raise CallDeferred(metadata=metadata) from paused
+        if is_denied(result):  # as PydanticAI's own ToolDenied: the model reads why, no retry
+            return plain_text(result_parts(exported, result), is_error=False)
         value = self.deferred_result(name, result)
         if isinstance(value, ModelRetry):
             raise value

@@ -22,6 +22,7 @@ from mcp_client._errors import (
     InvalidToolResultError,
     MCPError,
     NoBackChannelError,
+    ToolCallDenied,
     UrlElicitationRequiredError,
 )
 from mcp_client._group.client_group import ClientGroup
@@ -32,6 +33,7 @@ from mcp_client.llm._view import (
     ExportedTool,
     ModelReads,
     argument_problem,
+    denied_result,
     error_result,
     field_of,
     model_reads_checked,
@@ -75,6 +77,11 @@ class ToolBridge:
     arguments that cannot be sent never reach the server. Connection failures still raise (the app
     decides whether to go on), and so does ``UrlElicitationRequiredError`` (the user, not the model,
     must open its URLs before the call is made again).
+
+    A client with a ``tool_policy`` (``Client`` or ``ClientGroup``) gates every call the bridge makes:
+    the bridge has no policy of its own, so the model, a view and the app are held to one policy. A
+    call it denies (by a pattern, or the person asked) is an error result telling the model that the
+    user refused it (and what the user said); ``is_denied(result)`` tells it apart.
 
     ``pause_with`` (a ``QuestionBroker``, or any ``PausingCaller``) makes every call through it: a
     2026-07-28 server's question then pauses the call instead of holding the model's run, and
@@ -255,6 +262,8 @@ class ToolBridge:
             outcome = await self._pause_with.call_tool(client, tool.original_name, arguments)
         except (UrlElicitationRequiredError, NoBackChannelError):
             raise  # for the person, not the model: a link to open, or the app's mode to change
+        except ToolCallDenied as denied:  # the client's tool_policy, or the person it asked, said no
+            return denied_result(tool.name, denied)
         except (MCPError, InvalidToolResultError) as exc:
             return error_result(f"The call to {tool.name} failed: {exc}")
         if isinstance(outcome, CallToolResult):

@@ -12,7 +12,10 @@ import json
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from mcp_client._errors import ToolCallDenied
 
 from mcp_client.types import (
     AudioContent,
@@ -177,6 +180,28 @@ def argument_problem(arguments: Mapping[str, Any]) -> str | None:
 def error_result(message: str) -> CallToolResult:
     """A tool error the model reads, in place of an exception out of the app's loop."""
     return CallToolResult(content=[TextContent(text=message)], is_error=True)
+
+
+DENIED_META = "mcp_client/tool_call_denied"
+"""The ``_meta`` key marking a result the client made for a call it did not run (``denied_result``)."""
+
+
+def denied_result(name: str, denied: ToolCallDenied) -> CallToolResult:
+    """The error result the model reads for a call the client's tool policy, or the user, refused."""
+    if denied.by_user:
+        message = f"The user refused this call of {name}: it was not run."
+        if denied.note:
+            message += f" The user said: {denied.note}"
+    else:
+        message = f"The app's tool policy does not allow {name}: the call was not run."
+    return CallToolResult.model_validate(
+        {"content": [{"type": "text", "text": message}], "isError": True, "_meta": {DENIED_META: True}}
+    )
+
+
+def is_denied(result: CallToolResult) -> bool:
+    """Whether ``result`` stands for a call the client refused to run (``denied_result``)."""
+    return bool(result.meta and result.meta.get(DENIED_META) is True)
 
 
 def _json(value: Any) -> str:

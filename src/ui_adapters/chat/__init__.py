@@ -12,14 +12,18 @@
   conversation in a store between messages).
 * ``ChatMessage``: what to post: text, quick replies as ``(label, value)``, a link with its real host.
 * ``chat_callback(send, receive)``: an ``elicitation_callback`` for apps that can await the next message.
+* ``ChatForm.for_approval(request, context)`` (a ``ChatApproval``) and ``chat_approval(send, receive)``:
+  the app's own "may this tool call run?" (``mcp_client.ToolPolicy``) as a conversation, and the
+  ``approval_callback`` that holds it.
 
 Free text is read per field: numbers with separators and units, yes/no words, a choice by its label,
 number or the start of its name, dates in words ("24 Dec", "next friday") through ``dateparser``
 (``pip install 'mcp-elicit-client[chat]'``; without it only ISO dates are read, and only those are offered).
 """
 
-from ui_adapters.chat._callback import chat_callback
+from ui_adapters.chat._approval import ChatApproval
+from ui_adapters.chat._callback import chat_approval, chat_callback
 from ui_adapters.chat._form import ChatForm
 from ui_adapters.chat._message import ChatMessage
 
-__all__ = ["ChatForm", "ChatMessage", "chat_callback"]
+__all__ = ["ChatApproval", "ChatForm", "ChatMessage", "chat_approval", "chat_callback"]

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any, cast
 
-from mcp_client import ClientRequestContext, InvalidElicitationContentError
+from mcp_client import ApprovalRequest, ClientRequestContext, InvalidElicitationContentError
 from mcp_client.schema import AnswerValue, FieldKind, FormSchema
 from mcp_client.types import (
     ElicitationAction,
@@ -33,6 +33,7 @@ from ui_adapters._form_json import describe_form
 from ui_adapters._url_safety import inspect_url, visible_url
 from ui_adapters.broker._question_record import context_from_record, context_record
 from ui_adapters.broker.stores import redact_server
+from ui_adapters.chat._approval import ChatApproval
 from ui_adapters.chat._message import ChatMessage, ChatStep, field_prompt, review_prompt
 from ui_adapters.chat._reading import read_answer, read_yes_no
 from ui_adapters.text import sanitize
@@ -77,6 +78,17 @@ class ChatForm:
         self._replies = 0
         self._action: ElicitationAction | None = None
         self._step: ChatStep = self._first_step()
+
+    @staticmethod
+    def for_approval(request: ApprovalRequest, context: ClientRequestContext | None = None) -> ChatApproval:
+        """The app's own question "may this tool call run?" as a conversation, driven like a form
+        (``next_message()``, ``reply(text)``, ``done``), whose ``result()`` is an ``ApprovalResult``.
+
+        Quick replies Allow once / Allow for this session / Always allow / Deny; free text "yes", "ok",
+        "no", and "no, because it's prod" (denied, with the note "because it's prod"). See
+        ``ChatApproval``.
+        """
+        return ChatApproval(request, context)
 
     # ------------------------------------------------------------------------------------------ state
     @property

@@ -21,9 +21,9 @@ from ui_adapters.text import sanitize
 
 __all__ = ["ChatMessage", "ChatStep", "describe_value", "field_prompt", "review_prompt"]
 
-ChatStep = Literal["field", "review", "confirm", "url", "done"]
+ChatStep = Literal["field", "review", "confirm", "url", "approval", "done"]
 """Where a conversation is: asking a field, showing every answer before sending, a confirm-only
-question, a link question, or ended."""
+question, a link question, the app's approval of a tool call (``ChatForm.for_approval``), or ended."""
 
 _MAX_LABEL = 200
 _MAX_TEXT = 2000

@@ -67,13 +67,14 @@ def wrap_hint(parts: Sequence[str], width: int) -> str:
     return "\n".join(lines)
 
 
-def _hint_text(back: Back) -> str:
-    """The key hint for the terminal's current width (asked at every redraw, so a resize re-wraps)."""
+def _hint_text(back: Back, keys: Sequence[str] | None = None) -> str:
+    """The key hint (``keys``, else the form's keys for ``back``) for the terminal's current width
+    (asked at every redraw, so a resize re-wraps)."""
     try:
         width = get_app().output.get_size().columns
     except Exception:  # no size known (a dummy output): one line
         width = 10_000
-    return wrap_hint(keys_hint(back), width)
+    return wrap_hint(keys if keys is not None else keys_hint(back), width)
 
 
 _STYLE = Style.from_dict(
@@ -172,7 +173,8 @@ class Picker:
     (``y``/``n`` for yes/no questions; Enter confirms). ``cursor`` ``None`` starts with nothing chosen:
     Enter only says what to do until the person moves to a choice or presses a shortcut. ``title``
     ``None`` shows none (a form field's label is already on screen). Long lines wrap instead of being
-    cut. ``back`` says where Shift-Tab (and, from the review, Esc) lead.
+    cut. ``back`` says where Shift-Tab (and, from the review, Esc) lead. ``keys`` replaces the hint
+    line's words where the keys mean something else than in a form (an approval: Ctrl-N and Esc deny).
     """
 
     title: str | None
@@ -186,6 +188,7 @@ class Picker:
     page_size: int = 10
     error: str | None = None
     back: Back = None
+    keys: Sequence[str] | None = None
 
     def application(self, *, input: Input | None, output: Output | None) -> Application[list[int]]:
         """The prompt_toolkit application showing this list."""
@@ -313,5 +316,5 @@ class Picker:
             )
         if self.error:
             lines.append(("class:error", f"  {self.error}\n"))
-        lines.append(("class:hint", _hint_text(self.back)))
+        lines.append(("class:hint", _hint_text(self.back, self.keys)))
         return lines

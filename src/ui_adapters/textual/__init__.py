@@ -17,6 +17,10 @@
   it dismisses with the ``ElicitResult``. Keys: tab between fields, ctrl+s or Send sends, ctrl+n
   declines, escape cancels.
 * ``textual_callback(app)``: an ``elicitation_callback`` that pushes the screen and waits for it.
+* ``ApprovalScreen(request, context)`` and ``textual_approval(app)``: the app's own "may this tool
+  call run?" (``mcp_client.ToolPolicy``) as a modal dialog (Allow once, Allow for this session, Always
+  allow, Deny, a note; Deny focused unless the tool is marked read-only; escape denies), and the
+  ``approval_callback`` that shows it.
 
 Textual is the optional ``textual`` extra (``pip install 'mcp-elicit-client[textual]'``), imported when this
 module is.
@@ -29,7 +33,8 @@ except ImportError as _missing:  # pragma: no cover - depends on what is install
         "ui_adapters.textual needs Textual, which is not installed: pip install 'mcp-elicit-client[textual]'"
     ) from _missing
 
+from ui_adapters.textual._approval import ApprovalScreen, textual_approval
 from ui_adapters.textual._callback import textual_callback
 from ui_adapters.textual._screen import ElicitationScreen
 
-__all__ = ["ElicitationScreen", "textual_callback"]
+__all__ = ["ApprovalScreen", "ElicitationScreen", "textual_approval", "textual_callback"]

@@ -1,0 +1,156 @@
+"""The same policy wherever a call comes from: a ``ClientGroup`` (for all its servers, or per server,
+patterns on the group's unique names and on ``server.tool``), ``ToolBridge.run_*`` (a refusal the
+model reads), and the three framework adapters in a real run of their framework (offline test models).
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import anyio
+import pytest
+
+from mcp_client import ApprovalResult, Client, ClientGroup, ToolCallDenied, ToolPolicy
+from mcp_client.llm import ToolBridge
+from tests.approvals.conftest import APPROVALS_SERVER, BOUND, Approver, approvals_server, ran, text
+
+pytestmark = pytest.mark.anyio
+
+REFUSED = "The user refused this call of write_note: it was not run. The user said: not now"
+POLICY_REFUSED = "The app's tool policy does not allow drop_notes: the call was not run."
+
+
+def _config() -> dict[str, Any]:
+    entry = {"command": sys.executable, "args": [str(APPROVALS_SERVER), "stdio"]}
+    return {"mcpServers": {"notes": dict(entry), "files": dict(entry)}}
+
+
+async def test_a_group_policy_for_all_with_unique_names_and_server_dot_tool() -> None:
+    approver = Approver()
+    policy = ToolPolicy(deny=["notes_drop_*", "files.wipe_disk"], allow=["files.write_*"])
+    with anyio.fail_after(BOUND):
+        async with ClientGroup(
+            _config(), mode="legacy", tool_policy=policy, approval_callback=approver
+        ) as group:
+            assert not group.failures
+            with pytest.raises(ToolCallDenied) as unique:
+                await group.call_tool("notes_drop_notes")  # the group's unique name
+            with pytest.raises(ToolCallDenied) as dotted:
+                await group.call_tool("files_wipe_disk")  # server.tool: the server's own tool name
+            assert text(await group.call_tool("files_drop_notes")) == "ran drop_notes"  # asked, allowed
+            assert text(await group.call_tool("files_write_note", {"text": "x"})) == "ran write_note"
+            assert await ran(group["notes"]) == []
+            assert await ran(group["files"]) == ["drop_notes", "write_note"]
+    assert (unique.value.tool, unique.value.server) == ("notes_drop_notes", "notes")
+    assert unique.value.reason == "deny pattern 'notes_drop_*'"
+    assert (dotted.value.tool, dotted.value.reason) == ("files_wipe_disk", "deny pattern 'files.wipe_disk'")
+    (request,) = approver.asked
+    assert (request.server, request.tool) == ("files", "files_drop_notes")
+    assert approver.contexts[0].server_name == "files"
+
+
+async def test_a_group_policy_per_member() -> None:
+    approver = Approver({"*": ApprovalResult("deny")})
+    with anyio.fail_after(BOUND):
+        async with ClientGroup(
+            _config(),
+            mode="legacy",
+            tool_policies={"files": ToolPolicy(ask="always", allow=["files.ran"])},
+            approval_callback=approver,
+        ) as group:
+            assert group["notes"].tool_policy == ToolPolicy()  # the callback alone: the default
+            assert text(await group.call_tool("notes_get_note", {"id": "1"})) == "ran get_note"
+            with pytest.raises(ToolCallDenied):
+                await group.call_tool("files_get_note", {"id": "1"})  # read-only, but always asked
+            assert await ran(group["files"]) == []
+    assert approver.tools == ["files_get_note"]
+
+
+def test_a_group_checks_its_policies_at_construction() -> None:
+    with pytest.raises(ValueError, match="approval_callback"):
+        ClientGroup(_config(), tool_policies={"files": ToolPolicy()})
+    with pytest.raises(ValueError, match="tool_policies name servers that are not in"):
+        ClientGroup(_config(), tool_policies={"nowhere": ToolPolicy(ask="never")})
+    ClientGroup(_config(), tool_policy=ToolPolicy(ask="never", deny=["*_drop_*"]))
+
+
+async def test_tool_bridge_tells_the_model_the_user_refused() -> None:
+    approver = Approver({"write_note": ApprovalResult("deny", note="not now")})
+    policy = ToolPolicy(deny=["drop_*"])
+    with anyio.fail_after(BOUND):
+        async with Client(
+            approvals_server(), mode="legacy", tool_policy=policy, approval_callback=approver
+        ) as client:
+            bridge = ToolBridge(client)
+            await bridge.openai_tools()
+            refused = await bridge.run_openai(
+                {"id": "c1", "function": {"name": "write_note", "arguments": '{"text": "x"}'}}
+            )
+            policy_refused = await bridge.run_anthropic({"id": "t1", "name": "drop_notes", "input": {}})
+            assert await ran(client) == []
+    assert refused == {"role": "tool", "tool_call_id": "c1", "content": f"Error: {REFUSED}"}
+    assert policy_refused == {
+        "type": "tool_result",
+        "tool_use_id": "t1",
+        "content": [{"type": "text", "text": POLICY_REFUSED}],
+        "is_error": True,
+    }
+
+
+async def test_pydantic_ai_reads_the_refusal_without_a_retry() -> None:
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+    from mcp_client.frameworks.pydantic_ai import MCPToolset
+
+    returned: list[ToolReturnPart] = []
+
+    def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        parts = [p for m in messages for p in getattr(m, "parts", []) if isinstance(p, ToolReturnPart)]
+        if not parts:
+            return ModelResponse(parts=[ToolCallPart("write_note", {"text": "x"}, tool_call_id="w1")])
+        returned.extend(parts)
+        return ModelResponse(parts=[TextPart("understood")])
+
+    approver = Approver({"write_note": ApprovalResult("deny", note="not now")})
+    with anyio.fail_after(BOUND):
+        async with Client(approvals_server(), mode="legacy", approval_callback=approver) as client:
+            toolset = MCPToolset(client, max_retries=0)  # a ModelRetry would end the run in an error
+            run = await Agent(FunctionModel(model), toolsets=[toolset]).run("Write a note")
+            assert await ran(client) == []
+    assert run.output == "understood"
+    (part,) = returned
+    assert part.content == REFUSED
+
+
+async def test_langchain_gets_an_error_tool_message() -> None:
+    from mcp_client.frameworks.langchain import load_tools
+
+    approver = Approver({"write_note": ApprovalResult("deny", note="not now")})
+    with anyio.fail_after(BOUND):
+        async with Client(approvals_server(), mode="legacy", approval_callback=approver) as client:
+            tools = {tool.name: tool for tool in await load_tools(client)}
+            call = {"name": "write_note", "args": {"text": "x"}, "id": "call_1", "type": "tool_call"}
+            message = await tools["write_note"].ainvoke(call)
+            assert await ran(client) == []
+    assert message.status == "error"
+    assert message.content == REFUSED
+
+
+async def test_openai_agents_model_reads_the_refusal() -> None:
+    from agents import Agent, RunConfig, Runner
+
+    from mcp_client.frameworks.openai_agents import function_tools
+    from tests.frameworks.scripted_agents_model import ScriptedModel
+
+    approver = Approver({"write_note": ApprovalResult("deny", note="not now")})
+    scripted = ScriptedModel("write_note", {"text": "x"})
+    with anyio.fail_after(BOUND):
+        async with Client(approvals_server(), mode="legacy", approval_callback=approver) as client:
+            tools = await function_tools(client, include=["write_note"])
+            agent = Agent(name="notes", model=scripted, tools=tools)
+            result = await Runner.run(agent, "Write a note", run_config=RunConfig(tracing_disabled=True))
+            assert await ran(client) == []
+    assert REFUSED in result.final_output
