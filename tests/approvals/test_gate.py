@@ -128,7 +128,9 @@ async def test_a_tool_listed_again_is_judged_on_its_new_annotations(server: Stdi
         async with Client(server, mode="legacy", approval_callback=approver) as client:
             await client.call_tool("plain", {"text": "a"})
             assert approver.tools == ["plain"]
-            await client.call_tool("relabel")  # over stdio its notice comes before its result
+            # A raw request: no result check lists the tools again after it, only the notice (which
+            # over stdio comes before the result) makes the listing stale.
+            await client.send_request("tools/call", {"name": "relabel", "arguments": {}})
             await client.call_tool("plain", {"text": "b"})
             assert approver.tools == ["plain"]  # not asked again: now it claims read-only
             assert await ran(client) == ["plain", "plain"]
