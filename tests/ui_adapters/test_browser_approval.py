@@ -19,6 +19,7 @@ from mcp_client import Client, ToolCallDenied, ToolPolicy
 from mcp_client.types import CallToolResult, TextContent
 from tests.support.browser import STEP_TIMEOUT, Browser
 from tests.support.servers import SERVERS_DIR, start_http_server
+from tests.ui_adapters.test_browser_form import screenshot
 from ui_adapters import browser_approval
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -108,7 +109,7 @@ async def test_the_person_allows_for_the_session_and_the_call_runs(
 
 
 async def test_the_person_denies_with_a_note_and_the_server_never_runs_it(
-    browser: Browser, approvals_url: str
+    browser: Browser, approvals_url: str, tmp_path: Path
 ) -> None:
     browser.reset()
     approve = browser_approval(open_browser=browser.open, timeout=BOUND)
@@ -122,10 +123,10 @@ async def test_the_person_denies_with_a_note_and_the_server_never_runs_it(
                 driver = browser.driver
                 shown = await browser.run(rows, driver)
                 await browser.run(lambda: by_id(driver, "note").send_keys("keep my notes"))
+                shot = Path(os.environ.get("MCP_CLIENT_SCREENSHOTS", tmp_path)) / "browser-approval.png"
+                await browser.run(screenshot, driver, shot)  # the docs' picture (scripts/docs_pictures.py)
                 await browser.run(lambda: by_id(driver, "deny").click())
                 said = await browser.run(closed_text, driver)
-                if os.environ.get("APPROVAL_SCREENSHOT"):
-                    await browser.run(driver.save_screenshot, str(Path(os.environ["APPROVAL_SCREENSHOT"])))
             assert await ran(client) == before  # drop_notes never reached the server
     assert shown["Tool"] == "drop_notes" and shown["Arguments"] == "(none)"
     assert shown["The server describes it"] == "“Delete every note.”"
