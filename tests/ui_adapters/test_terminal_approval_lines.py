@@ -98,3 +98,24 @@ async def test_the_pick_list_and_the_note_on_either_backend(anyio_backend: str) 
                 await drawn_text("Note (optional)")
                 keys.send_text("ok for now\r")
     assert results == [ApprovalResult("allow", "session", "ok for now")]
+
+
+async def test_a_cancelled_call_closes_the_pick_list_and_says_so() -> None:
+    shown_on, shown = console()
+    drawn = io.StringIO()
+    screen = Vt100_Output(drawn, lambda: Size(rows=40, columns=100), term="xterm")
+    with create_pipe_input() as keys:
+        approve = terminal_approval(console=shown_on, input=keys, output=screen)
+        results: list[ApprovalResult] = []
+        with anyio.fail_after(30):
+            async with anyio.create_task_group() as group:
+
+                async def ask() -> None:
+                    results.append(await approve(CONTEXT, DELETE))
+
+                group.start_soon(ask)
+                while "Deny (d)" not in drawn.getvalue():  # noqa: ASYNC110
+                    await anyio.sleep(0.01)
+                group.cancel_scope.cancel()
+    assert results == []
+    assert "Withdrawn: the tool call was cancelled while you were asked." in shown.getvalue()
