@@ -35,7 +35,7 @@ def is_read_only(tool: Tool) -> bool:
 
 async def ask_before_call(
     client: Client,
-    server: str,
+    label: str,
     tool: Tool,
     arguments: Mapping[str, Any],
     ui: StatusAwareCallback,
@@ -45,10 +45,13 @@ async def ask_before_call(
 ) -> None:
     """Return if the call may run (read-only, or the person allowed it); ``NotApprovedError`` if not.
 
-    ``command`` is the command line to suggest with ``--yes`` when there is no terminal to ask.
+    ``label`` is the server as the command line gave it (URL or command); ``command`` the command line
+    to suggest with ``--yes`` when there is no terminal to ask.
     """
     if is_read_only(tool):
         return
+    info = client.server_info
+    server = info.name if info is not None and info.name else label  # what it calls itself, if it says
     if not _isatty():
         raise NotApprovedError(
             f"{tool.name} on {server} is not marked read-only by the server, so call asks before it "
@@ -68,7 +71,7 @@ async def ask_before_call(
         reason="mcp-client call asks unless the server marks the tool read-only (--yes: never asks)",
     )
     context = ClientRequestContext(
-        server=server,
+        server=label,
         server_info=client.server_info,
         protocol_version=client.protocol_version or "",
         era="modern" if client.era == "modern" else "legacy",
