@@ -256,3 +256,72 @@ def _start_web_app(port: int, output: Path) -> subprocess.Popen[bytes]:
         return subprocess.Popen(
             [sys.executable, str(ROOT / WEB_APP), "--port", str(port)], stdout=sink, stderr=subprocess.STDOUT
         )
+
+
+@pytest.fixture(scope="module")
+def approving_app() -> Iterator[str]:
+    """The web app with --approve: the broker is the client's approval_callback too (issue 45)."""
+    yield from web_app("--approve")
+
+
+async def test_an_approval_waits_next_to_the_servers_question_and_is_answered_over_the_api(
+    approving_app: str,
+) -> None:
+    results: list[httpx.Response] = []
+    with anyio.fail_after(BOUND):
+        async with httpx.AsyncClient(timeout=BOUND) as http, anyio.create_task_group() as tg:
+
+            async def call() -> None:
+                arguments = {"date": "2025-12-25", "party_size": 2}
+                results.append(
+                    await http.post(
+                        approving_app + "/api/call", json={"tool": "book_table", "arguments": arguments}
+                    )
+                )
+
+            tg.start_soon(call)
+            approval = await first_question(http, approving_app)
+            assert approval["kind"] == "approval" and approval["status"] == "pending"
+            assert approval["approval"]["tool"] == "book_table"
+            assert approval["approval"]["arguments"] == {"date": "2025-12-25", "party_size": 2}
+            assert "does not mark it read-only" in approval["approval"]["reason"]
+            where = f"{approving_app}/api/questions/{approval['id']}"
+            bad = await http.post(where, json={"decision": "maybe"})
+            assert bad.status_code == 400 and "'allow' or 'deny'" in bad.json()["error"]
+            assert (await http.post(where, json={"decision": "allow"})).json() == {"ok": True}
+            # then the server's own question, in the same list, answered the usual way
+            for _ in range(100):
+                waiting = (await http.get(approving_app + "/api/questions")).json()
+                if waiting:
+                    break
+                await anyio.sleep(0.1)
+            (question,) = waiting
+            assert question["kind"] == "question" and question["server_name"] == "bistro"
+            content = {"accept_alternative": True, "date": "2025-12-27"}
+            answered = await http.post(
+                f"{approving_app}/api/questions/{question['id']}",
+                json={"action": "accept", "content": content},
+            )
+            assert answered.json() == {"ok": True}
+    assert results[0].json() == {"text": "[SUCCESS] Booked for 2025-12-27", "is_error": False}
+
+
+async def test_a_denied_approval_is_a_refusal_not_a_server_error(approving_app: str) -> None:
+    results: list[httpx.Response] = []
+    with anyio.fail_after(BOUND):
+        async with httpx.AsyncClient(timeout=BOUND) as http, anyio.create_task_group() as tg:
+
+            async def call() -> None:
+                arguments = {"date": "2025-12-25", "party_size": 2}
+                results.append(
+                    await http.post(
+                        approving_app + "/api/call", json={"tool": "book_table", "arguments": arguments}
+                    )
+                )
+
+            tg.start_soon(call)
+            approval = await first_question(http, approving_app)
+            where = f"{approving_app}/api/questions/{approval['id']}"
+            await http.post(where, json={"decision": "deny", "note": "not tonight"})
+    assert results[0].status_code == 403
+    assert results[0].json()["denied"] is True and "not tonight" in results[0].json()["error"]
