@@ -325,3 +325,41 @@ async def test_a_denied_approval_is_a_refusal_not_a_server_error(approving_app: 
             await http.post(where, json={"decision": "deny", "note": "not tonight"})
     assert results[0].status_code == 403
     assert results[0].json()["denied"] is True and "not tonight" in results[0].json()["error"]
+
+
+@pytest.mark.browser
+async def test_the_page_shows_the_approval_then_the_question(approving_app: str, browser: Browser) -> None:
+    def call_book_table(driver: Any) -> None:
+        from selenium.webdriver.support.select import Select
+
+        driver.get(approving_app)
+        wait_for(driver, lambda d: d.find_elements("css selector", "#tool option"))
+        Select(driver.find_element("id", "tool")).select_by_visible_text("book_table")
+        driver.find_element("css selector", "#call button").click()
+
+    def allow_then_answer(driver: Any) -> dict[str, str]:
+        card = wait_for(driver, lambda d: d.find_elements("css selector", ".question.approval"))[0]
+        seen = {"approval": card.find_element("css selector", ".message").text}
+        seen["asker"] = card.find_element("css selector", ".asker").text
+        card.find_element("css selector", "button[name=allow-once]").click()
+        question = wait_for(driver, lambda d: d.find_elements("css selector", ".question:not(.approval)"))[0]
+        seen["question"] = question.find_element("css selector", ".message").text
+        question.find_element("css selector", "input[type=radio][value=true]").click()
+        question.find_element("css selector", "button[name=accept]").click()
+        seen["result"] = wait_for(
+            driver,
+            lambda d: [
+                li.text for li in d.find_elements("css selector", "#results li") if "SUCCESS" in li.text
+            ],
+        )[0]
+        return seen
+
+    with anyio.fail_after(BOUND):
+        await browser.run(call_book_table, browser.driver)
+        seen = await browser.run(allow_then_answer, browser.driver)
+    assert seen == {
+        "approval": "This app asks before it runs a tool call",
+        "asker": "Server: bistro · tool: book_table",
+        "question": "No tables for 2 on 2025-12-25. Would you like another date?",
+        "result": "book_table: [SUCCESS] Booked for 2025-12-26",
+    }
