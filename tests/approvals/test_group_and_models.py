@@ -154,3 +154,55 @@ async def test_openai_agents_model_reads_the_refusal() -> None:
             result = await Runner.run(agent, "Write a note", run_config=RunConfig(tracing_disabled=True))
             assert await ran(client) == []
     assert REFUSED in result.final_output
+
+
+async def test_pydantic_ai_deferred_approvals_use_its_own_flow() -> None:
+    """``MCPToolset(approvals="deferred")``: a call the policy would ask about ends the run with
+    ``ApprovalRequired``; approved in ``DeferredToolResults``, it runs without asking the callback;
+    denied there, it never runs. A read-only tool is not deferred."""
+    from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults, ToolDenied
+    from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+    from mcp_client.frameworks.pydantic_ai import MCPToolset
+
+    def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        parts = [p for m in messages for p in getattr(m, "parts", []) if isinstance(p, ToolReturnPart)]
+        if not parts:
+            return ModelResponse(
+                parts=[
+                    ToolCallPart("search_notes", {"query": "q"}, tool_call_id="s1"),
+                    ToolCallPart("write_note", {"text": "x"}, tool_call_id="w1"),
+                ]
+            )
+        return ModelResponse(parts=[TextPart(" | ".join(str(p.content) for p in parts))])
+
+    approver = Approver({"*": ApprovalResult("deny")})  # never consulted for what the run defers
+    with anyio.fail_after(BOUND):
+        async with Client(approvals_server(), mode="legacy", approval_callback=approver) as client:
+            agent = Agent(
+                FunctionModel(model),
+                toolsets=[MCPToolset(client, approvals="deferred")],
+                output_type=[str, DeferredToolRequests],
+            )
+            first = await agent.run("Search, then write a note")
+            assert isinstance(first.output, DeferredToolRequests)
+            (approval,) = first.output.approvals
+            assert (approval.tool_name, approval.tool_call_id) == ("write_note", "w1")
+            assert first.output.metadata["w1"]["reason"] == (
+                'ask="unless_read_only": the server does not mark it read-only'
+            )
+            assert await ran(client) == ["search_notes"]
+            denied = await agent.run(
+                message_history=first.all_messages(),
+                deferred_tool_results=DeferredToolResults(approvals={"w1": ToolDenied("not today")}),
+            )
+            assert "not today" in str(denied.output)
+            assert await ran(client) == ["search_notes"]
+            approved = await agent.run(
+                message_history=first.all_messages(),
+                deferred_tool_results=DeferredToolResults(approvals={"w1": True}),
+            )
+            assert "ran write_note" in str(approved.output)
+            assert await ran(client) == ["search_notes", "write_note"]
+    assert approver.asked == []

@@ -27,7 +27,7 @@ logger = logging.getLogger("mcp_client.approvals")
 _VALUE_LIMIT = 40
 _TOTAL_LIMIT = 300
 
-Source = Literal["policy", "callback", "session", "store"]
+Source = Literal["policy", "callback", "session", "store", "app"]
 
 
 @dataclass(frozen=True, slots=True)

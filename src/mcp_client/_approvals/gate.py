@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Generator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -30,11 +32,14 @@ if TYPE_CHECKING:
     from mcp_client._approvals.policy import ToolPolicy
     from mcp_client._approvals.request import ApprovalCallback
     from mcp_client._approvals.store import ApprovalStore
+    from mcp_client._client import Client
     from mcp_client._session.session import Session
 
-__all__ = ["ApprovalGate", "check_approval_options", "name_calls"]
+__all__ = ["ApprovalGate", "approved_by_app", "check_approval_options", "gate_of", "name_calls"]
 
 logger = logging.getLogger("mcp_client.approvals")
+
+_APPROVED_BY_APP: ContextVar[bool] = ContextVar("mcp_client.approved_by_app", default=False)
 
 _CALLBACK_FAILED = "the approval callback failed"
 
@@ -131,26 +136,46 @@ class ApprovalGate:
 
     # ------------------------------------------------------------------ the decision
 
-    async def check(self, tool: str, arguments: Mapping[str, Any]) -> None:
-        """Return if the call may go to the server; raise ``ToolCallDenied`` if it may not."""
+    async def _judge(self, tool: str) -> tuple[Mapping[str, Any] | None, Mapping[str, Any] | None, str, str]:
+        """The tool's listing entry, its annotations, the server's name and the tool's app name."""
         entry = await self._entry(tool)
         raw_annotations = entry.get("annotations") if entry is not None else None
         annotations: Mapping[str, Any] | None = (
             raw_annotations if isinstance(raw_annotations, Mapping) else None  # pyright: ignore[reportUnknownVariableType]
         )
-        server = self._server()
         name = self.app_name(tool) if self.app_name is not None else tool
+        return entry, annotations, self._server(), name
+
+    async def _remembered_answer(self, tool: str, key: str) -> tuple[Literal["allow", "deny"] | None, Source]:
+        remembered = self._remembered.get(tool)
+        if remembered is not None:
+            return remembered, "session"
+        return await self._stored(key), "store"
+
+    async def needs_asking(self, tool: str) -> str | None:
+        """The rule that would ask about a call of ``tool`` now (no answer remembered), else ``None``:
+        for an app that asks its user its own way first (PydanticAI's deferred approvals)."""
+        _, annotations, server, name = await self._judge(tool)
+        decision = self.policy.decide(name, annotations, server=server, own_name=tool)
+        if decision.action != "ask":
+            return None
+        remembered, _ = await self._remembered_answer(tool, approval_key(self._identity(), tool, self.policy))
+        return decision.reason if remembered is None else None
+
+    async def check(self, tool: str, arguments: Mapping[str, Any]) -> None:
+        """Return if the call may go to the server; raise ``ToolCallDenied`` if it may not."""
+        entry, annotations, server, name = await self._judge(tool)
         decision = self.policy.decide(name, annotations, server=server, own_name=tool)
         if decision.action != "ask":
             audit = Audit(server, name, decision.reason, decision.action, asked=False, source="policy")
             self._settle(audit, arguments, fix="change the ToolPolicy's deny patterns to let it run")
             return
-        remembered = self._remembered.get(tool)
-        source: Source = "session"
+        if _APPROVED_BY_APP.get():
+            audit = Audit(server, name, decision.reason, "allow", asked=True, source="app")
+            self._settle(audit, arguments, fix="")
+            return
         key = approval_key(self._identity(), tool, self.policy)
-        if remembered is None:
-            remembered = await self._stored(key)
-            source = "store"
+        remembered, source = await self._remembered_answer(tool, key)
         if remembered is not None:
             audit = Audit(server, name, decision.reason, remembered, asked=False, source=source)
             self._settle(audit, arguments, fix="the refusal was remembered; ask again with a new Client")
@@ -263,3 +288,20 @@ def name_calls(gate: ApprovalGate | None, server: str, app_name: Callable[[str],
     if gate is not None:
         gate.config_name = server
         gate.app_name = app_name
+
+
+def gate_of(client: Client) -> ApprovalGate | None:
+    """The gate of ``client`` (``None``: its calls are not gated)."""
+    return client._gate  # pyright: ignore[reportPrivateUsage]
+
+
+@contextmanager
+def approved_by_app() -> Generator[None]:
+    """While the block runs, a call the policy would ask about is allowed without asking: the app
+    asked its user its own way (PydanticAI's deferred approval) and the user approved. ``deny``
+    patterns still refuse; the audit line says the answer came from the app."""
+    token = _APPROVED_BY_APP.set(True)
+    try:
+        yield
+    finally:
+        _APPROVED_BY_APP.reset(token)

@@ -14,7 +14,12 @@ comes back. The tool returns its ``content`` (text, or text and images); with
 A call the client's ``tool_policy`` (or the person its ``approval_callback`` asked) refuses is not run
 and returns the refusal as the tool's result, as PydanticAI's own ``ToolDenied`` does: the model reads
 that the user refused (and the note), with no ``ModelRetry``. The approval is decided in the run by the
-client's callback; a run that must stop and wait for it uses a ``QuestionBroker`` (a deferred call).
+client's ``approval_callback``; with ``approvals="deferred"`` PydanticAI's own human-in-the-loop flow
+asks instead: a call the client's policy would ask about (nothing remembered) raises ``ApprovalRequired``
+(metadata: ``mcp_server``, ``mcp_tool``, ``reason``: the rule), so the run ends with
+``DeferredToolRequests.approvals``; pass ``DeferredToolResults(approvals={id: True})`` (or a
+``ToolDenied``) to the next run and the approved call runs without asking the callback again (``deny``
+patterns still hold; the audit line says the app answered).
 
 With ``pause_with=broker`` (a ``QuestionBroker``), a 2026-07-28 server's question pauses the call
 instead: the tool raises PydanticAI's ``CallDeferred``, so the run ends with ``DeferredToolRequests``
@@ -28,10 +33,10 @@ from __future__ import annotations
 import base64
 import copy
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 try:
-    from pydantic_ai import BinaryContent, CallDeferred, ModelRetry, RunContext
+    from pydantic_ai import ApprovalRequired, BinaryContent, CallDeferred, ModelRetry, RunContext
     from pydantic_ai.tools import ToolDefinition
     from pydantic_ai.toolsets import AbstractToolset
     from pydantic_ai.toolsets.abstract import ToolsetTool
@@ -42,6 +47,7 @@ except ImportError as _missing:  # pragma: no cover - exercised by a subprocess 
     raise missing_extra("PydanticAI", "pydantic-ai", "pydantic_ai") from _missing
 
 
+from mcp_client._approvals.gate import approved_by_app, gate_of
 from mcp_client._client import Client
 from mcp_client._group.client_group import ClientGroup
 from mcp_client.llm._bridge import ToolBridge
@@ -72,6 +78,8 @@ class MCPToolset(AbstractToolset[Any]):
     The tool list is read from the client's cache on each run step, so it follows ``list_changed``.
     ``pause_with`` (a ``QuestionBroker``): calls go through it, and a paused one is deferred (see the
     module docstring); the deferral's metadata holds ``mcp_paused_call``, ``mcp_server`` and ``mcp_tool``.
+    ``approvals``: ``"callback"`` (the client's ``approval_callback`` asks, in the run) or ``"deferred"``
+    (PydanticAI's ``ApprovalRequired`` flow asks; see the module docstring).
     """
 
     def __init__(
@@ -84,12 +92,16 @@ class MCPToolset(AbstractToolset[Any]):
         id: str | None = None,
         pause_with: PausingCaller | None = None,
         model_reads: ModelReads = "content",
+        approvals: Literal["callback", "deferred"] = "callback",
     ) -> None:
+        if approvals not in ("callback", "deferred"):
+            raise ValueError(f"MCPToolset(approvals={approvals!r}): approvals is 'callback' or 'deferred'")
         self.bridge: ToolBridge = ToolBridge(
             client, include=include, exclude=exclude, pause_with=pause_with, model_reads=model_reads
         )
         self.max_retries = max_retries
         self._id = id
+        self._approvals = approvals
 
     @property
     def id(self) -> str | None:
@@ -113,7 +125,13 @@ class MCPToolset(AbstractToolset[Any]):
     ) -> Any:
         exported = self.bridge.tool_for(name)
         try:
-            result = await self.bridge.call_tool(exported, tool_args)
+            if self._approvals == "deferred" and ctx.tool_call_approved:
+                with approved_by_app():  # the user approved it in PydanticAI's deferred flow
+                    result = await self.bridge.call_tool(exported, tool_args)
+            else:
+                if self._approvals == "deferred":
+                    await self._defer_if_asked(name, exported.original_name, exported)
+                result = await self.bridge.call_tool(exported, tool_args)
         except ToolCallPaused as paused:
             metadata = {"mcp_paused_call": paused.call_id, "mcp_server": paused.server, "mcp_tool": name}
             raise CallDeferred(metadata=metadata) from paused
@@ -123,6 +141,16 @@ class MCPToolset(AbstractToolset[Any]):
         if isinstance(value, ModelRetry):
             raise value
         return value
+
+    async def _defer_if_asked(self, name: str, tool: str, exported: Any) -> None:
+        """``approvals="deferred"``: a call the client's policy would ask about ends the run with
+        PydanticAI's ``ApprovalRequired`` instead of going to the ``approval_callback``."""
+        client = self.bridge.client_for(exported)
+        gate = gate_of(client)
+        reason = await gate.needs_asking(tool) if gate is not None else None
+        if reason is not None:
+            metadata = {"mcp_server": exported.server or client.server, "mcp_tool": name, "reason": reason}
+            raise ApprovalRequired(metadata=metadata)
 
     def deferred_result(self, name: str, result: CallToolResult) -> Any:
         """What the tool ``name`` returns for ``result``: put it in ``DeferredToolResults.calls`` under

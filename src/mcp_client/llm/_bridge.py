@@ -252,10 +252,7 @@ class ToolBridge:
         refused = _arguments.problem(tool, arguments)  # where the export was looser than the tool
         if refused is not None:
             return error_result(f"The call to {tool.name} was not run: {refused}")
-        client = self._client
-        if isinstance(client, ClientGroup):
-            assert tool.server is not None  # a group's tools always name their server
-            client = client[tool.server]
+        client = self.client_for(tool)
         try:
             if self._pause_with is None:
                 return await client.call_tool(tool.original_name, arguments)
@@ -269,6 +266,14 @@ class ToolBridge:
         if isinstance(outcome, CallToolResult):
             return outcome
         raise ToolCallPaused(tool, outcome, arguments=arguments, server=client.server)
+
+    def client_for(self, tool: ExportedTool) -> Client:
+        """The ``Client`` of the server ``tool`` belongs to (a group's member, or the one client)."""
+        client = self._client
+        if isinstance(client, ClientGroup):
+            assert tool.server is not None  # a group's tools always name their server
+            return client[tool.server]
+        return client
 
     async def _run(
         self, name: Any, arguments: Any, call_id: Any, result: CallToolResult | None
