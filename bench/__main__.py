@@ -527,6 +527,9 @@ def main(argv: list[str] | None = None) -> int:
     table = _table(summary, imports, targets, meta)
     print()
     print(table)
+    if not args.workloads:  # MCP Apps (issue 44): a short report of its own, below the table
+        print()
+        _apps_report(args.quick)
     args.output.parent.mkdir(parents=True, exist_ok=True)
     args.output.write_text(
         json.dumps(
@@ -561,6 +564,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         print(f"smoke run passed: every driver answered every call correctly ({len(runs)} runs)")
     return 0
+
+
+def _apps_report(quick: bool) -> None:
+    from bench import apps_view
+
+    try:
+        for line in apps_view.report(quick=quick):
+            print(line, flush=True)
+    except Exception as exc:  # a report, not a run: the table above stands
+        print(f"MCP Apps: not measured ({type(exc).__name__}: {exc})")
 
 
 if __name__ == "__main__":

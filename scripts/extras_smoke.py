@@ -278,6 +278,31 @@ def textual_screen() -> None:
     assert results == [ElicitResult(action="accept", content={"guests": 4})], results
 
 
+def apps_web_host() -> None:
+    """``ui_adapters.apps.asgi_app`` under Starlette alone: routed by ``Host``, refusing other names."""
+    import anyio
+    import httpx2
+
+    from mcp_client import Client
+    from ui_adapters.apps import asgi_app
+
+    async def run() -> None:
+        host = asgi_app(
+            Client("http://127.0.0.1:9/mcp"),  # never connected: no view is shown
+            host_origin="http://127.0.0.1:8000",
+            sandbox_origin="http://localhost:8000",
+        )
+        transport = httpx2.ASGITransport(app=host)  # pyright: ignore[reportArgumentType]
+        async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1:8000") as http:
+            assert (await http.get("/x")).status_code == 503  # not entered yet: says how to start it
+            async with host:
+                assert (await http.get("/no-such-view")).status_code == 404
+                rebound = await http.get("/no-such-view", headers={"Host": "evil.example"})
+                assert rebound.status_code == 421, rebound.status_code
+
+    anyio.run(run)
+
+
 def installed_package() -> None:
     """The wheel as a user runs it: typed packages, the CLI, the demo, an example, the browser page."""
     import importlib.resources
@@ -382,6 +407,7 @@ EXTRAS: dict[str, Callable[[], None]] = {
     "otel": client_span,
     "chat": chat_dates_in_words,
     "textual": textual_screen,
+    "apps-web": apps_web_host,
     "openai": openai_formats,
     "anthropic": anthropic_format,
     "gemini": gemini_format,

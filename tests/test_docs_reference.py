@@ -56,6 +56,7 @@ def test_every_public_name_is_in_the_built_reference(site: Path) -> None:
         loaded = inventory_file.load(inventory, "", lambda base, path: path)
     documented = {name for role, entries in loaded.items() if role.startswith("py:") for name in entries}
     modules = ["mcp_client", "mcp_client.types", "mcp_client.schema", "mcp_client.auth", "mcp_client.config"]
+    modules += ["mcp_client.apps"]
     modules += ["ui_adapters"]
     modules += public_ui_adapters_modules()
     missing = []

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from mcp_client._connection.reconnect import Reconnect, ServerHealth
     from mcp_client._connection.transport import Message, RequestId, ServerMessageSink, Spawn, Transport
     from mcp_client._errors import (
+        AppResourceError,
         CallbackError,
         CapabilityNotDeclaredError,
         ClientStateError,
@@ -84,6 +85,7 @@ if TYPE_CHECKING:
 __all__ = [
     "LEGACY_VERSIONS",
     "MODERN_VERSIONS",
+    "AppResourceError",
     "ApprovalCallback",
     "ApprovalRequest",
     "ApprovalResult",
@@ -166,6 +168,7 @@ _LAZY: dict[str, str] = {
     "with_server_name": "_session.context",
     "ElicitationCallback": "_session.elicitation",
     "ElicitationCompleteCallback": "_session.elicitation",
+    "AppResourceError": "_errors",
     "CallbackError": "_errors",
     "CapabilityNotDeclaredError": "_errors",
     "ClientStateError": "_errors",

@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from mcp_client._connection.http_options import CertTypes, HttpClientFactory, ProxyOption
     from mcp_client._connection.reconnect import Reconnect
     from mcp_client._connection.transport import Transport
+    from mcp_client._group.client_group import GroupTool
     from mcp_client._protocol.versions import EraName
     from mcp_client._session import call_options as _call_options
 
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
     from mcp_client._skills.skills import Skill, SkillEntry
     from mcp_client._tasks.tool_task import ToolTask
     from mcp_client._transports.stdio import StdioServerParameters
+    from mcp_client.apps._resource import AppResource
     from mcp_client.types import (
         CallToolResult,
         CompleteResult,
@@ -63,6 +65,7 @@ if TYPE_CHECKING:
         ReadResourceResult,
         ResourceTemplateReference,
         ServerCapabilities,
+        Tool,
     )
 
 
@@ -146,6 +149,10 @@ class Client:
 
     ``skills=True`` declares the Agent Skills extension (``io.modelcontextprotocol/skills``) and
     enables ``list_skills``, ``get_skill`` and ``load_skill``, which verify what they read.
+
+    ``apps=True`` declares MCP Apps (``io.modelcontextprotocol/ui``, views as
+    ``text/html;profile=mcp-app``); ``read_app`` reads a tool's view, refusing HTML over
+    ``max_app_bytes`` (10 MiB by default).
     """
 
     def __init__(
@@ -170,6 +177,8 @@ class Client:
         message_handler: MessageHandler | None = None,
         tasks: bool = False,
         skills: bool = False,
+        apps: bool = False,
+        max_app_bytes: int = 10 * 1024 * 1024,
         transport: Literal["auto", "http", "sse"] = "auto",
         verify: bool | str | os.PathLike[str] | ssl.SSLContext = True,
         cert: CertTypes | None = None,
@@ -192,7 +201,12 @@ class Client:
             transport_for,
         )
         from mcp_client._connection.reconnect import RECONNECTING_KINDS, Supervisor, policy_of
-        from mcp_client._protocol.extensions import SKILLS_EXTENSION, TASKS_EXTENSION, Extensions
+        from mcp_client._protocol.extensions import (
+            APPS_UI_EXTENSION,
+            SKILLS_EXTENSION,
+            TASKS_EXTENSION,
+            Extensions,
+        )
         from mcp_client._protocol.version_choice import prior_discover as prior_discover_decision
         from mcp_client._session.call_options import check_seconds
         from mcp_client._session.context import shown_name
@@ -202,6 +216,9 @@ class Client:
         from mcp_client._skills.skills import SkillsAccess
 
         check_mode(mode, input_required_max_rounds)
+        if isinstance(max_app_bytes, bool) or not isinstance(max_app_bytes, int) or max_app_bytes < 1:  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise ValueError(f"max_app_bytes must be a positive number of bytes, not {max_app_bytes!r}")
+        self._max_app_bytes = max_app_bytes
         if prior_discover is not None and mode == "legacy":
             raise ValueError(
                 "prior_discover is a 2026-07-28 discover result; it cannot go with mode='legacy'"
@@ -246,7 +263,11 @@ class Client:
             notifications=notifications,
             log_level=log_level,
             extensions=Extensions(
-                [*([TASKS_EXTENSION] if tasks else []), *([SKILLS_EXTENSION] if skills else [])]
+                [
+                    *([TASKS_EXTENSION] if tasks else []),
+                    *([SKILLS_EXTENSION] if skills else []),
+                    *([APPS_UI_EXTENSION] if apps else []),
+                ]
             ),
         )
         self._skills = SkillsAccess(self._session.request, self._session.label, declared=skills)
@@ -545,6 +566,15 @@ class Client:
         return await self._session.list_all(
             wire.ListResourceTemplatesResult, "resources/templates/list", "resourceTemplates", refresh
         )
+
+    async def read_app(self, app: str | Tool | GroupTool) -> AppResource:
+        """A tool's MCP Apps view, read and checked: ``app`` is a ``ui://`` URI, a ``Tool`` (or
+        ``GroupTool``) from ``list_tools()``, or a tool's name. ``AppResourceError`` when the tool has no
+        view, the resource is not ``text/html;profile=mcp-app`` or its HTML is over ``max_app_bytes``.
+        """
+        from mcp_client.apps._resource import read_app
+
+        return await read_app(self, app, max_bytes=self._max_app_bytes)
 
     async def list_skills(self) -> list[SkillEntry]:
         """Every skill the server lists (``skills/list``, all pages); nothing of them is read yet."""

@@ -57,6 +57,7 @@ if TYPE_CHECKING:
     from mcp_client.types import ElicitRequestURLParams
 
 __all__ = [
+    "AppResourceError",
     "CallbackError",
     "CapabilityNotDeclaredError",
     "ClientStateError",
@@ -422,6 +423,17 @@ class UnsupportedInEraError(MCPClientError):
     For example ``resources/subscribe`` is gone in 2026-07-28 (use ``listen()``), and a legacy call
     cannot be resumed from ``request_state`` (the server holds a legacy call open while it asks).
     """
+
+
+class AppResourceError(MCPClientError):
+    """A tool's view (an MCP Apps ``ui://`` resource) cannot be used: the tool has none, the resource
+    is not ``text/html;profile=mcp-app``, its HTML is over ``max_app_bytes``, or it is not readable
+    (a ``blob`` that is not base64, HTML that is not UTF-8). ``uri`` is the resource (``None`` when the
+    tool named none); the client goes on working."""
+
+    def __init__(self, message: str, *, uri: str | None = None) -> None:
+        super().__init__(message)
+        self.uri = uri
 
 
 class ToolCallDenied(MCPClientError):

@@ -73,9 +73,12 @@ def default_open_browser(url: str) -> bool:
     return webbrowser.open(url, new=2)
 
 
-def print_link(console: Console, url: str, inspection: UrlInspection) -> None:
+def print_link(console: Console, url: str, inspection: UrlInspection | None = None) -> None:
     """Show a link the way every adapter here does: the full link, then its real host highlighted, then
-    the warnings; a refused link only with its hidden characters spelled out."""
+    the warnings; a refused link only with its hidden characters spelled out. ``inspection`` is the
+    link's judgement when already made (``None``: judged here)."""
+    if inspection is None:
+        inspection = inspect_url(url)
     if inspection.refusal is not None:
         shown = visible_url(url, max_length=_MAX_SHOWN_URL)
         console.print(Text.assemble(("Link (hidden characters spelled out): ", "dim"), shown), soft_wrap=True)
@@ -254,16 +257,17 @@ class UrlAdapter:
         console.print()
         print_link(console, params.url, inspection)
 
-    async def _consent(self) -> bool:
+    async def _consent(self, question: str | None = None) -> bool:
         """Ask yes/no, default No; raise KeyboardInterrupt / EOFError when the user backs out.
 
         ``y`` is confirmed with Enter, as a form's yes/no is: a key that answered at once would leave
         the Enter of a habitual "y, Enter" to the next prompt ("press Enter when you are done", which
         would then call the tool again before the page was visited).
         """
-        question = "Open this link in your browser? [y/N] "
-        if self._print_only:
-            question = "Will you open this link yourself? [y/N] "
+        if question is None:  # ``question``: another thing to open (a tool's view, ``app_offer``)
+            question = "Open this link in your browser? [y/N] "
+            if self._print_only:
+                question = "Will you open this link yourself? [y/N] "
         for _ in range(_MAX_ATTEMPTS):
             answer = (await self._prompt(question, hint=_CONSENT_KEYS)).strip().lower()
             if answer in _YES:

@@ -27,7 +27,7 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from types import TracebackType
-from typing import Any, Self, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Self, TypeVar, cast
 
 import anyio
 from anyio.abc import TaskGroup
@@ -54,6 +54,9 @@ from mcp_client._session.sampling import SamplingCallback
 from mcp_client._transports.stdio import StdioServerParameters
 from mcp_client.config import MCPConfig, ServerConfig, load_config
 from mcp_client.types import CallToolResult, Tool, ToolListChangedNotification
+
+if TYPE_CHECKING:
+    from mcp_client.apps._resource import AppResource
 
 __all__ = ["ClientGroup", "GroupTool"]
 
@@ -507,6 +510,18 @@ class ClientGroup:
         return await self[server].call_tool(
             tool, arguments, read_timeout_seconds, _named(progress_callback, server), **options
         )  # type: ignore[no-any-return]
+
+    async def read_app(self, app: str | GroupTool) -> AppResource:
+        """A tool's MCP Apps view (``Client.read_app``): ``app`` is a ``GroupTool`` or a unique group name."""
+        if isinstance(app, GroupTool):
+            return await self[app.server].read_app(app.tool)
+        if isinstance(app, str) and not app.startswith("ui://"):  # pyright: ignore[reportUnnecessaryIsInstance]
+            server, name = await self.route(app)
+            return await self[server].read_app(name)
+        raise TypeError(
+            "ClientGroup.read_app takes a GroupTool or a group tool name (a ui:// URI names no server: "
+            "use group[server].read_app(uri))"
+        )
 
     async def route(self, name: str) -> tuple[str, str]:
         """``(server name, the server's own tool name)`` for a unique group tool name.

@@ -13,7 +13,8 @@ extension, is an invalid response (the spec's words for tasks), and says so.
 
 To add an extension: an ``Extension`` (id, settings, the result types it claims and the methods it may
 answer), declared by ``Client`` when the app opts in; the session's ``claim`` then routes its results. Tasks
-(``_tasks.tasks``) claims ``resultType: "task"``; Agent Skills (``_skills.skills``) only declares.
+(``_tasks.tasks``) claims ``resultType: "task"``; Agent Skills (``_skills.skills``) and MCP Apps
+(``mcp_client.apps``) only declare.
 """
 
 from __future__ import annotations
@@ -44,6 +45,11 @@ TASKS_EXTENSION = Extension(TASKS, result_types=frozenset({"task"}), methods=fro
 SKILLS = "io.modelcontextprotocol/skills"
 SKILLS_EXTENSION = Extension(SKILLS)
 """Agent Skills (``_skills.skills``): declared with ``Client(skills=True)``; it claims no result type."""
+
+APPS = "io.modelcontextprotocol/ui"
+APPS_UI_EXTENSION = Extension(APPS, settings={"mimeTypes": ["text/html;profile=mcp-app"]})
+"""MCP Apps (``mcp_client.apps``): declared with ``Client(apps=True)``, naming the one view MIME type this
+client renders; it claims no result type."""
 
 KNOWN: dict[str, Extension] = {TASKS: TASKS_EXTENSION}
 """Extensions this client knows, declared or not: a claimed result from an undeclared one is refused."""

@@ -26,7 +26,8 @@ from mcp_client._errors import (
     UrlElicitationRequiredError,
 )
 from mcp_client._group.client_group import ClientGroup
-from mcp_client.llm import _anthropic, _arguments, _gemini, _openai
+from mcp_client.apps._tool_app import model_may_see
+from mcp_client.llm import _anthropic, _apps, _arguments, _gemini, _openai
 from mcp_client.llm._names import provider_names
 from mcp_client.llm._paused import PausingCaller, ToolCallPaused
 from mcp_client.llm._view import (
@@ -63,7 +64,9 @@ class ToolBridge:
     ``include`` / ``exclude`` are ``fnmatch`` patterns matched against a tool's name (its group name or
     its own name on the server). Names are made provider-safe (``[A-Za-z0-9_-]``, at most 64
     characters, unique even ignoring case, whatever names the servers send); ``tool_for(name)`` maps
-    one back. A tool a server lists twice is exported once. The list is the client's cached one, so it
+    one back. A tool a server lists twice is exported once. A tool whose MCP Apps visibility lacks
+    ``"model"`` (``_meta.ui.visibility: ["app"]``, for its view only) is never exported, and a call
+    naming it is an error result: the server is not called. The list is the client's cached one, so it
     follows the server's ``list_changed`` notices: each export asks the cache, and converts again only
     when the list changed.
 
@@ -88,6 +91,11 @@ class ToolBridge:
     ``call_tool`` and ``run_*`` raise ``ToolCallPaused`` (with the paused call's id). Once the call is
     resumed (``await broker.resume(call_id, client)``), ``run_*(call, result=...)`` gives the model its
     result.
+
+    ``on_app(name, arguments, result)`` (e.g. ``BrowserAppHost.present``, sync or async) is called with
+    the result of each call of a tool that has a view (MCP Apps: ``_meta.ui.resourceUri``), and waited
+    for; the model then reads the text ``content`` only (``structuredContent`` is the view's). One that
+    fails is logged and the model still gets its result.
     """
 
     def __init__(
@@ -98,8 +106,10 @@ class ToolBridge:
         exclude: Sequence[str] = (),
         pause_with: PausingCaller | None = None,
         model_reads: ModelReads = "content",
+        on_app: _apps.OnApp | None = None,
     ) -> None:
         self._client = client
+        self._on_app = on_app
         self._pause_with = pause_with
         self._model_reads: ModelReads = model_reads_checked(model_reads)
         self._include = tuple(include) if include is not None else None
@@ -148,6 +158,8 @@ class ToolBridge:
                     logger.warning("%r lists the tool %r more than once; exported once", label, tool.name)
                     continue
                 seen.add(tool.name)
+                if not model_may_see(tool):  # MCP Apps: a tool for its view only never reaches a model
+                    continue
                 if group is not None and server is not None:
                     config = group.config.servers[server]
                     if not config.offers(tool.name):
@@ -255,7 +267,9 @@ class ToolBridge:
         client = self.client_for(tool)
         try:
             if self._pause_with is None:
-                return await client.call_tool(tool.original_name, arguments)
+                return await self._shown(
+                    tool, arguments, await client.call_tool(tool.original_name, arguments)
+                )
             outcome = await self._pause_with.call_tool(client, tool.original_name, arguments)
         except (UrlElicitationRequiredError, NoBackChannelError):
             raise  # for the person, not the model: a link to open, or the app's mode to change
@@ -264,7 +278,7 @@ class ToolBridge:
         except (MCPError, InvalidToolResultError) as exc:
             return error_result(f"The call to {tool.name} failed: {exc}")
         if isinstance(outcome, CallToolResult):
-            return outcome
+            return await self._shown(tool, arguments, outcome)
         raise ToolCallPaused(tool, outcome, arguments=arguments, server=client.server)
 
     def client_for(self, tool: ExportedTool) -> Client:
@@ -275,17 +289,33 @@ class ToolBridge:
             return client[tool.server]
         return client
 
+    async def _shown(
+        self, tool: ExportedTool, arguments: dict[str, Any], result: CallToolResult
+    ) -> CallToolResult:
+        """``result``, once ``on_app`` has shown it when the tool has a view."""
+        if self._on_app is not None and _apps.has_view(tool):
+            await _apps.present(self._on_app, self._client, tool, arguments, result)
+        return result
+
     async def _run(
         self, name: Any, arguments: Any, call_id: Any, result: CallToolResult | None
     ) -> tuple[ExportedTool | None, CallToolResult]:
-        """``call``, or the result of a resumed call; a pause names the model's ``call_id``."""
+        """``call``, or the result of a resumed call; a pause names the model's ``call_id``. With
+        ``on_app``, a tool that has a view gives the model its ``content`` only."""
         if result is not None:
-            return await self._resolve(name), result
-        try:
-            return await self.call(name, arguments)
-        except ToolCallPaused as paused:
-            paused.tool_call_id = call_id if isinstance(call_id, str) else None
-            raise
+            tool = await self._resolve(name)
+            if tool is not None:
+                parsed, _ = parse_arguments(arguments)
+                result = await self._shown(tool, parsed or {}, result)
+        else:
+            try:
+                tool, result = await self.call(name, arguments)
+            except ToolCallPaused as paused:
+                paused.tool_call_id = call_id if isinstance(call_id, str) else None
+                raise
+        if self._on_app is not None and _apps.has_view(tool):
+            result = _apps.for_model(result)
+        return tool, result
 
     async def run_openai(self, call: Any, *, result: CallToolResult | None = None) -> dict[str, Any]:
         """Run an OpenAI tool call and return what goes back to the model.

@@ -42,8 +42,9 @@ class Request:
     body: bytes = b""
 
 
-async def read_request(reader: BufferedByteReceiveStream) -> Request:
-    """Read one request from ``reader``; ``BadRequest`` for anything malformed or too large.
+async def read_request(reader: BufferedByteReceiveStream, *, max_body: int = MAX_BODY) -> Request:
+    """Read one request from ``reader``; ``BadRequest`` for anything malformed or too large (a body over
+    ``max_body`` bytes among them).
 
     ``anyio.IncompleteRead`` / ``anyio.EndOfStream`` mean the browser went away mid-request.
     """
@@ -80,7 +81,7 @@ async def read_request(reader: BufferedByteReceiveStream) -> Request:
     if not length_text.isascii() or not length_text.isdigit():
         raise BadRequest("malformed Content-Length")
     length = int(length_text)
-    if length > MAX_BODY:
+    if length > max_body:
         raise BadRequest("request body too large", HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
     body = await reader.receive_exactly(length) if length else b""
     return Request(method=method, path=path, query=query, headers=headers, body=body)

@@ -7,6 +7,7 @@
     mcp-client call SERVER TOOL [KEY=VALUE ...] [--mode legacy|auto|2026-07-28] [--header K:V] [--json]
                     [--root PATH ...] [--detach]
     mcp-client task SERVER TASK_ID [--wait | --cancel]
+    mcp-client apps SERVER TOOL [KEY=VALUE ...] [--no-browser]
     mcp-client prompts SERVER | get-prompt SERVER NAME [KEY=VALUE ...] | resources SERVER | read SERVER URI
     mcp-client servers --config FILE          (and --config FILE on every command: SERVER is a name there)
     mcp-client login SERVER [--scope S ...]
@@ -185,7 +186,7 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
         return EXIT_CONNECTION
 
 
-_ONE_NAME_AFTER_SERVER = {"call": "TOOL", "get-prompt": "NAME", "read": "URI"}
+_ONE_NAME_AFTER_SERVER = {"call": "TOOL", "apps": "TOOL", "get-prompt": "NAME", "read": "URI"}
 
 
 def _target(args: argparse.Namespace) -> tuple[Connection | Everyone, list[str]]:
@@ -287,6 +288,14 @@ async def _run_one(
             detach=args.detach,
             yes=args.yes,
             command=_with_yes(args.command_line),
+        )
+    if command == "apps":
+        from ui_adapters.cli._apps_command import run_apps
+
+        if not words:
+            raise UsageError("name the tool: apps SERVER TOOL [KEY=VALUE ...]")
+        return await run_apps(
+            connection, words[0], words[1:], out, err, as_json=as_json, open_browser=not args.no_browser
         )
     from ui_adapters.cli import _listing
 

@@ -66,6 +66,8 @@ class Connection:
     proxy: str | None = None
     login: LoginOptions | None = None
     name: str | None = None
+    apps: bool = False
+    """Declare the MCP Apps extension (``mcp-client apps``)."""
 
     @property
     def label(self) -> str:
@@ -128,6 +130,7 @@ class Connection:
             logging_callback=ServerLogPrinter(status) if status is not None else None,
             log_level=self.log_level if status is not None else None,
             tasks=True,  # a long tool may run as a task: followed to its end, its status on the line
+            apps=self.apps,
             transport=self.transport,
             **self.http_options,
             **options,

@@ -198,6 +198,31 @@ def build_parser() -> argparse.ArgumentParser:
         help="if the server runs the call as a task, print its id and return (see `mcp-client task`)",
     )
 
+    apps = commands.add_parser(
+        "apps",
+        parents=[connection],
+        help="call a tool and open its view (MCP Apps) in the browser",
+        description=(
+            "Call TOOL with KEY=VALUE arguments (as `call` does) and show its view, the server's own "
+            "interface for the result (MCP Apps), in your browser: served on this machine, sandboxed. "
+            "The tool's text and the view's URL are printed; the command serves the view until its "
+            "page is closed or Ctrl-C. What the view asks for (a message, a link) is shown and refused."
+        ),
+        epilog=EXIT_CODES_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    apps.add_argument(
+        "arguments",
+        nargs="*",
+        metavar="SERVER TOOL [KEY=VALUE ...]",
+        help="the server, a tool that has a view and its arguments (as for `call`)",
+    )
+    apps.add_argument(
+        "--no-browser",
+        action="store_true",
+        help="do not open the browser: print the view's URL (on this machine only) and serve it",
+    )
+
     task = commands.add_parser(
         "task",
         parents=[connection],
@@ -342,7 +367,7 @@ def _add_listing_commands(
 def parse_command_line(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
     """Parse ``argv``; ``call``'s ``KEY=VALUE`` words may come before, between or after options."""
     args, extra = parser.parse_known_args(argv)
-    if args.command in ("call", "get-prompt", "read"):
+    if args.command in ("call", "apps", "get-prompt", "read"):
         unknown = [word for word in extra if word.startswith("-")]
         if unknown:
             parser.error(f"unrecognized arguments: {' '.join(unknown)}")

@@ -21,6 +21,8 @@
   call run?" (``mcp_client.ToolPolicy``) as a modal dialog (Allow once, Allow for this session, Always
   allow, Deny, a note; Deny focused unless the tool is marked read-only; escape denies), and the
   ``approval_callback`` that shows it.
+* ``AppOfferScreen`` / ``textual_app_offer(app, open_view)``: a tool's view (MCP Apps) offered with its
+  text and link, opened in the browser only when the person asks (an ``on_app`` for ``ToolBridge``).
 
 Textual is the optional ``textual`` extra (``pip install 'mcp-elicit-client[textual]'``), imported when this
 module is.
@@ -33,8 +35,16 @@ except ImportError as _missing:  # pragma: no cover - depends on what is install
         "ui_adapters.textual needs Textual, which is not installed: pip install 'mcp-elicit-client[textual]'"
     ) from _missing
 
+from ui_adapters.textual._app_offer import AppOfferScreen, textual_app_offer
 from ui_adapters.textual._approval import ApprovalScreen, textual_approval
 from ui_adapters.textual._callback import textual_callback
 from ui_adapters.textual._screen import ElicitationScreen
 
-__all__ = ["ApprovalScreen", "ElicitationScreen", "textual_approval", "textual_callback"]
+__all__ = [
+    "AppOfferScreen",
+    "ApprovalScreen",
+    "ElicitationScreen",
+    "textual_app_offer",
+    "textual_approval",
+    "textual_callback",
+]
