@@ -2,14 +2,14 @@
 
 Each terminal picture is a real ``mcp-client`` run on a pseudo-terminal (pexpect), its output replayed
 on a pyte screen (what a person would see, after every cursor move and redraw), and that screen drawn
-as SVG by rich's console export, colours and bold included. The browser form and the two MCP Apps
-views (light and dark: the budget-allocator and cohort-heatmap example servers through BrowserAppHost)
-are screenshots their tests take in a real headless Chromium (Debian's chromium and chromium-driver).
+as SVG by rich's console export, colours and bold included. The browser form, the browser approval and
+the two MCP Apps views (light and dark: the budget-allocator and cohort-heatmap example servers through
+BrowserAppHost) are screenshots their tests take in a real headless Chromium (test_browser_form.py,
+test_browser_approval.py, the apps tests; Debian's chromium and chromium-driver).
 Nothing is drawn by hand: after a change to what a picture shows, run this again and commit the result.
 
 Names: terminal-form, terminal-review, url-consent, login-headless, terminal-approval, browser-form,
-apps-light, apps-dark
-(default: all).
+browser-approval, apps-light, apps-dark (default: all).
 ``--out DIR`` writes them elsewhere than ``docs/pictures`` (tests/test_docs_pictures.py does).
 """
 
@@ -167,6 +167,16 @@ def browser_form() -> None:
     print(f"wrote {PICTURES / 'browser-form.png'}")
 
 
+def browser_approval() -> None:
+    env = {**os.environ, "MCP_CLIENT_SCREENSHOTS": str(PICTURES)}
+    test = (
+        "tests/ui_adapters/test_browser_approval.py"
+        "::test_the_person_denies_with_a_note_and_the_server_never_runs_it"
+    )
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", test], cwd=ROOT, env=env, check=True)
+    print(f"wrote {PICTURES / 'browser-approval.png'}")
+
+
 PICTURES_BY_NAME: dict[str, Callable[[], None]] = {
     "terminal-form": terminal_form,
     "terminal-review": terminal_form,
@@ -174,6 +184,7 @@ PICTURES_BY_NAME: dict[str, Callable[[], None]] = {
     "login-headless": login_headless,
     "terminal-approval": terminal_approval,
     "browser-form": browser_form,
+    "browser-approval": browser_approval,
     "apps-light": apps,
     "apps-dark": apps,
 }

@@ -23,6 +23,11 @@ the task is kept in the store and followed by one worker; ``GET /api/tasks/{id}`
 its status and, once it ended, its result; a worker that dies has its tasks taken over by another
 (``broker.adopt_tasks``).
 
+With ``--approve`` the app asks before it runs a tool the server does not mark read-only: the broker is
+the client's ``approval_callback`` too, so the approval waits in the same "Waiting for you" list, next
+to the server's questions (``kind: "approval"``, drawn from ``PendingApproval.to_json()``), and the
+buttons post ``{"decision", "remember", "note"}`` to the same ``/api/questions/{id}``.
+
 Server text is always put in the page with ``textContent``, never as HTML; the ``Host`` header is
 checked (DNS rebinding) and a Content-Security-Policy allows only this app's own script and style.
 """
@@ -48,7 +53,14 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from mcp_client import Client, InvalidElicitationContentError, MCPClientError, StdioServerParameters
+from mcp_client import (
+    Client,
+    InvalidElicitationContentError,
+    MCPClientError,
+    StdioServerParameters,
+    ToolCallDenied,
+    ToolPolicy,
+)
 from mcp_client.types import CallToolResult, TextContent
 from ui_adapters import (
     PausedCall,
@@ -79,6 +91,7 @@ def create_app(
     timeout: float | None = 3600,
     store: str | None = None,
     lease: float = 10.0,
+    approve: bool = False,
 ) -> Starlette:
     # A question nobody answers within the hour is cancelled; with a store, every worker sees it.
     broker = QuestionBroker(timeout=timeout, store=open_store(store), lease=lease)
@@ -87,7 +100,12 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: Starlette) -> AsyncIterator[None]:
-        async with broker, Client(server, mode=mode, elicitation_callback=broker, tasks=True) as client:
+        # --approve: the broker answers approvals too (ask unless the server marks a tool read-only)
+        gate: dict[str, Any] = {"approval_callback": broker, "tool_policy": ToolPolicy()} if approve else {}
+        async with (
+            broker,
+            Client(server, mode=mode, elicitation_callback=broker, tasks=True, **gate) as client,
+        ):
             clients.append(client)
             if broker.store is not None:
                 broker.adopt_tasks(client)  # a dead worker's tasks are finished by a live one
@@ -141,6 +159,15 @@ def create_app(
         body: Any = await request.json()
         action = body.get("action") if isinstance(body, dict) else None
         asked = await broker.describe(question_id)
+        if asked is not None and asked.get("kind") == "approval" and isinstance(body, dict):
+            decision = {key: body[key] for key in ("decision", "remember", "note") if key in body}
+            try:  # {"decision": "allow" | "deny", "remember": "once" | "session" | "always", "note"}
+                await broker.answer(question_id, decision)
+            except (TypeError, ValueError) as exc:
+                return JSONResponse({"error": str(exc)}, status_code=400)
+            except QuestionNotPendingError as exc:
+                return JSONResponse({"error": str(exc)}, status_code=404)
+            return JSONResponse({"ok": True})
         try:
             if action == "accept":
                 await broker.answer(question_id, body.get("content") or {})
@@ -217,6 +244,8 @@ def create_app(
         try:
             # Legacy: waits while a question is open. 2026-07-28: released at once if the server asks.
             result = await broker.call_tool(clients[0], body["tool"], arguments)
+        except ToolCallDenied as exc:  # --approve: the person said no; the server never heard of it
+            return JSONResponse({"error": str(exc), "denied": True}, status_code=403)
         except MCPClientError as exc:
             return JSONResponse({"error": str(exc)}, status_code=502)
         if isinstance(result, PausedCall):
@@ -423,8 +452,42 @@ function readField(field, id, card) {
   return value;
 }
 
+function showApproval(approval) {
+  // The app's own question: its words are the app's, the call's details are data from the server.
+  const call = approval.approval;
+  const card = el("form", {className: "question approval", id: "q-" + approval.id});
+  card.append(el("p", {className: "message"}, "This app asks before it runs a tool call"),
+              el("p", {className: "asker"}, "Server: " + call.server + " · tool: " + call.tool));
+  for (const [name, value] of Object.entries(call.arguments)) {
+    const shown = JSON.stringify(value);
+    const folded = shown.length > 200 ? shown.slice(0, 200) + "… (" + shown.length + " characters)" : shown;
+    card.append(el("p", {className: "help"}, name + " = " + folded));
+  }
+  if (call.title) { card.append(el("p", {className: "help"}, "The server titles it: “" + call.title + "”")); }
+  if (call.description) {
+    card.append(el("p", {className: "help"}, "The server describes it: “" + call.description + "”"));
+  }
+  card.append(el("p", {className: "help"}, "Asked because " + call.reason));
+  const note = el("input", {type: "text", placeholder: "Note (optional)", name: "note"});
+  card.append(note);
+  const choices = [["allow", "once", "Allow once"], ["allow", "session", "Allow for this session"],
+                   ["allow", "always", "Always allow"], ["deny", "once", "Deny"]];
+  for (const [decision, remember, label] of choices) {
+    const button = el("button", {type: "button", name: decision + "-" + remember}, label);
+    button.addEventListener("click", async () => {
+      await post("/api/questions/" + approval.id, {decision, remember, note: note.value || null});
+      card.remove();
+      updateEmpty();
+    });
+    card.append(button);
+  }
+  document.getElementById("questions").append(card);
+  updateEmpty();
+}
+
 function showQuestion(question) {
   if (document.getElementById("q-" + question.id)) { return; }
+  if (question.kind === "approval") { showApproval(question); return; }
   const card = el("form", {className: "question", id: "q-" + question.id});
   card.append(el("p", {className: "asker"}, question.server_name + " asks"),
               el("p", {className: "message"}, question.message));
@@ -524,12 +587,23 @@ def main() -> None:
     parser.add_argument(
         "--lease", type=float, default=10.0, help="seconds before a dead worker's questions are withdrawn"
     )
+    parser.add_argument(
+        "--approve",
+        action="store_true",
+        help="ask in the page before running a tool the server does not mark read-only",
+    )
     args = parser.parse_args()
     if args.workers > 1 and not args.store:
         parser.error("--workers above 1 needs --store: each worker must see the questions of the others")
     target = args.server or str(BISTRO)
     mode = args.mode or ("legacy" if args.server is None else "auto")
-    config = {"server": target, "mode": mode, "store": args.store, "lease": args.lease}
+    config = {
+        "server": target,
+        "mode": mode,
+        "store": args.store,
+        "lease": args.lease,
+        "approve": args.approve,
+    }
     print(f"web app: open http://127.0.0.1:{args.port} (Ctrl-C to stop)", file=sys.stderr, flush=True)
     if args.workers > 1:  # uvicorn's worker processes import the app by name: the options go by env
         os.environ[CONFIG_ENV] = json.dumps(config)
@@ -560,7 +634,13 @@ def app_from_config(config: dict[str, Any]) -> Starlette:
         if target.startswith(("http://", "https://"))
         else StdioServerParameters(sys.executable, [target])
     )
-    return create_app(server, config["mode"], store=config["store"], lease=float(config["lease"]))
+    return create_app(
+        server,
+        config["mode"],
+        store=config["store"],
+        lease=float(config["lease"]),
+        approve=bool(config.get("approve")),
+    )
 
 
 def app_from_environment() -> Starlette:

@@ -20,7 +20,8 @@ rich / prompt_toolkit are only loaded when a terminal adapter is actually used.
   ``ui_adapters.pytest_plugin``. ``CannedSampling`` (``ui_adapters.canned_sampling``): the same for
   sampling requests.
 * Approving tool calls (``mcp_client.ToolPolicy``): ``terminal_approval`` (``ui_adapters.terminal``),
-  ``chat_approval`` (``ui_adapters.chat``), ``textual_approval`` (``ui_adapters.textual``) and, for
+  ``browser_approval`` (``ui_adapters.browser``), ``chat_approval`` (``ui_adapters.chat``),
+  ``textual_approval`` (``ui_adapters.textual``) and, for
   tests, ``canned_approvals`` (``ui_adapters.canned_approval``): each a ready ``approval_callback``.
 * ``SamplingReview`` (``ui_adapters.sampling``): a person sees, edits or refuses a server's sampling
   request before the app's model answers it, and sees the answer before it goes back.
@@ -48,13 +49,14 @@ from ui_adapters._lazy import lazy_names
 
 if TYPE_CHECKING:
     from ui_adapters.broker import QuestionBroker, QuestionNotPendingError
+    from ui_adapters.broker.approval import PendingApproval
     from ui_adapters.broker.paused import PausedCall, PausedCallNotReadyError
     from ui_adapters.broker.pending import PendingQuestion
     from ui_adapters.broker.stores import MemoryStore, QuestionStore
     from ui_adapters.broker.stores.redis import RedisStore
     from ui_adapters.broker.stores.sqlite import SqliteStore
     from ui_adapters.broker.tasks import StoredTask, TaskOutcome
-    from ui_adapters.browser import BrowserFormAdapter
+    from ui_adapters.browser import BrowserApproval, BrowserFormAdapter, browser_approval
     from ui_adapters.canned import CannedAnswers, CannedQuestion, UnansweredQuestionError
     from ui_adapters.canned_approval import CannedApprovals, UnansweredApprovalError, canned_approvals
     from ui_adapters.canned_sampling import CannedSampling, CannedSamplingRequest, UnansweredSamplingError
@@ -69,6 +71,7 @@ if TYPE_CHECKING:
     from ui_adapters.url import UrlAdapter
 
 __all__ = [
+    "BrowserApproval",
     "BrowserFormAdapter",
     "BrowserLogin",
     "CannedAnswers",
@@ -80,6 +83,7 @@ __all__ = [
     "MemoryStore",
     "PausedCall",
     "PausedCallNotReadyError",
+    "PendingApproval",
     "PendingQuestion",
     "QuestionBroker",
     "QuestionNotPendingError",
@@ -97,6 +101,7 @@ __all__ = [
     "UrlAdapter",
     "always_cancel",
     "always_decline",
+    "browser_approval",
     "browser_login",
     "canned_approvals",
     "chat_approval",
@@ -108,9 +113,12 @@ __all__ = [
 ]
 
 _WHERE = {
+    "BrowserApproval": "ui_adapters.browser",
     "BrowserFormAdapter": "ui_adapters.browser",
+    "browser_approval": "ui_adapters.browser",
     "PausedCall": "ui_adapters.broker.paused",
     "PausedCallNotReadyError": "ui_adapters.broker.paused",
+    "PendingApproval": "ui_adapters.broker.approval",
     "PendingQuestion": "ui_adapters.broker.pending",
     "QuestionBroker": "ui_adapters.broker",
     "QuestionNotPendingError": "ui_adapters.broker",

@@ -12,7 +12,7 @@ from pathlib import Path
 import pexpect
 
 from tests.support import temp
-from tests.support.screen import spawn_cli
+from tests.support.screen import approved, spawn_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE_SERVERS = ROOT / "examples" / "servers"
@@ -55,14 +55,19 @@ def cli_pty(*args: str) -> AbstractContextManager[pexpect.spawn[str]]:
 
 
 def run_cli(
-    *args: str, stdin: str = "", timeout: float = TIMEOUT, env: dict[str, str] | None = None
+    *args: str,
+    stdin: str = "",
+    timeout: float = TIMEOUT,
+    env: dict[str, str] | None = None,
+    yes: bool = True,
 ) -> subprocess.CompletedProcess[str]:
     """``python -m ui_adapters.cli ARGS`` with ``stdin`` piped in (empty: end of input at once).
 
-    ``env`` adds variables to the CLI's environment (and so to a stdio server's).
+    ``env`` adds variables to the CLI's environment (and so to a stdio server's). ``yes``: a ``call``
+    gets ``--yes`` (stdin is no terminal, so a tool not marked read-only would be refused).
     """
     return subprocess.run(
-        [sys.executable, "-m", "ui_adapters.cli", *args],
+        [sys.executable, "-m", "ui_adapters.cli", *(approved(args) if yes else args)],
         input=stdin,
         capture_output=True,
         text=True,

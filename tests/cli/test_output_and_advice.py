@@ -57,7 +57,7 @@ def test_a_result_cut_by_head_exits_141_buffered_or_not(unbuffered: str, as_json
     options = ["--json"] if as_json else []
     text = "text=" + "\n".join(lines)
     process = subprocess.Popen(
-        [sys.executable, "-m", "ui_adapters.cli", "call", *options, str(TYPED), "read_note", text],
+        [sys.executable, "-m", "ui_adapters.cli", "call", "--yes", *options, str(TYPED), "read_note", text],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=ROOT,

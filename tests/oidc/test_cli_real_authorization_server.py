@@ -28,6 +28,7 @@ from tests.support.oidc_provider import (
     load,
     unblock_urls,
 )
+from tests.support.screen import approved
 
 pytestmark = pytest.mark.slow
 
@@ -41,7 +42,7 @@ def _tokens(data: Path) -> TokenFile:
 def _cli(data: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """The CLI as a script runs it: stdin not a terminal (and empty), output captured."""
     return subprocess.run(
-        [sys.executable, "-m", "ui_adapters.cli", *args],
+        [sys.executable, "-m", "ui_adapters.cli", *approved(args)],
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,

@@ -150,6 +150,16 @@ def spawn(
         child.close(force=True)
 
 
+def approved(args: Sequence[str]) -> list[str]:
+    """``args`` with ``--yes`` after a leading ``call``: the tests of questions, output and errors run
+    the tool without the approval ``call`` asks for a tool not marked read-only (its own tests, in
+    tests/cli/test_call_approval.py, pass ``yes=False``)."""
+    words = list(args)
+    if words[:1] == ["call"] and "--yes" not in words:
+        words.insert(1, "--yes")
+    return words
+
+
 @contextmanager
 def spawn_cli(
     args: Sequence[str],
@@ -157,9 +167,12 @@ def spawn_cli(
     dimensions: tuple[int, int] = (40, 120),
     env: Mapping[str, str] | None = None,
     timeout: float = TIMEOUT,
+    yes: bool = True,
 ) -> Iterator[pexpect.spawn[str]]:
-    """``mcp-client ARGS`` (as ``python -m ui_adapters.cli``) on a pty, as ``spawn`` runs it."""
-    with spawn(["-m", "ui_adapters.cli", *args], dimensions=dimensions, env=env, timeout=timeout) as child:
+    """``mcp-client ARGS`` (as ``python -m ui_adapters.cli``) on a pty, as ``spawn`` runs it; ``yes``:
+    a ``call`` runs without the approval prompt (``approved``)."""
+    words = approved(args) if yes else list(args)
+    with spawn(["-m", "ui_adapters.cli", *words], dimensions=dimensions, env=env, timeout=timeout) as child:
         yield child
 
 
@@ -172,6 +185,7 @@ def screen(args: Sequence[str], *, rows: int = 40, columns: int = 120, **env: st
 
 @contextmanager
 def cli_screen(*args: str, rows: int = 40, columns: int = 120, **env: str) -> Iterator[Screen]:
-    """``mcp-client ARGS`` (as ``python -m ui_adapters.cli``) on a pty of ``rows`` x ``columns``."""
-    with screen(["-m", "ui_adapters.cli", *args], rows=rows, columns=columns, **env) as term:
+    """``mcp-client ARGS`` (as ``python -m ui_adapters.cli``) on a pty of ``rows`` x ``columns``; a
+    ``call`` runs without the approval prompt (``approved``)."""
+    with screen(["-m", "ui_adapters.cli", *approved(args)], rows=rows, columns=columns, **env) as term:
         yield term

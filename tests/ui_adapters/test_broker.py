@@ -118,6 +118,7 @@ async def test_the_question_describes_itself(guide_http_url: str, era: str) -> N
     assert question.expires_at is not None and question.expires_at > question.created_at
     assert description == {
         "id": question.id,
+        "kind": "question",
         "server": guide_http_url,
         "server_name": "elicitation-research",
         "mode": "form",

@@ -256,3 +256,110 @@ def _start_web_app(port: int, output: Path) -> subprocess.Popen[bytes]:
         return subprocess.Popen(
             [sys.executable, str(ROOT / WEB_APP), "--port", str(port)], stdout=sink, stderr=subprocess.STDOUT
         )
+
+
+@pytest.fixture(scope="module")
+def approving_app() -> Iterator[str]:
+    """The web app with --approve: the broker is the client's approval_callback too (issue 45)."""
+    yield from web_app("--approve")
+
+
+async def test_an_approval_waits_next_to_the_servers_question_and_is_answered_over_the_api(
+    approving_app: str,
+) -> None:
+    results: list[httpx.Response] = []
+    with anyio.fail_after(BOUND):
+        async with httpx.AsyncClient(timeout=BOUND) as http, anyio.create_task_group() as tg:
+
+            async def call() -> None:
+                arguments = {"date": "2025-12-25", "party_size": 2}
+                results.append(
+                    await http.post(
+                        approving_app + "/api/call", json={"tool": "book_table", "arguments": arguments}
+                    )
+                )
+
+            tg.start_soon(call)
+            approval = await first_question(http, approving_app)
+            assert approval["kind"] == "approval" and approval["status"] == "pending"
+            assert approval["approval"]["tool"] == "book_table"
+            assert approval["approval"]["arguments"] == {"date": "2025-12-25", "party_size": 2}
+            assert "does not mark it read-only" in approval["approval"]["reason"]
+            where = f"{approving_app}/api/questions/{approval['id']}"
+            bad = await http.post(where, json={"decision": "maybe"})
+            assert bad.status_code == 400 and "'allow' or 'deny'" in bad.json()["error"]
+            assert (await http.post(where, json={"decision": "allow"})).json() == {"ok": True}
+            # then the server's own question, in the same list, answered the usual way
+            for _ in range(100):
+                waiting = (await http.get(approving_app + "/api/questions")).json()
+                if waiting:
+                    break
+                await anyio.sleep(0.1)
+            (question,) = waiting
+            assert question["kind"] == "question" and question["server_name"] == "bistro"
+            content = {"accept_alternative": True, "date": "2025-12-27"}
+            answered = await http.post(
+                f"{approving_app}/api/questions/{question['id']}",
+                json={"action": "accept", "content": content},
+            )
+            assert answered.json() == {"ok": True}
+    assert results[0].json() == {"text": "[SUCCESS] Booked for 2025-12-27", "is_error": False}
+
+
+async def test_a_denied_approval_is_a_refusal_not_a_server_error(approving_app: str) -> None:
+    results: list[httpx.Response] = []
+    with anyio.fail_after(BOUND):
+        async with httpx.AsyncClient(timeout=BOUND) as http, anyio.create_task_group() as tg:
+
+            async def call() -> None:
+                arguments = {"date": "2025-12-25", "party_size": 2}
+                results.append(
+                    await http.post(
+                        approving_app + "/api/call", json={"tool": "book_table", "arguments": arguments}
+                    )
+                )
+
+            tg.start_soon(call)
+            approval = await first_question(http, approving_app)
+            where = f"{approving_app}/api/questions/{approval['id']}"
+            await http.post(where, json={"decision": "deny", "note": "not tonight"})
+    assert results[0].status_code == 403
+    assert results[0].json()["denied"] is True and "not tonight" in results[0].json()["error"]
+
+
+@pytest.mark.browser
+async def test_the_page_shows_the_approval_then_the_question(approving_app: str, browser: Browser) -> None:
+    def call_book_table(driver: Any) -> None:
+        from selenium.webdriver.support.select import Select
+
+        driver.get(approving_app)
+        wait_for(driver, lambda d: d.find_elements("css selector", "#tool option"))
+        Select(driver.find_element("id", "tool")).select_by_visible_text("book_table")
+        driver.find_element("css selector", "#call button").click()
+
+    def allow_then_answer(driver: Any) -> dict[str, str]:
+        card = wait_for(driver, lambda d: d.find_elements("css selector", ".question.approval"))[0]
+        seen = {"approval": card.find_element("css selector", ".message").text}
+        seen["asker"] = card.find_element("css selector", ".asker").text
+        card.find_element("css selector", "button[name=allow-once]").click()
+        question = wait_for(driver, lambda d: d.find_elements("css selector", ".question:not(.approval)"))[0]
+        seen["question"] = question.find_element("css selector", ".message").text
+        question.find_element("css selector", "input[type=radio][value=true]").click()
+        question.find_element("css selector", "button[name=accept]").click()
+        seen["result"] = wait_for(
+            driver,
+            lambda d: [
+                li.text for li in d.find_elements("css selector", "#results li") if "SUCCESS" in li.text
+            ],
+        )[0]
+        return seen
+
+    with anyio.fail_after(BOUND):
+        await browser.run(call_book_table, browser.driver)
+        seen = await browser.run(allow_then_answer, browser.driver)
+    assert seen == {
+        "approval": "This app asks before it runs a tool call",
+        "asker": "Server: bistro · tool: book_table",
+        "question": "No tables for 2 on 2025-12-25. Would you like another date?",
+        "result": "book_table: [SUCCESS] Booked for 2025-12-26",
+    }

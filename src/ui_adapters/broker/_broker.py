@@ -14,7 +14,7 @@ import anyio
 from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectSendStream
 
-from mcp_client import Client, ClientRequestContext, ToolTask
+from mcp_client import ApprovalRequest, ApprovalResult, Client, ClientRequestContext, ToolTask
 from mcp_client.types import (
     CallToolResult,
     ElicitRequestParams,
@@ -23,19 +23,39 @@ from mcp_client.types import (
     InputRequiredResult,
     ReadResourceResult,
 )
-from ui_adapters.broker._question_record import apply_entry, question_from_entry, question_record, result_wire
+from ui_adapters.broker._question_record import (
+    apply_entry,
+    context_from_record,
+    context_record,
+    question_from_entry,
+    question_record,
+    result_wire,
+)
 from ui_adapters.broker._task_keeper import TaskKeeper
+from ui_adapters.broker.approval import (
+    PendingApproval,
+    apply_approval_entry,
+    approval_from_record,
+    approval_record,
+    result_from_json,
+    result_to_json,
+)
 from ui_adapters.broker.paused import PausedCall, PausedCallNotReadyError
 from ui_adapters.broker.pending import PendingQuestion, QuestionNotPendingError
 from ui_adapters.broker.stores import DEFAULT_LEASE, QuestionStore, redact_server
 from ui_adapters.broker.stores.base import UnreadableEntries
 from ui_adapters.broker.tasks import StoredTask, TaskOutcome
 
-__all__ = ["QuestionBroker", "QuestionNotPendingError"]
+__all__ = ["Pending", "QuestionBroker", "QuestionNotPendingError"]
+
+Pending = PendingQuestion | PendingApproval
+"""What ``broker.pending()`` lists: a server's question (``.kind == "question"``) or the app's approval of
+a tool call (``.kind == "approval"``); ``if item.kind == "approval":`` narrows the type."""
 
 
 _log = logging.getLogger("ui_adapters.broker")  # the name the logger had before the package
 _STATUS_OF = {"accept": "answered", "decline": "declined", "cancel": "cancelled"}
+_TIMED_OUT_NOTE = "nobody answered in time"
 
 
 class QuestionBroker:
@@ -72,9 +92,9 @@ class QuestionBroker:
         self.store = store
         self.lease = lease
         self.worker: str = worker or secrets.token_urlsafe(12)
-        self._pending: dict[str, PendingQuestion] = {}
-        self._waiting: dict[str, PendingQuestion] = {}  # questions whose call waits in this process
-        self._listeners: set[MemoryObjectSendStream[PendingQuestion]] = set()
+        self._pending: dict[str, Pending] = {}
+        self._waiting: dict[str, Pending] = {}  # questions and approvals whose call waits in this process
+        self._listeners: set[MemoryObjectSendStream[Pending]] = set()
         self._paused: dict[str, PausedCall] = {}
         self._closed = False
         self._task_group: TaskGroup | None = None
@@ -111,8 +131,52 @@ class QuestionBroker:
 
     # ------------------------------------------------------------------- the client's side
 
-    async def __call__(self, context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
-        """Publish the question and wait for the app's answer (or the timeout, or the caller going away)."""
+    @overload
+    async def __call__(self, context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult: ...
+
+    @overload
+    async def __call__(self, context: ClientRequestContext, params: ApprovalRequest) -> ApprovalResult: ...
+
+    async def __call__(
+        self, context: ClientRequestContext, params: ElicitRequestParams | ApprovalRequest
+    ) -> ElicitResult | ApprovalResult:
+        """Publish the question (or, as ``approval_callback``, the approval) and wait for the app's answer.
+
+        The broker is both callbacks: ``Client(..., elicitation_callback=broker,
+        approval_callback=broker)``. An approval nobody decides within ``timeout`` is denied (its note
+        says nobody answered in time); one whose call goes away is withdrawn.
+        """
+        if isinstance(params, ApprovalRequest):
+            return await self._approve(context, params)
+        return await self._ask(context, params)
+
+    async def _approve(self, context: ClientRequestContext, request: ApprovalRequest) -> ApprovalResult:
+        approval = PendingApproval(context, request, timeout=self.timeout)
+        if self._closed:
+            approval.settle(ApprovalResult(decision="deny", note="the app is shutting down"), "withdrawn")
+            return approval.result or ApprovalResult(decision="deny")
+        if self.store is not None:
+            self._require_open()
+            record = approval_record(approval, self.timeout, context_record(context))
+            await self.store.add_question(record, owner=self.worker, expires_in=self._expires_in())
+            self._waiting[approval.id] = approval
+        self._publish(approval)
+        try:
+            with anyio.move_on_after(self.timeout if self.timeout is not None else math.inf):
+                await approval.wait()
+            approval.settle(ApprovalResult(decision="deny", note=_TIMED_OUT_NOTE), "timed-out")
+            if self.store is not None and approval.status == "timed-out":
+                await self._agree_with_store(approval)
+            return approval.result or ApprovalResult(decision="deny")
+        finally:
+            approval.withdraw()
+            self._pending.pop(approval.id, None)
+            self._waiting.pop(approval.id, None)
+            if self.store is not None and approval.status == "withdrawn":
+                with anyio.CancelScope(shield=True), anyio.move_on_after(5):
+                    await self.store.settle_question(approval.id, "withdrawn", None)
+
+    async def _ask(self, context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
         question = PendingQuestion(context, params, timeout=self.timeout)
         if self._closed:
             question.settle(ElicitResult(action="cancel"))
@@ -141,11 +205,15 @@ class QuestionBroker:
 
     # ---------------------------------------------------------------------- the app's side
 
-    def pending(self) -> list[PendingQuestion]:
-        """The questions waiting for an answer now, oldest first (a snapshot)."""
+    def pending(self) -> list[Pending]:
+        """The questions and approvals waiting for an answer now, oldest first (a snapshot).
+
+        ``item.kind`` says which: ``"question"`` (a ``PendingQuestion``, a server asks) or
+        ``"approval"`` (a ``PendingApproval``, the app asks whether a tool call may run).
+        """
         return [question for question in self._pending.values() if question.is_pending]
 
-    def get(self, question_id: str) -> PendingQuestion:
+    def get(self, question_id: str) -> Pending:
         """The pending question with this id; ``QuestionNotPendingError`` if there is none."""
         question = self._pending.get(question_id)
         if question is None or not question.is_pending:
@@ -155,8 +223,12 @@ class QuestionBroker:
             )
         return question
 
-    async def answer(self, id: str, result: ElicitResult | Mapping[str, Any]) -> None:
+    async def answer(self, id: str, result: ElicitResult | ApprovalResult | Mapping[str, Any]) -> None:
         """Answer question ``id`` with an ``ElicitResult`` or a plain dict of field values (an accept).
+
+        An approval (``kind == "approval"``) is answered with an ``ApprovalResult`` (or a dict of its
+        fields, ``{"decision": "allow", "remember": "session", "note": ...}``); an ``ElicitResult`` for
+        an approval, or an ``ApprovalResult`` for a question, is a ``TypeError``.
 
         The answer is completed with the schema's defaults and validated with the form model first:
         an invalid one raises ``InvalidElicitationContentError`` (naming the field and the rule), is
@@ -164,16 +236,32 @@ class QuestionBroker:
         With a store, the question may have been asked on any worker, and of two answers to it (on
         two workers at once) exactly one is taken.
         """
-        question = await self._find(id)
-        await self._settle(question, question.check_answer(result))
+        item = await self._find(id)
+        if isinstance(item, PendingApproval):
+            await self._settle(item, item.check_answer(result))
+            return
+        if isinstance(result, ApprovalResult):
+            raise TypeError(
+                f"the pending item {id!r} is a server's question: answer it with an ElicitResult or a "
+                "dict of field values; an ApprovalResult answers an approval (kind == 'approval')"
+            )
+        await self._settle(item, item.check_answer(result))
 
     async def decline(self, id: str) -> None:
-        """Decline question ``id`` (the person said no); ``QuestionNotPendingError`` if not pending."""
-        await self._settle(await self._find(id), ElicitResult(action="decline"))
+        """Decline question ``id`` (the person said no; an approval is denied); ``QuestionNotPendingError`` if
+        not pending."""
+        await self._settle_no(await self._find(id), "decline")
 
     async def cancel(self, id: str) -> None:
-        """Cancel question ``id`` (the person dismissed it); ``QuestionNotPendingError`` if not pending."""
-        await self._settle(await self._find(id), ElicitResult(action="cancel"))
+        """Cancel question ``id`` (the person dismissed it; an approval is denied);
+        ``QuestionNotPendingError`` if not pending."""
+        await self._settle_no(await self._find(id), "cancel")
+
+    async def _settle_no(self, item: Pending, action: Literal["decline", "cancel"]) -> None:
+        if isinstance(item, PendingApproval):
+            await self._settle(item, ApprovalResult(decision="deny"))
+        else:
+            await self._settle(item, ElicitResult(action=action))
 
     async def describe(self, id: str) -> dict[str, Any] | None:
         """``to_json()`` of question ``id`` whatever its status (e.g. ``withdrawn``), ``None`` if unknown.
@@ -195,14 +283,14 @@ class QuestionBroker:
         described: dict[str, Any] = {**view, "status": entry["status"]}  # pyright: ignore[reportUnknownVariableType]
         return described
 
-    async def __aiter__(self) -> AsyncIterator[PendingQuestion]:
+    async def __aiter__(self) -> AsyncIterator[Pending]:
         """Every question that is pending when the loop starts, then each new one as it arrives.
 
         Each ``async for`` loop gets its own feed (several may run at once, e.g. one per open browser
         tab); a question answered before the loop reaches it is skipped. The loop ends when the broker
         is closed.
         """
-        send, receive = anyio.create_memory_object_stream[PendingQuestion](math.inf)
+        send, receive = anyio.create_memory_object_stream[Pending](math.inf)
         for question in self.pending():
             send.send_nowait(question)
         if self._closed:
@@ -233,7 +321,9 @@ class QuestionBroker:
             tasks.stop()  # their questions are withdrawn, not cancelled: another worker asks them again
         for question in list(self._pending.values()):
             followed = tasks is not None and tasks.follows(question.context.task_id)
-            if question.call_id is None and not followed:
+            if isinstance(question, PendingApproval):
+                question.settle(ApprovalResult(decision="deny", note="the app is shutting down"))
+            elif question.call_id is None and not followed:
                 question.settle(ElicitResult(action="cancel"))
         for listener in list(self._listeners):
             listener.close()
@@ -442,7 +532,7 @@ class QuestionBroker:
 
     # ------------------------------------------------------------------------------------ helpers
 
-    def _publish(self, question: PendingQuestion) -> None:
+    def _publish(self, question: Pending) -> None:
         self._pending[question.id] = question
         for listener in list(self._listeners):
             try:
@@ -450,17 +540,27 @@ class QuestionBroker:
             except (anyio.BrokenResourceError, anyio.ClosedResourceError):
                 self._listeners.discard(listener)  # a loop that ended without saying so
 
-    async def _settle(self, question: PendingQuestion, result: ElicitResult) -> None:
+    @overload
+    async def _settle(self, question: PendingQuestion, result: ElicitResult) -> None: ...
+
+    @overload
+    async def _settle(self, question: PendingApproval, result: ApprovalResult) -> None: ...
+
+    async def _settle(self, question: Pending, result: ElicitResult | ApprovalResult) -> None:
         if self.store is not None:
-            status = _STATUS_OF[result.action]
-            if not await self.store.settle_question(question.id, status, result_wire(result)):
+            if isinstance(result, ApprovalResult):
+                status = "allowed" if result.decision == "allow" else "denied"
+                wire = result_to_json(result)
+            else:
+                status, wire = _STATUS_OF[result.action], result_wire(result)
+            if not await self.store.settle_question(question.id, status, wire):
                 # answered elsewhere, or withdrawn now: its worker died (the store checks its lease)
                 self._apply(question, await self.store.get_question(question.id))
                 if not question.is_pending:
                     self._pending.pop(question.id, None)
                 raise self._not_pending(question.id)
             question = self._waiting.get(question.id, question)
-        question.settle(result)
+        question.settle(result)  # pyright: ignore[reportArgumentType] (the overloads pair them)
         if question.call_id is not None or self.store is not None:  # nobody waits to take it off the list
             self._pending.pop(question.id, None)
 
@@ -484,7 +584,7 @@ class QuestionBroker:
         keep_for = float(getattr(self.store, "keep_for", 24 * 3600.0))
         return self.timeout + 60 if self.timeout is not None else keep_for
 
-    async def _find(self, question_id: str) -> PendingQuestion:
+    async def _find(self, question_id: str) -> Pending:
         """The pending question: this process's own, or (with a store) any worker's."""
         if self.store is None:
             return self.get(question_id)
@@ -502,30 +602,44 @@ class QuestionBroker:
             question = found
         return question
 
-    def _question_of(self, entry: Mapping[str, Any]) -> PendingQuestion | None:
+    def _question_of(self, entry: Mapping[str, Any]) -> Pending | None:
         """The question a store entry describes; ``None`` (logged once) if no broker could have written it."""
         try:
+            record = entry["record"]
+            if record.get("kind") == "approval":
+                approval = approval_from_record(record, context_from_record(record["context"]))
+                apply_approval_entry(approval, entry)
+                return approval
             return question_from_entry(entry)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:  # pydantic's errors are ValueErrors
             self._unreadable.skip("question", entry.get("id"), f"not a question a broker stored: {exc!r}")
             return None
 
-    def _apply(self, question: PendingQuestion, entry: Mapping[str, Any] | None) -> None:
+    def _apply(self, question: Pending, entry: Mapping[str, Any] | None) -> None:
         """``apply_entry``, skipping (logged once) an outcome no broker could have written."""
         try:
-            apply_entry(question, entry)
+            if isinstance(question, PendingApproval):
+                apply_approval_entry(question, entry)
+            else:
+                apply_entry(question, entry)
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             self._unreadable.skip("question", question.id, f"its outcome cannot be read: {exc!r}")
 
-    async def _agree_with_store(self, question: PendingQuestion) -> None:
+    async def _agree_with_store(self, question: Pending) -> None:
         """A question that ended here (timeout, close): the store says so too, unless an answer won."""
         assert self.store is not None
         with anyio.CancelScope(shield=True), anyio.move_on_after(5):
-            if not await self.store.settle_question(
-                question.id, question.status, result_wire(question.result)
-            ):
+            wire = (
+                result_to_json(question.result)
+                if isinstance(question, PendingApproval)
+                else result_wire(question.result)
+            )
+            if not await self.store.settle_question(question.id, question.status, wire):
                 entry = await self.store.get_question(question.id)
-                if entry is not None and entry.get("result") is not None:
+                if isinstance(question, PendingApproval):
+                    if entry is not None and entry.get("result") is not None:
+                        question._result = result_from_json(entry["result"])  # pyright: ignore[reportPrivateUsage]
+                elif entry is not None and entry.get("result") is not None:
                     # answered on another worker at the moment it timed out here: the answer wins
                     question._result = ElicitResult.model_validate(entry["result"])  # pyright: ignore[reportPrivateUsage]
 

@@ -62,6 +62,9 @@ class PendingQuestion:
     ``None`` (the call waits). ``question_id`` and ``created_at`` restore a stored question.
     """
 
+    kind: Literal["question"] = "question"
+    """``"question"``: a server asks (``broker.pending()`` also lists approvals, ``kind == "approval"``)."""
+
     __slots__ = (
         "_done",
         "_result",
@@ -136,7 +139,8 @@ class PendingQuestion:
     def to_json(self) -> dict[str, Any]:
         """A UI-ready description of the question that ``json.dumps`` accepts as is.
 
-        Keys: ``id``, ``server``, ``server_name``, ``mode``, ``message``, ``status``, ``created_at`` and
+        Keys: ``id``, ``kind`` (``"question"``), ``server``, ``server_name``, ``mode``, ``message``,
+        ``status``, ``created_at`` and
         ``expires_at`` (ISO 8601 UTC or ``None``), ``question_index`` / ``question_count`` (the place of
         this question in a 2026-07-28 round), ``call_id`` (its ``PausedCall``, or ``None``), ``task_id``
         (the tool task that asks, or ``None``), ``tool_name`` (the tool whose call asks, or ``None``:
@@ -154,6 +158,7 @@ class PendingQuestion:
         """
         description: dict[str, Any] = {
             "id": self.id,
+            "kind": self.kind,
             "server": self.server,
             "server_name": sanitize(self.server_name, single_line=True),
             "mode": self.mode,

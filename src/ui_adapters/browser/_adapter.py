@@ -24,7 +24,7 @@ import anyio.abc
 from mcp_client import ClientRequestContext
 from mcp_client.types import ElicitRequestFormParams, ElicitRequestParams, ElicitResult
 from ui_adapters.broker.pending import PendingQuestion
-from ui_adapters.browser._site import QuestionSite
+from ui_adapters.browser._site import PageSite, QuestionSite
 
 __all__ = ["BrowserFormAdapter"]
 
@@ -63,7 +63,7 @@ class BrowserFormAdapter:
             raise ValueError(f"timeout must be a positive number of seconds or None; got {timeout!r}")
         if not closed_tab_grace >= 0:
             raise ValueError(f"closed_tab_grace must be 0 or more seconds; got {closed_tab_grace!r}")
-        self._bind_host, self._url_host = _loopback(host)
+        self._bind_host, self._url_host = loopback(host)
         self.open_browser = open_browser
         self.timeout = timeout
         self.closed_tab_grace = closed_tab_grace
@@ -73,13 +73,13 @@ class BrowserFormAdapter:
             return ElicitResult(action="decline")
         question = PendingQuestion(context, params, timeout=self.timeout)
         assert question.form is not None
-        listener = _listen(self._bind_host)
+        listener = listen(self._bind_host)
         try:
             port = int(listener.getsockname()[1])
             site = QuestionSite(question, question.form, authority=f"{self._url_host}:{port}")
             async with anyio.create_task_group() as tg:
                 background = anyio.CancelScope()
-                tg.start_soon(self._run_site, site, listener, tg, background)
+                tg.start_soon(run_site, site, listener, tg, background, self.closed_tab_grace)
                 try:
                     await self._open(site.url, question)
                     with anyio.move_on_after(self.timeout if self.timeout is not None else math.inf):
@@ -93,46 +93,6 @@ class BrowserFormAdapter:
             question.withdraw()
             listener.close()
         return question.result or ElicitResult(action="cancel")
-
-    async def _run_site(
-        self,
-        site: QuestionSite,
-        listener: socket.socket,
-        handlers: anyio.abc.TaskGroup,
-        scope: anyio.CancelScope,
-    ) -> None:
-        """Accept connections (each served in ``handlers``) and watch for the tab closing, until ``scope``
-        is cancelled.
-
-        The accept loop waits for the socket to be readable and accepts by itself: cancelling a pending
-        ``loop.sock_accept`` races with a connection arriving in the same loop iteration on Python 3.11
-        (``InvalidStateError`` in the event loop), and a browser does open spare connections.
-        """
-        with scope:
-            async with anyio.create_task_group() as tg:
-                tg.start_soon(self._watch_tab, site)
-                while True:
-                    await anyio.wait_readable(listener)
-                    try:
-                        connection, _address = listener.accept()
-                    except (BlockingIOError, InterruptedError):
-                        continue
-                    handlers.start_soon(site.handle, await anyio.abc.SocketStream.from_socket(connection))
-
-    async def _watch_tab(self, site: QuestionSite) -> None:
-        """Cancel the question when every copy of its page has been closed for ``closed_tab_grace``."""
-        presence = site.presence
-        question = site.question
-        while question.is_pending:
-            if not presence.abandoned:
-                await presence.changed()
-                continue
-            with anyio.move_on_after(self.closed_tab_grace):
-                while presence.abandoned:
-                    await presence.changed()
-            if presence.abandoned:
-                question.settle(ElicitResult(action="cancel"))
-                return
 
     async def _open(self, url: str, question: PendingQuestion) -> None:
         opener = self.open_browser
@@ -150,7 +110,49 @@ class BrowserFormAdapter:
             )
 
 
-def _listen(address: str) -> socket.socket:
+async def run_site(
+    site: PageSite,
+    listener: socket.socket,
+    handlers: anyio.abc.TaskGroup,
+    scope: anyio.CancelScope,
+    closed_tab_grace: float,
+) -> None:
+    """Accept connections (each served in ``handlers``) and watch for the tab closing, until ``scope``
+    is cancelled.
+
+    The accept loop waits for the socket to be readable and accepts by itself: cancelling a pending
+    ``loop.sock_accept`` races with a connection arriving in the same loop iteration on Python 3.11
+    (``InvalidStateError`` in the event loop), and a browser does open spare connections.
+    """
+    with scope:
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(_watch_tab, site, closed_tab_grace)
+            while True:
+                await anyio.wait_readable(listener)
+                try:
+                    connection, _address = listener.accept()
+                except (BlockingIOError, InterruptedError):
+                    continue
+                handlers.start_soon(site.handle, await anyio.abc.SocketStream.from_socket(connection))
+
+
+async def _watch_tab(site: PageSite, closed_tab_grace: float) -> None:
+    """Abandon the page's item when every copy of its page has been closed for ``closed_tab_grace``."""
+    presence = site.presence
+    item = site.item
+    while item.is_pending:
+        if not presence.abandoned:
+            await presence.changed()
+            continue
+        with anyio.move_on_after(closed_tab_grace):
+            while presence.abandoned:
+                await presence.changed()
+        if presence.abandoned:
+            site.abandon()
+            return
+
+
+def listen(address: str) -> socket.socket:
     """A non-blocking TCP socket listening on ``address`` (a loopback IP), on a port the system picks."""
     family = socket.AF_INET6 if ":" in address else socket.AF_INET
     listener = socket.socket(family, socket.SOCK_STREAM)
@@ -164,7 +166,7 @@ def _listen(address: str) -> socket.socket:
     return listener
 
 
-def _loopback(host: str) -> tuple[str, str]:
+def loopback(host: str, who: str = "BrowserFormAdapter") -> tuple[str, str]:
     """``(address to bind, host for the URL)``; ``ValueError`` for anything not on loopback."""
     if host == "localhost":
         return "127.0.0.1", "localhost"
@@ -174,8 +176,7 @@ def _loopback(host: str) -> tuple[str, str]:
         address = None
     if address is None or not address.is_loopback:
         raise ValueError(
-            f"BrowserFormAdapter serves its pages on loopback only; host must be 127.0.0.1, ::1 or "
-            f"localhost, not {host!r}"
+            f"{who} serves its pages on loopback only; host must be 127.0.0.1, ::1 or localhost, not {host!r}"
         )
     if address.version == 6:
         return str(address), f"[{address}]"

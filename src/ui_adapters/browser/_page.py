@@ -24,7 +24,7 @@ from ui_adapters.broker.pending import PendingQuestion, QuestionStatus
 from ui_adapters.browser._submission import Submission, field_key, local_date_time
 from ui_adapters.text import sanitize
 
-__all__ = ["closed_text", "render_closed", "render_form", "render_notice"]
+__all__ = ["closed_text", "document", "escape", "json_text", "render_closed", "render_form", "render_notice"]
 
 _MAX_MESSAGE = 8000
 _MAX_LABEL = 200
@@ -450,6 +450,20 @@ def _count_text(index: int, count: int) -> str:
 def _text(text: str) -> str:
     """Server text as HTML text content: every ``<``, ``&`` and quote escaped."""
     return html.escape(text, quote=True)
+
+
+escape = _text
+"""``_text`` for the other pages of the package (the approval page)."""
+
+
+def document(title: str, nonce: str, body: str) -> str:
+    """A whole page with the package's style (for the approval page)."""
+    return _document(title, nonce, body)
+
+
+def json_text(value: object) -> str:
+    """``_json_text`` for the other pages of the package."""
+    return _json_text(value)
 
 
 def _attr(text: str) -> str:

@@ -18,6 +18,7 @@ import hmac
 import logging
 import secrets
 from http import HTTPStatus
+from typing import Protocol
 
 import anyio
 from anyio.abc import ByteStream
@@ -30,7 +31,7 @@ from ui_adapters.browser._http import BadRequest, Request, read_request, respons
 from ui_adapters.browser._page import render_closed, render_form, render_notice
 from ui_adapters.browser._submission import Submission, parse_submission, read_answer
 
-__all__ = ["Presence", "QuestionSite"]
+__all__ = ["PageSite", "Presence", "QuestionSite", "Settles"]
 
 logger = logging.getLogger("ui_adapters.browser")
 
@@ -69,17 +70,40 @@ class Presence:
         self._changed = anyio.Event()
 
 
-class QuestionSite:
-    """Serves one question's pages; see the module docstring for the routes and checks."""
+class Settles(Protocol):
+    """What a site serves a page for: a question or an approval that is settled once, then closed."""
 
-    def __init__(self, question: PendingQuestion, form: FormSchema, *, authority: str) -> None:
-        self.question = question
-        self.form = form
+    @property
+    def status(self) -> str: ...
+
+    @property
+    def is_pending(self) -> bool: ...
+
+    async def wait(self) -> object: ...
+
+
+class PageSite:
+    """The machinery every page of ours shares: the token path, the Host check, the event stream, the
+    headers. A subclass serves the page (``_page``), takes the post (``_post``, after checking the CSRF
+    token and the origin itself) and says what a closed tab means (``abandon``)."""
+
+    def __init__(self, item: Settles, *, authority: str) -> None:
+        self.item = item
         self.authority = authority
         """``host:port`` as the page's URL has it: the only ``Host`` header served."""
         self.token = secrets.token_urlsafe(24)
         self.csrf = secrets.token_urlsafe(24)
         self.presence = Presence()
+
+    def abandon(self) -> None:
+        """Every copy of the page was closed: settle the item as a person walking away would."""
+        raise NotImplementedError
+
+    async def _page(self, stream: ByteStream, request: Request) -> None:
+        raise NotImplementedError
+
+    async def _post(self, stream: ByteStream, request: Request) -> None:
+        raise NotImplementedError
 
     @property
     def url(self) -> str:
@@ -103,6 +127,15 @@ class QuestionSite:
                 pass  # the browser went away
             except Exception:
                 logger.exception("the question page failed to answer a request")
+
+    def csrf_matches(self, token: str) -> bool:
+        """The posted token is this page's (compared in constant time)."""
+        return hmac.compare_digest(token.encode(), self.csrf.encode())
+
+    def same_origin(self, request: Request) -> bool:
+        """No ``Origin`` (an old browser, a plain form post) or this page's own."""
+        origin = request.headers.get("origin")
+        return origin is None or origin.lower() == self.origin.lower()
 
     async def _handle(self, stream: ByteStream) -> None:
         reader = BufferedByteReceiveStream(stream)
@@ -138,57 +171,6 @@ class QuestionSite:
         else:
             await self._plain(stream, HTTPStatus.NOT_FOUND, "Not found.")
 
-    # ------------------------------------------------------------------------------------ routes
-
-    async def _page(self, stream: ByteStream, request: Request) -> None:
-        nonce = _nonce()
-        if self.question.is_pending:
-            body = self._form_page(nonce)
-        else:
-            body = render_closed(self.question, nonce=nonce)
-        await self._html(stream, HTTPStatus.OK, body, nonce, head_only=request.method == "HEAD")
-
-    async def _post(self, stream: ByteStream, request: Request) -> None:
-        origin = request.headers.get("origin")
-        if origin is not None and origin.lower() != self.origin.lower():
-            await self._plain(stream, HTTPStatus.FORBIDDEN, "Answers are accepted from this page only.")
-            return
-        try:
-            submission = parse_submission(request.headers.get("content-type"), request.body)
-        except BadRequest as exc:
-            await self._plain(stream, exc.status, str(exc))
-            return
-        nonce = _nonce()
-        if not hmac.compare_digest(submission.csrf.encode(), self.csrf.encode()):
-            await self._html(
-                stream,
-                HTTPStatus.FORBIDDEN,
-                render_notice(
-                    "This form is out of date",
-                    "The answer did not come from the current page of this question. Reload the page "
-                    "and answer again.",
-                    nonce=nonce,
-                ),
-                nonce,
-            )
-            return
-        question = self.question
-        if not question.is_pending:
-            await self._html(stream, HTTPStatus.CONFLICT, render_closed(question, nonce=nonce), nonce)
-            return
-        if submission.action != "accept":
-            question.settle(ElicitResult(action=submission.action))
-            await self._html(stream, HTTPStatus.OK, render_closed(question, nonce=nonce), nonce)
-            return
-        content, errors = read_answer(self.form, submission)
-        if errors:
-            body = self._form_page(nonce, submission=submission, errors=errors)
-            await self._html(stream, HTTPStatus.UNPROCESSABLE_ENTITY, body, nonce)
-            return
-        # The answer passed the form model; the client checks it once more before sending.
-        question.settle(question.check_answer(content))
-        await self._html(stream, HTTPStatus.OK, render_closed(question, nonce=nonce), nonce)
-
     async def _events(self, stream: ByteStream, reader: BufferedByteReceiveStream) -> None:
         """Hold an event stream open until the tab goes away or the question is closed."""
         headers = {
@@ -210,30 +192,14 @@ class QuestionSite:
                     tg.cancel_scope.cancel()
 
                 async def until_closed() -> None:
-                    await self.question.wait()
-                    await stream.send(f"event: closed\ndata: {self.question.status}\n\n".encode())
+                    await self.item.wait()
+                    await stream.send(f"event: closed\ndata: {self.item.status}\n\n".encode())
                     tg.cancel_scope.cancel()
 
                 tg.start_soon(until_gone)
                 tg.start_soon(until_closed)
         finally:
             self.presence.leave()
-
-    # ----------------------------------------------------------------------------------- helpers
-
-    def _form_page(
-        self, nonce: str, *, submission: Submission | None = None, errors: dict[str, str] | None = None
-    ) -> str:
-        return render_form(
-            self.question,
-            self.form,
-            nonce=nonce,
-            csrf=self.csrf,
-            action="/" + self.token,
-            events="/" + self.token + "/events",
-            submission=submission,
-            errors=errors,
-        )
 
     async def _html(
         self, stream: ByteStream, status: HTTPStatus, body: str, nonce: str, *, head_only: bool = False
@@ -263,6 +229,84 @@ class QuestionSite:
         if allow is not None:
             headers["Allow"] = allow
         await send_response(stream, status, headers, (text + "\n").encode("utf-8"))
+
+
+class QuestionSite(PageSite):
+    """Serves one question's pages; see the module docstring for the routes and checks."""
+
+    def __init__(self, question: PendingQuestion, form: FormSchema, *, authority: str) -> None:
+        super().__init__(question, authority=authority)
+        self.question = question
+        self.form = form
+
+    def abandon(self) -> None:
+        self.question.settle(ElicitResult(action="cancel"))
+
+    # ------------------------------------------------------------------------------------ routes
+
+    async def _page(self, stream: ByteStream, request: Request) -> None:
+        nonce = _nonce()
+        if self.question.is_pending:
+            body = self._form_page(nonce)
+        else:
+            body = render_closed(self.question, nonce=nonce)
+        await self._html(stream, HTTPStatus.OK, body, nonce, head_only=request.method == "HEAD")
+
+    async def _post(self, stream: ByteStream, request: Request) -> None:
+        if not self.same_origin(request):
+            await self._plain(stream, HTTPStatus.FORBIDDEN, "Answers are accepted from this page only.")
+            return
+        try:
+            submission = parse_submission(request.headers.get("content-type"), request.body)
+        except BadRequest as exc:
+            await self._plain(stream, exc.status, str(exc))
+            return
+        nonce = _nonce()
+        if not self.csrf_matches(submission.csrf):
+            await self._html(
+                stream,
+                HTTPStatus.FORBIDDEN,
+                render_notice(
+                    "This form is out of date",
+                    "The answer did not come from the current page of this question. Reload the page "
+                    "and answer again.",
+                    nonce=nonce,
+                ),
+                nonce,
+            )
+            return
+        question = self.question
+        if not question.is_pending:
+            await self._html(stream, HTTPStatus.CONFLICT, render_closed(question, nonce=nonce), nonce)
+            return
+        if submission.action != "accept":
+            question.settle(ElicitResult(action=submission.action))
+            await self._html(stream, HTTPStatus.OK, render_closed(question, nonce=nonce), nonce)
+            return
+        content, errors = read_answer(self.form, submission)
+        if errors:
+            body = self._form_page(nonce, submission=submission, errors=errors)
+            await self._html(stream, HTTPStatus.UNPROCESSABLE_ENTITY, body, nonce)
+            return
+        # The answer passed the form model; the client checks it once more before sending.
+        question.settle(question.check_answer(content))
+        await self._html(stream, HTTPStatus.OK, render_closed(question, nonce=nonce), nonce)
+
+    # ----------------------------------------------------------------------------------- helpers
+
+    def _form_page(
+        self, nonce: str, *, submission: Submission | None = None, errors: dict[str, str] | None = None
+    ) -> str:
+        return render_form(
+            self.question,
+            self.form,
+            nonce=nonce,
+            csrf=self.csrf,
+            action="/" + self.token,
+            events="/" + self.token + "/events",
+            submission=submission,
+            errors=errors,
+        )
 
 
 _COMMON_HEADERS = {

@@ -22,6 +22,7 @@ when a command runs, so ``mcp-client --help`` is quick.
 from __future__ import annotations
 
 import shlex
+import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
@@ -29,6 +30,7 @@ from ui_adapters.cli._exit import (
     EXIT_BROKEN_PIPE,
     EXIT_CONNECTION,
     EXIT_INTERRUPTED,
+    EXIT_NOT_APPROVED,
     EXIT_TOOL_ERROR,
     EXIT_USAGE,
     UsageError,
@@ -50,6 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line ``argv`` (default: ``sys.argv[1:]``) and return the exit code."""
     parser = build_parser()
     args = parse_command_line(parser, argv)
+    args.command_line = list(argv if argv is not None else sys.argv[1:])  # for the --yes suggestion
 
     from rich.console import Console
 
@@ -107,6 +110,7 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
 
     from mcp_client import MCPClientError
     from ui_adapters.cli._advice import advice_for, message_for
+    from ui_adapters.cli._approval import NotApprovedError
     from ui_adapters.cli._args import ArgumentsError, usage_line
     from ui_adapters.cli._commands import Connection
     from ui_adapters.cli._render import print_parameters
@@ -158,6 +162,9 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
     except UsageError as error:
         _complain(err, str(error))
         return EXIT_USAGE
+    except NotApprovedError as error:
+        _complain(err, str(error))
+        return EXIT_NOT_APPROVED
     except MCPClientError as error:
         connection = target if isinstance(target, Connection) else None
         advice = advice_for(
@@ -271,7 +278,17 @@ async def _run_one(
 
         if not words:
             raise UsageError("name the tool: call SERVER TOOL [KEY=VALUE ...]")
-        return await run_call(connection, words[0], words[1:], out, err, as_json=as_json, detach=args.detach)
+        return await run_call(
+            connection,
+            words[0],
+            words[1:],
+            out,
+            err,
+            as_json=as_json,
+            detach=args.detach,
+            yes=args.yes,
+            command=_with_yes(args.command_line),
+        )
     if command == "apps":
         from ui_adapters.cli._apps_command import run_apps
 
@@ -305,6 +322,14 @@ async def _run_everyone(
         "resources": _everyone.run_all_resources,
     }[command]
     return await run(everyone, out, err, as_json=as_json)
+
+
+def _with_yes(command_line: Sequence[str]) -> str:
+    """This command line again with ``--yes`` after ``call`` (what to run to skip the approval)."""
+    words = [PROGRAM, *command_line]
+    if "call" in words:
+        words.insert(words.index("call") + 1, "--yes")
+    return shlex.join(words)
 
 
 def _no_more(words: list[str], command: str) -> None:

@@ -24,6 +24,7 @@ from mcp_client import (
     with_server_name,
 )
 from mcp_client.types import CallToolResult, LoggingLevel, Root, Tool
+from ui_adapters.cli._approval import ask_before_call
 from ui_adapters.cli._args import parse_arguments, suggest
 from ui_adapters.cli._era_choice import connected
 from ui_adapters.cli._exit import EXIT_OK, EXIT_TOOL_ERROR, UsageError
@@ -179,8 +180,14 @@ async def run_call(
     *,
     as_json: bool,
     detach: bool = False,
+    yes: bool = False,
+    command: str = "mcp-client call --yes ...",
 ) -> int:
     """Call one tool with ``KEY=VALUE`` arguments, answering its questions in the terminal.
+
+    Unless ``yes``, a tool the server does not mark read-only is asked about first (``_approval``):
+    at a terminal the person decides; without one the call is refused (``NotApprovedError``, exit 4)
+    and ``command`` is the command line suggested with ``--yes``.
 
     Returns 0, or 1 when the tool reports ``isError``. A call the server runs as a task is followed to
     its end (its status messages on the status line); with ``detach``, its id is printed instead
@@ -194,6 +201,8 @@ async def run_call(
             ui.status.update("Listing tools…")
             tool = _find_tool((await client.list_tools()).tools, tool_name, connection.label)
             arguments = parse_arguments(tool, words)
+            if not yes:
+                await ask_before_call(client, connection.label, tool, arguments, ui, err, command=command)
             # A tool that runs only as a task needs the tasks extension, which exists only in 2026-07-28:
             # nothing was called yet, so --mode auto reconnects in that era (the tool is called once).
             task_era = needs_tasks(tool) and client.era == "legacy"

@@ -8,6 +8,8 @@ the ones it can return):
 * 2: usage error: bad options, an unknown tool, an argument of the wrong type, a missing argument.
 * 3: the server could not be reached or started, broke the protocol, answered with a JSON-RPC
   error, or did not answer in time.
+* 4: ``call`` did not run the tool: the person denied it at the approval prompt, or the tool is not
+  marked read-only and stdin is not a terminal to ask on (pass ``--yes``).
 * 130: interrupted (Ctrl-C).
 * 141: the reader of stdout went away (``mcp-client tools X | head -1``): nothing more is printed,
   no traceback, and the code a shell reports for a program stopped by SIGPIPE (128 + 13), as git
@@ -21,6 +23,7 @@ __all__ = [
     "EXIT_CODES_HELP",
     "EXIT_CONNECTION",
     "EXIT_INTERRUPTED",
+    "EXIT_NOT_APPROVED",
     "EXIT_OK",
     "EXIT_TOOL_ERROR",
     "EXIT_USAGE",
@@ -35,6 +38,7 @@ EXIT_OK = 0
 EXIT_TOOL_ERROR = 1
 EXIT_USAGE = 2
 EXIT_CONNECTION = 3
+EXIT_NOT_APPROVED = 4
 EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141
 
@@ -48,7 +52,9 @@ EXIT_CODES_HELP = (
     "  1    the tool reported an error (isError)\n"
     + _USAGE
     + "  3    connection, protocol or login error (server unreachable or exited, JSON-RPC error, timeout,\n"
-    "       OAuth login refused or cancelled)\n" + _INTERRUPTED + _CUT
+    "       OAuth login refused or cancelled)\n"
+    "  4    not run: you denied the call, or the tool is not marked read-only and stdin is not a\n"
+    "       terminal to ask on (pass --yes)\n" + _INTERRUPTED + _CUT
 )
 """The exit codes of ``call`` (``--help``)."""
 

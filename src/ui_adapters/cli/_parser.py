@@ -186,6 +186,13 @@ def build_parser() -> argparse.ArgumentParser:
         "the name `tools --config` shows, SERVER.TOOL or --server NAME TOOL",
     )
     call.add_argument(
+        "--yes",
+        "-y",
+        action="store_true",
+        help="run the tool without asking first; without it, a tool the server does not mark "
+        "read-only is asked about at the terminal, and refused when stdin is not a terminal (exit 4)",
+    )
+    call.add_argument(
         "--detach",
         action="store_true",
         help="if the server runs the call as a task, print its id and return (see `mcp-client task`)",

@@ -23,6 +23,13 @@ A store holds plain JSON only, in two kinds of entries:
   makes one worker the holder of a record for as long as that worker's lease lives: the broker's
   tasks are followed by their holder, and taken over (once) by another worker when the holder dies.
 
+A store is also an ``ApprovalStore`` (``mcp_client``'s seam for approvals remembered "always",
+``Client(..., approval_store=SqliteStore(path))``): ``get_approval(key)`` / ``set_approval(key,
+decision)``, one ``"allow"`` or ``"deny"`` per key (the client's key names the server, the tool and the
+policy, never the arguments). These entries never expire: ``purge()`` deletes them with the rest.
+(Those two methods are not part of ``QuestionStore``: a store of an app's own needs them only to be
+an ``approval_store`` too.)
+
 Nothing else goes in: no headers, no tokens, no client objects (the server's URL is stored without
 user:password). Entries expire: settled questions after ``keep_for`` seconds, pending ones after
 their timeout (or ``keep_for``), records after ``keep_for``; ``purge()`` deletes everything.
@@ -40,10 +47,18 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Mapping
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Literal, Protocol, runtime_checkable
 from urllib.parse import urlsplit, urlunsplit
 
-__all__ = ["DEFAULT_KEEP_FOR", "DEFAULT_LEASE", "QuestionStore", "UnreadableEntries", "redact_server"]
+__all__ = [
+    "DEFAULT_KEEP_FOR",
+    "DEFAULT_LEASE",
+    "QuestionStore",
+    "UnreadableEntries",
+    "approval_decision",
+    "checked_decision",
+    "redact_server",
+]
 
 _log = logging.getLogger("ui_adapters.broker")
 
@@ -129,8 +144,21 @@ class QuestionStore(Protocol):
         ...
 
     async def purge(self) -> None:
-        """Delete every entry of this store (this app's namespace only)."""
+        """Delete every entry of this store (this app's namespace only), remembered approvals included."""
         ...
+
+
+def approval_decision(value: object) -> Literal["allow", "deny"] | None:
+    """A stored decision as what ``get_approval`` returns: anything else (a hand edit) counts as none."""
+    return "allow" if value == "allow" else "deny" if value == "deny" else None
+
+
+def checked_decision(decision: object) -> Literal["allow", "deny"]:
+    """``decision`` if it is ``"allow"`` or ``"deny"``; a ``ValueError`` naming the value otherwise."""
+    checked = approval_decision(decision)
+    if checked is not None:
+        return checked
+    raise ValueError(f"set_approval(..., decision={decision!r}): a decision is 'allow' or 'deny'")
 
 
 def redact_server(server: str) -> str:

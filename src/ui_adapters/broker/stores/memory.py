@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 
-from ui_adapters.broker.stores.base import DEFAULT_KEEP_FOR
+from ui_adapters.broker.stores.base import DEFAULT_KEEP_FOR, checked_decision
 
 __all__ = ["MemoryStore"]
 
@@ -29,6 +29,7 @@ class MemoryStore:
         self._leases: dict[str, float] = {}
         self._claims: dict[tuple[str, str], str] = {}
         self._changed = anyio.Event()
+        self._approvals: dict[str, Literal["allow", "deny"]] = {}
 
     async def open(self) -> None:
         return None
@@ -132,4 +133,11 @@ class MemoryStore:
         self._expiry.clear()
         self._records.clear()
         self._claims.clear()
+        self._approvals.clear()
         self._touch()
+
+    async def get_approval(self, key: str) -> Literal["allow", "deny"] | None:
+        return self._approvals.get(key)
+
+    async def set_approval(self, key: str, decision: Literal["allow", "deny"]) -> None:
+        self._approvals[key] = checked_decision(decision)

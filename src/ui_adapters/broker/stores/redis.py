@@ -10,6 +10,7 @@ so ``import ui_adapters`` never loads it. Keys are namespaced per app (``namespa
     {ns}:r:{kind}        set of the ids of that kind (stale ids are dropped when listed)
     {ns}:c:{kind}:{id}   the worker holding a record (claim_record), expires with the record
     {ns}:worker:{id}     a worker's lease (expires unless renewed)
+    {ns}:a:{key}         an approval remembered "always" ("allow" or "deny"); never expires
     {ns}:changes         pub/sub channel: "something changed", so other workers look at once
 
 Settling a question is one Lua script (status ``pending`` -> final, result, expiry, publish; or
@@ -26,11 +27,16 @@ import json
 import math
 import time
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 
-from ui_adapters.broker.stores.base import DEFAULT_KEEP_FOR, UnreadableEntries
+from ui_adapters.broker.stores.base import (
+    DEFAULT_KEEP_FOR,
+    UnreadableEntries,
+    approval_decision,
+    checked_decision,
+)
 
 __all__ = ["RedisStore"]
 
@@ -259,6 +265,16 @@ class RedisStore:
     async def purge(self) -> None:
         async for key in self._client.scan_iter(match=self._key("*"), count=500):
             await self._client.delete(key)
+
+    # ----------------------------------------------------------- approvals remembered "always"
+
+    async def get_approval(self, key: str) -> Literal["allow", "deny"] | None:
+        await self.open()  # a client may use the store before (or without) a broker entering it
+        return approval_decision(await self._client.get(self._key("a", key)))
+
+    async def set_approval(self, key: str, decision: Literal["allow", "deny"]) -> None:
+        await self.open()
+        await self._client.set(self._key("a", key), checked_decision(decision))
 
     def _question(self, question_id: str, fields: Mapping[str, str]) -> dict[str, Any] | None:
         """A question hash as an entry; ``None`` (logged once) if its record or result is not JSON."""

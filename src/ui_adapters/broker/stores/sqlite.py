@@ -20,13 +20,18 @@ import threading
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 import anyio.to_thread
 
 from mcp_client import MCPClientError
-from ui_adapters.broker.stores.base import DEFAULT_KEEP_FOR, UnreadableEntries
+from ui_adapters.broker.stores.base import (
+    DEFAULT_KEEP_FOR,
+    UnreadableEntries,
+    approval_decision,
+    checked_decision,
+)
 
 __all__ = ["SqliteStore"]
 
@@ -41,6 +46,7 @@ CREATE TABLE IF NOT EXISTS records (
 CREATE TABLE IF NOT EXISTS leases (worker TEXT PRIMARY KEY, until REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS claims (
     kind TEXT NOT NULL, id TEXT NOT NULL, worker TEXT NOT NULL, PRIMARY KEY (kind, id));
+CREATE TABLE IF NOT EXISTS approvals (key TEXT PRIMARY KEY, decision TEXT NOT NULL);
 """
 _OPEN_TIMEOUT = 30.0
 """Seconds a statement waits for another process's lock (SQLite's busy timeout), opening included."""
@@ -252,8 +258,20 @@ class SqliteStore:
             await anyio.sleep(self.poll)
 
     async def purge(self) -> None:
-        for table in ("questions", "records", "leases", "claims"):
+        for table in ("questions", "records", "leases", "claims", "approvals"):
             await self._change(f"DELETE FROM {table}", ())  # fixed table names
+
+    # ----------------------------------------------------------- approvals remembered "always"
+
+    async def get_approval(self, key: str) -> Literal["allow", "deny"] | None:
+        rows = await self._run("SELECT decision FROM approvals WHERE key = ?", (key,))
+        return approval_decision(rows[0][0]) if rows else None
+
+    async def set_approval(self, key: str, decision: Literal["allow", "deny"]) -> None:
+        await self._change(
+            "INSERT OR REPLACE INTO approvals (key, decision) VALUES (?, ?)",
+            (key, checked_decision(decision)),
+        )
 
     def _question(self, row: tuple[Any, ...]) -> dict[str, Any] | None:
         """A question row as an entry; ``None`` (logged once) if its record or result is not JSON."""
