@@ -25,6 +25,7 @@ CHOOSE = r"o/s/a/d or Up/Down to move"
 def approval(request: str, *, columns: int = 120) -> Iterator[Screen]:
     with screen([str(SCRIPT), "--request", request], rows=50, columns=columns) as term:
         term.wait_for(CHOOSE)
+        term.wait_for(r"Deny \(d\)")  # the pick list's last line: the whole screen is drawn
         yield term
 
 
