@@ -447,7 +447,7 @@ class StreamableHTTPTransport:
         After the reply the rest of the stream is read (briefly) so httpx2 can reuse the connection.
         """
         reply: Message | None = None
-        handlers: list[anyio.CancelScope] = []
+        handlers: set[anyio.CancelScope] = set()  # the questions of this stream still being handled
         try:
             with anyio.CancelScope() as drain:
                 try:
@@ -478,8 +478,8 @@ class StreamableHTTPTransport:
                     # The answer came: garbage after it (read while draining) cannot take it away.
         finally:
             if reply is not None:
-                for scope in handlers:
-                    scope.cancel()  # the request is answered; its questions are moot
+                for scope in list(handlers):
+                    scope.cancel()  # the request is answered; the questions still open are moot
         return reply
 
     def _decode(self, data: bytes | str) -> Message:
@@ -490,11 +490,13 @@ class StreamableHTTPTransport:
             raise ProtocolError(f"{self.url}: {exc}") from None
 
     async def _dispatch(
-        self, message: Message, handlers: list[anyio.CancelScope] | None, related: RequestId | None
+        self, message: Message, handlers: set[anyio.CancelScope] | None, related: RequestId | None
     ) -> None:
         """Pass a server message on; one that came on a request's own stream names that request.
 
-        A request runs in its own task, once a slot is free (see ``ServerRequestSlots``).
+        A request runs in its own task, once a slot is free (see ``ServerRequestSlots``). While it runs,
+        its scope is in ``handlers``, which the stream's reader cancels once the request is answered; a
+        handler that is over leaves the set (a ``cancel()`` costs anyio a ``repr`` of the task).
         """
         on_message = self._on_message
         if on_message is None:
@@ -504,11 +506,15 @@ class StreamableHTTPTransport:
             return
         scope = anyio.CancelScope()
         if handlers is not None:
-            handlers.append(scope)
+            handlers.add(scope)
 
         async def run() -> None:
-            with scope:
-                await on_message(message, related)
+            try:
+                with scope:
+                    await on_message(message, related)
+            finally:
+                if handlers is not None:
+                    handlers.discard(scope)
 
         await self._server_requests.spawn(self._spawn, run)
 
