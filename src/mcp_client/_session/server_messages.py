@@ -148,12 +148,11 @@ class ServerMessageHandler:
         if reply is None:
             logger.info("%s request %r ended unanswered (cancelled, or its call is over)", method, request_id)
             return
-        # The answer is being sent: nothing cancels it any more, not the call's end (the server often
-        # writes the call's result before it acknowledges our answer's POST, and cancelling that
-        # exchange closes its connection) nor a cancel of the question. The transport bounds the send
-        # by its own timeout; only the question's callback, above, is cancelled with its call.
-        with anyio.CancelScope(shield=True):
-            await self._reply(reply)
+        # Outside the question's scope: once the answer is being sent, neither the call's end nor the
+        # server's cancel of the question stops it (the server often writes the call's result before
+        # it acknowledges our answer's POST, and cancelling that exchange closed its connection). The
+        # transport bounds the send by its own timeout; the transports cancel no handler themselves.
+        await self._reply(reply)
 
     async def _on_notification(self, message: dict[str, Any]) -> None:
         method = message["method"]
