@@ -473,7 +473,7 @@ class StreamableHTTPTransport:
                         ours = message.get("id") == request_id or (
                             message.get("id") is None and "error" in message
                         )
-                        if ours and reply is None:  # the first answer wins; a duplicate is ignored
+                        if ours and waiter.reply is None:  # the first answer wins (here or on GET)
                             message["id"] = request_id
                             reply = waiter.reply = message
                             if waiter.scope is not None:
