@@ -20,7 +20,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench._venvs import ensure_fastmcp_venv, ensure_runtime_venv, fastmcp_python, runtime_python
+from bench._venvs import (
+    ensure_fastmcp_venv,
+    ensure_httpx_floor_venv,
+    ensure_runtime_venv,
+    fastmcp_python,
+    httpx_floor_python,
+    runtime_python,
+)
 from bench._workloads import FANOUT_ANSWER_DELAY_S, WORKLOADS, default_workloads
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,7 +38,7 @@ RESULTS = ROOT / "bench" / "results"
 class Driver:
     name: str
     era: str  # "modern" | "legacy": which floor it is compared with
-    venv: str  # "runtime" | "main" | "fastmcp" (see bench/_venvs.py)
+    venv: str  # "runtime" | "httpx" | "main" | "fastmcp" (see bench/_venvs.py)
     description: str
 
 
@@ -50,6 +57,13 @@ DRIVERS: dict[str, Driver] = {
             "runtime",
             "hand-written JSON-RPC, initialize + session, SSE parsed by hand",
         ),
+        Driver(
+            "floor-httpx-modern",
+            "modern",
+            "httpx",
+            "the modern floor on httpx 0.29 (our HTTP stack before httpx2); over stdio not run",
+        ),
+        Driver("floor-httpx-legacy", "legacy", "httpx", "the legacy floor on httpx 0.29; over stdio not run"),
         Driver("ours-modern", "modern", "runtime", 'mcp_client.Client(mode="2026-07-28")'),
         Driver("ours-legacy", "legacy", "runtime", 'mcp_client.Client(mode="legacy")'),
         Driver("official-auto", "modern", "main", 'mcp.Client(mode="auto") (probe -> 2026-07-28)'),
@@ -59,6 +73,9 @@ DRIVERS: dict[str, Driver] = {
     ]
 }
 FLOOR = {"modern": "floor-modern", "legacy": "floor-legacy"}
+HTTPX_FLOOR = {"modern": "floor-httpx-modern", "legacy": "floor-httpx-legacy"}
+"""The same floors on httpx: "xfloor" is our layer over its own stack (httpx2), "x httpx" our client
+over the floor of the stack it left (httpx 0.29, 1.33x httpx2's instructions per exchange)."""
 
 # (label, python venv, statement). `import mcp_client` against `import httpx2` (the HTTP stack it runs
 # on) is the target (<= 1.5x);
@@ -76,7 +93,7 @@ def _env(venv: str) -> dict[str, str]:
     env = dict(os.environ)
     env["BENCH_SERVER_PYTHON"] = sys.executable
     env.pop("PYTHONPATH", None)
-    if venv in ("main", "runtime"):
+    if venv in ("main", "runtime", "httpx"):
         env["PYTHONPATH"] = str(ROOT / "src")  # harmless when mcp_client is installed (editable)
     return env
 
@@ -88,6 +105,8 @@ _IN_REPO_VENV = False
 def _python(venv: str) -> str:
     if venv == "runtime":
         return sys.executable if _IN_REPO_VENV else str(runtime_python())
+    if venv == "httpx":  # the repo venv has httpx as a test peer
+        return sys.executable if _IN_REPO_VENV else str(httpx_floor_python())
     return sys.executable if venv == "main" else str(fastmcp_python())
 
 
@@ -154,6 +173,9 @@ def _import_samples(venv: str, statement: str, runs: int) -> list[float]:
     return [out[i + 1] - out[i] for i in range(0, len(out), 2)]
 
 
+NAN = float("nan")
+
+
 def _median(values: list[float]) -> float:
     return statistics.median(values) if values else float("nan")
 
@@ -196,17 +218,28 @@ def _summarize(runs: list[dict[str, Any]], drivers: list[Driver], workloads: lis
                 "rss_per_waiting_call_kb",
             ):
                 row[key] = _median([x[key] for x in good if key in x])
+            counted = [
+                x["new_connections_per_call"] for x in good if x.get("new_connections_per_call") is not None
+            ]
+            row["new_connections_per_call"] = _median(counted)
             cpu_ratios, tput_ratios, wall_ratios = [], [], []
+            httpx_cpu, httpx_tput = [], []
             for k in rounds:
                 mine, floor = by_key.get((w, d.name, k)), by_key.get((w, FLOOR[d.era], k))
                 if mine and floor and mine.get("ok") and floor.get("ok"):
                     cpu_ratios.append(mine["cpu_per_call_ms"] / floor["cpu_per_call_ms"])
                     wall_ratios.append(mine["wall_per_call_ms"] / floor["wall_per_call_ms"])
                     tput_ratios.append(mine["calls_per_s"] / floor["calls_per_s"])
+                other = by_key.get((w, HTTPX_FLOOR[d.era], k))
+                if mine and other and mine.get("ok") and other.get("ok"):
+                    httpx_cpu.append(mine["cpu_per_call_ms"] / other["cpu_per_call_ms"])
+                    httpx_tput.append(mine["calls_per_s"] / other["calls_per_s"])
             row["cpu_ratio"] = _median(cpu_ratios)
             row["cpu_ratio_range"] = [min(cpu_ratios), max(cpu_ratios)] if cpu_ratios else None
             row["wall_ratio"] = _median(wall_ratios)
             row["throughput_ratio"] = _median(tput_ratios)
+            row["cpu_ratio_httpx"] = _median(httpx_cpu)
+            row["throughput_ratio_httpx"] = _median(httpx_tput)
             rows[d.name] = row
         if rows:
             summary[w] = rows
@@ -237,19 +270,47 @@ def _targets(summary: dict[str, Any], imports: dict[str, Any]) -> list[dict[str,
     def get(w: str, d: str, key: str) -> float:
         return summary.get(w, {}).get(d, {}).get(key, float("nan"))
 
-    for era, d in (("modern", "ours-modern"), ("legacy", "ours-legacy")):
-        add(f"HTTP echo CPU/call, {era}: <= 1.05x floor", get("http-echo", d, "cpu_ratio"), 1.05)
-    for era, d in (("modern", "ours-modern"), ("legacy", "ours-legacy")):
+    eras = (("modern", "ours-modern"), ("legacy", "ours-legacy"))
+    floors = (("httpx2 floor", ""), ("httpx floor", "_httpx"))  # issue 43: both floors
+    for floor, suffix in floors:
+        for era, d in eras:
+            add(
+                f"HTTP echo CPU/call, {era}: <= 1.10x the {floor}",
+                get("http-echo", d, "cpu_ratio" + suffix),
+                1.10,
+            )
+    for era, d in eras:
         add(f"stdio echo CPU/call, {era}: <= 1.3x floor", get("stdio-echo", d, "cpu_ratio"), 1.3)
-    for era, d in (("modern", "ours-modern"), ("legacy", "ours-legacy")):
-        add(f"elicitation round trip CPU, {era}: <= 1.10x floor", get("http-elicit", d, "cpu_ratio"), 1.10)
-    for era, d in (("modern", "ours-modern"), ("legacy", "ours-legacy")):
-        add(
-            f"16 concurrent calls throughput, {era}: >= 0.95x floor",
-            get("http-echo-c16", d, "throughput_ratio"),
-            0.95,
-            higher_is_better=True,
+    for floor, suffix in floors:
+        for era, d in eras:
+            add(
+                f"elicitation round trip CPU, {era}: <= 1.15x the {floor}",
+                get("http-elicit", d, "cpu_ratio" + suffix),
+                1.15,
+            )
+    for floor, suffix in floors:
+        for era, d in eras:
+            add(
+                f"16 concurrent calls throughput, {era}: >= 0.95x the {floor}",
+                get("http-echo-c16", d, "throughput_ratio" + suffix),
+                0.95,
+                higher_is_better=True,
+            )
+    opened = get("http-elicit", "ours-legacy", "new_connections_per_call")
+    out.append(
+        {"target": "legacy elicitation call: opens no new TCP connection", "value": None, "limit": 0.0}
+        | (
+            {"status": "not measured"}
+            if opened != opened
+            else {
+                "value": opened,
+                "unit": " new connections/call",
+                "met": opened == 0,
+                "distance_pct": opened * 100,
+                "status": "met" if opened == 0 else "MISSED",
+            }
         )
+    )
     ours = imports.get("mcp_client", {}).get("median_s", float("nan"))
     httpx = imports.get("httpx2", {}).get("median_s", float("nan"))
     add("import mcp_client: <= 1.5x import httpx2", ours / httpx if httpx == httpx else float("nan"), 1.5)
@@ -306,12 +367,14 @@ def _table(
             else "a venv of the runtime dependencies only"
         ),
         "CPU = client-process user+sys per call; xfloor = median of per-round ratios to the same-era floor;",
-        "x range = lowest-highest per-round CPU ratio (how noisy the machine was).",
+        "x range = lowest-highest per-round CPU ratio (how noisy the machine was);",
+        "x httpx = the same ratio to the floor written on httpx 0.29 (xfloor: on httpx2, our own stack);",
+        "new conn/call = TCP connections the server accepted during the timed loop, per call.",
         "",
     ]
     head = (
-        f"| {'driver':<16}| CPU/call ms | xfloor | x range   | wall/call ms | xfloor | calls/s | xfloor "
-        "| p50 ms | p99 ms | connect ms | 1st call ms | RSS MB |"
+        f"| {'driver':<19}| CPU/call ms | xfloor | x range   | x httpx | wall/call ms | xfloor | calls/s "
+        "| xfloor | x httpx | p50 ms | p99 ms | connect ms | 1st call ms | RSS MB | new conn/call |"
     )
     for w, rows in summary.items():
         if WORKLOADS[w].fan_out:
@@ -322,17 +385,25 @@ def _table(
         lines.append("|" + "|".join("-" * (len(c)) for c in head.split("|")[1:-1]) + "|")
         for name, r in rows.items():
             if not r["runs"]:
-                lines.append(f"| {name:<16}| FAILED: {r.get('error', '')[:150]}")
+                lines.append(f"| {name:<19}| FAILED: {r.get('error', '')[:150]}")
                 continue
             lines.append(
-                f"| {name:<16}| {_fmt(r['cpu_per_call_ms'], 3):>11} | {_fmt(r['cpu_ratio']):>6} "
-                f"| {_range(r.get('cpu_ratio_range')):>9} "
+                f"| {name:<19}| {_fmt(r['cpu_per_call_ms'], 3):>11} | {_fmt(r['cpu_ratio']):>6} "
+                f"| {_range(r.get('cpu_ratio_range')):>9} | {_fmt(r.get('cpu_ratio_httpx', NAN)):>7} "
                 f"| {_fmt(r['wall_per_call_ms'], 3):>12} | {_fmt(r['wall_ratio']):>6} "
                 f"| {_fmt(r['calls_per_s'], 0):>7} "
-                f"| {_fmt(r['throughput_ratio']):>6} | {_fmt(r['p50_ms']):>6} | {_fmt(r['p99_ms']):>6} "
+                f"| {_fmt(r['throughput_ratio']):>6} | {_fmt(r.get('throughput_ratio_httpx', NAN)):>7} "
+                f"| {_fmt(r['p50_ms']):>6} | {_fmt(r['p99_ms']):>6} "
                 f"| {_fmt(r['connect_ms'], 1):>10} | {_fmt(r['first_call_ms'], 1):>11} "
-                f"| {_fmt(r['maxrss_mb'], 1):>6} |" + (f" ({r['failed']} failed)" if r["failed"] else "")
+                f"| {_fmt(r['maxrss_mb'], 1):>6} | {_fmt(r.get('new_connections_per_call', NAN), 3):>13} |"
+                + (f" ({r['failed']} failed)" if r["failed"] else "")
             )
+        lines.append("")
+    opened = summary.get("http-elicit", {}).get("ours-legacy", {}).get("new_connections_per_call", NAN)
+    if opened == opened:
+        lines.append(
+            f"new TCP connections per legacy elicitation call (ours-legacy, http-elicit): {opened:.3f}"
+        )
         lines.append("")
     lines += _fanout_table(summary)
     if imports:
@@ -356,6 +427,11 @@ def _table(
             lines.append(f"- [ ] {t['target']}: not measured")
             continue
         unit = t["unit"]
+        if "connections" in unit:
+            lines.append(
+                f"- [{'x' if t['met'] else ' '}] {t['target']}: {t['value']:.3f}{unit} -> {t['status']}"
+            )
+            continue
         lines.append(
             f"- [{'x' if t['met'] else ' '}] {t['target']}: {t['value']:.2f}{unit} -> {t['status']} "
             f"({t['distance_pct']:+.0f}% vs the limit)"
@@ -372,19 +448,19 @@ def _fanout_table(summary: dict[str, Any]) -> list[str]:
         f"### fan-out: N calls in flight over HTTP, each asking one question answered after "
         f"{FANOUT_ANSWER_DELAY_S * 1000:g} ms",
         "",
-        "| in flight | driver           | calls/s | xfloor | p50 ms | p99 ms | peak RSS MB "
+        "| in flight | driver              | calls/s | xfloor | p50 ms | p99 ms | peak RSS MB "
         "| RSS/waiting call KB |",
-        "|-----------|------------------|---------|--------|--------|--------|-------------"
+        "|-----------|---------------------|---------|--------|--------|--------|-------------"
         "|---------------------|",
     ]
     for w in levels:
         for name, r in summary[w].items():
             n = WORKLOADS[w].concurrency
             if not r["runs"]:
-                lines.append(f"| {n:>9} | {name:<16} | FAILED: {r.get('error', '')[:120]} |")
+                lines.append(f"| {n:>9} | {name:<19} | FAILED: {r.get('error', '')[:120]} |")
                 continue
             lines.append(
-                f"| {n:>9} | {name:<16} | {_fmt(r['calls_per_s'], 0):>7} | {_fmt(r['throughput_ratio']):>6} "
+                f"| {n:>9} | {name:<19} | {_fmt(r['calls_per_s'], 0):>7} | {_fmt(r['throughput_ratio']):>6} "
                 f"| {_fmt(r['p50_ms'], 1):>6} | {_fmt(r['p99_ms'], 1):>6} | {_fmt(r['maxrss_mb'], 1):>11} "
                 f"| {_fmt(r['rss_per_waiting_call_kb'], 1):>19} |"
                 + (f" ({r['failed']} failed)" if r["failed"] else "")
@@ -445,6 +521,18 @@ def main(argv: list[str] | None = None) -> int:
             )
     if not explicit and args.quick:
         names = [n for n in names if DRIVERS[n].venv != "fastmcp"]
+    httpx_floors = not _IN_REPO_VENV
+    if httpx_floors:
+        try:
+            ensure_httpx_floor_venv()
+        except Exception as exc:
+            httpx_floors = False
+            if any(DRIVERS[n].venv == "httpx" for n in names) and explicit:
+                raise
+            notes.append(f"httpx floors skipped: {exc}")
+            names = [n for n in names if DRIVERS[n].venv != "httpx"]
+    else:
+        httpx_floors = True  # the repo venv has httpx
     if any(DRIVERS[n].venv == "fastmcp" for n in names):
         try:
             ensure_fastmcp_venv()
@@ -460,9 +548,10 @@ def main(argv: list[str] | None = None) -> int:
         notes.append("our client skipped: `from mcp_client import Client` fails")
         names = [n for n in names if not n.startswith("ours-")]
     for n in list(names):
-        floor = FLOOR[DRIVERS[n].era]
-        if floor not in names:
-            names.insert(0, floor)  # every ratio needs its floor in the same run
+        era = DRIVERS[n].era
+        for floor in (FLOOR[era], HTTPX_FLOOR[era]) if httpx_floors else (FLOOR[era],):
+            if floor not in names:
+                names.insert(0, floor)  # every ratio needs its floors in the same run
     drivers = [DRIVERS[n] for n in dict.fromkeys(names)]
     for note in notes:
         print(f"note: {note}")
@@ -492,6 +581,8 @@ def main(argv: list[str] | None = None) -> int:
                 for d in order:
                     if WORKLOADS[w].legacy_only and d.era != "legacy":
                         continue
+                    if d.venv == "httpx" and WORKLOADS[w].transport != "http":
+                        continue  # over stdio an httpx floor is the plain floor
                     r = _run_one(d, w, url, args.calls, warmup)
                     r["round"] = k
                     runs.append(r)
@@ -500,7 +591,7 @@ def main(argv: list[str] | None = None) -> int:
                         if r.get("ok")
                         else f"FAILED {r.get('error')}"
                     )
-                    print(f"[round {k + 1}/{args.rounds}] {w:<16} {d.name:<16} {status}", flush=True)
+                    print(f"[round {k + 1}/{args.rounds}] {w:<16} {d.name:<19} {status}", flush=True)
             for label, venv, stmt in imports_to_run:
                 import_samples.setdefault(label, []).extend(_import_samples(venv, stmt, args.import_runs))
     finally:

@@ -15,9 +15,11 @@ import asyncio
 import importlib
 import json
 import resource
+import socket
 import sys
 import time
 from typing import Any
+from urllib.parse import urlsplit
 
 from bench._workloads import WORKLOADS, Workload
 
@@ -76,6 +78,7 @@ async def _measure(
                 if got != expected[i]:
                     wrong.append(f"call {i}: {got!r} != {expected[i]!r}")
 
+        connections_before = _connections(target) if workload.transport == "http" else None
         if profiler is not None:
             profiler.enable()
         rss_before_kb = _maxrss_kb()
@@ -90,7 +93,14 @@ async def _measure(
         cpu = _cpu() - cpu1
         if profiler is not None:
             profiler.disable()
+        connections_after = _connections(target) if connections_before is not None else None
     latencies.sort()
+    # New TCP connections the client opened in the timed loop (the second query's own left out).
+    new_connections = (
+        connections_after - connections_before - 1
+        if connections_before is not None and connections_after is not None
+        else None
+    )
     rss_growth_kb = _maxrss_kb() - rss_before_kb
     return {
         "driver": driver,
@@ -112,7 +122,32 @@ async def _measure(
         "maxrss_mb": _maxrss_kb() / 1024,
         # What the timed loop added to the peak, per call it had in flight at once (fan-out levels).
         "rss_per_waiting_call_kb": rss_growth_kb / workload.concurrency,
+        "new_connections": new_connections,
+        "new_connections_per_call": new_connections / calls if new_connections is not None else None,
     }
+
+
+def _connections(target: str) -> int | None:
+    """The TCP connections the bench server accepted so far (``bench.server``), this query's own
+    included; ``None`` for a server that does not count (stdio, another server).
+
+    A raw socket, not urllib: the driver's peak RSS must be its client's alone.
+    """
+    parts = urlsplit(target)
+    if parts.scheme != "http" or parts.hostname is None:
+        return None
+    try:
+        with socket.create_connection((parts.hostname, parts.port or 80), timeout=10) as sock:
+            sock.sendall(b"GET /bench/connections HTTP/1.1\r\nhost: bench\r\nconnection: close\r\n\r\n")
+            data = b""
+            while chunk := sock.recv(65536):
+                data += chunk
+        head, _, body = data.partition(b"\r\n\r\n")
+        if not head.startswith(b"HTTP/1.1 200"):
+            return None
+        return int(json.loads(body)["connections"])
+    except (OSError, ValueError, KeyError):
+        return None
 
 
 def _maxrss_kb() -> float:

@@ -1,6 +1,9 @@
 """Private venvs for the benchmark, so that each client runs beside what its users install, no more.
 
 * ``.cache/bench-venvs/fastmcp-<version>``: fastmcp and its many dependencies, kept out of the repo venv.
+* ``.cache/bench-venvs/httpx-floor-<hash>``: the runtime venv's packages plus httpx (the repo venv's
+  version), for the floors written on httpx (``floor-httpx-*``): the cheapest correct client on the
+  HTTP stack our client used before the port to httpx2 (docs/performance.md, "The HTTP stack").
 * ``.cache/bench-venvs/runtime-<hash>``: only this project's runtime dependencies (pyproject's
   ``dependencies``), for our client and the hand-written floors. The repo venv also holds the test
   peers (``mcp``, uvicorn, trio, click...), and the HTTP stack imports some of them when present
@@ -95,6 +98,23 @@ def ensure_runtime_venv(log=print) -> Path:
     """Return the runtime venv's python, creating it if needed (needs the package index, ~30 s)."""
     what = "the project's runtime dependencies only"
     return _ensure(runtime_venv(), runtime_dependencies(), _RUNTIME_PROBE, what, log)
+
+
+def httpx_floor_venv() -> Path:
+    packages = "\n".join([*runtime_dependencies(), "httpx"])
+    key = hashlib.sha256(packages.encode()).hexdigest()[:10]
+    return ROOT / ".cache" / "bench-venvs" / f"httpx-floor-{key}"
+
+
+def httpx_floor_python() -> Path:
+    return httpx_floor_venv() / "bin" / "python"
+
+
+def ensure_httpx_floor_venv(log=print) -> Path:
+    """The httpx floors' python: the runtime dependencies plus httpx, pinned to the repo venv's version."""
+    what = "the runtime dependencies and httpx, for the httpx floors"
+    probe = _RUNTIME_PROBE + ", httpx"
+    return _ensure(httpx_floor_venv(), [*runtime_dependencies(), "httpx"], probe, what, log)
 
 
 def ensure_fastmcp_venv(log=print) -> Path:

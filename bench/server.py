@@ -9,6 +9,10 @@ must never share it. Tools:
   The answer must be ``confirm=True`` or the tool answers ``refused <item>``.
 * ``confirm_ctx(item)`` asks the same question with ``ctx.elicit`` (legacy era only).
 
+Over HTTP the server counts the TCP connections it accepted; ``GET /bench/connections`` answers
+``{"connections": N}`` (that request's own connection included), so a run can tell how many new
+connections a client opened per call (``bench._run``: a legacy elicitation call should open none).
+
 Run:  python -m bench.server http [--port 0]   (prints ``PORT <n>`` on stdout once listening)
       python -m bench.server stdio
 """
@@ -16,9 +20,10 @@ Run:  python -m bench.server http [--port 0]   (prints ``PORT <n>`` on stdout on
 from __future__ import annotations
 
 import argparse
+import json
 import socket
 import sys
-from typing import Annotated
+from typing import Annotated, Any
 
 import anyio
 from mcp.server.mcpserver import Context, MCPServer
@@ -58,17 +63,50 @@ def build_server() -> MCPServer:
     return server
 
 
+CONNECTIONS_PATH = "/bench/connections"
+
+
+def _counting(app: Any, accepted: list[int]) -> Any:
+    """``app``, answering ``GET /bench/connections`` with the count in ``accepted`` itself."""
+
+    async def counted(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"] == CONNECTIONS_PATH:
+            body = json.dumps({"connections": accepted[0]}).encode()
+            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send({"type": "http.response.body", "body": body})
+            return
+        await app(scope, receive, send)
+
+    return counted
+
+
+def _counting_protocol(accepted: list[int]) -> type[Any]:
+    """uvicorn's h11 protocol (what it picks here: httptools is not installed), counting connections."""
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class Counting(H11Protocol):
+        def connection_made(self, transport: Any) -> None:
+            accepted[0] += 1
+            super().connection_made(transport)
+
+    return Counting
+
+
 def _serve_http(port: int) -> None:
     import uvicorn
 
-    app = build_server().streamable_http_app()
+    accepted = [0]
+    app = _counting(build_server().streamable_http_app(), accepted)
     # IPPROTO_TCP explicitly: asyncio only sets TCP_NODELAY on sockets whose proto says TCP, and
     # without it every call stalls ~40 ms (Nagle + delayed ACK), see PERFORMANCE.md.
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", port))
     sock.listen(512)
-    config = uvicorn.Config(app, log_level="warning", access_log=False, lifespan="on")
+    config = uvicorn.Config(
+        app, log_level="warning", access_log=False, lifespan="on", http=_counting_protocol(accepted)
+    )
     server = uvicorn.Server(config)
 
     async def main() -> None:

@@ -14,6 +14,12 @@ levels), each call's stream holds one while its answer needs another. Answers wa
 seconds first, as a person or a model would take.
 
 stdio: JSON lines to the server subprocess's stdin, replies read with ``readline`` (asyncio streams).
+
+Variants ``httpx-modern`` / ``httpx-legacy`` (drivers ``floor-httpx-*``) are the same code on httpx
+0.29 instead of httpx2 (same API): the floor our client was measured against before the port to
+httpx2, so the bench shows both "our layer over its stack" (the httpx2 floor) and "our client over
+the cheapest correct client" (whichever floor is cheaper). They run in a venv with httpx beside the
+runtime dependencies (``bench/_venvs.py``). Over stdio they are the plain floors.
 """
 
 from __future__ import annotations
@@ -29,7 +35,7 @@ import httpx2
 
 from bench.drivers._stdio_cmd import server_command
 
-VARIANTS = ("modern", "legacy")
+VARIANTS = ("modern", "legacy", "httpx-modern", "httpx-legacy")
 MODERN = "2026-07-28"
 LEGACY = "2025-11-25"
 CLIENT_INFO = {"name": "bench-floor", "version": "1.0"}
@@ -42,7 +48,19 @@ META = {
 ACCEPT_CONFIRM = {"action": "accept", "content": {"confirm": True}}
 
 Call = Callable[[str, dict[str, Any]], Awaitable[str]]
-POOL = httpx2.Limits(max_connections=None, max_keepalive_connections=20)
+
+
+def _http_lib(variant: str) -> Any:
+    """httpx2, or httpx for an ``httpx-`` variant (imported only then: it is not a runtime dependency)."""
+    if variant.startswith("httpx-"):
+        import httpx
+
+        return httpx
+    return httpx2
+
+
+def _pool(lib: Any) -> Any:
+    return lib.Limits(max_connections=None, max_keepalive_connections=20)
 
 
 def _text(msg: dict[str, Any]) -> str:
@@ -67,7 +85,7 @@ def _sse_messages(body: str) -> list[dict[str, Any]]:
     return [m for m in out if m]
 
 
-def _reply(response: httpx2.Response, rid: int) -> dict[str, Any]:
+def _reply(response: Any, rid: int) -> dict[str, Any]:
     if response.headers.get("content-type", "").startswith("application/json"):
         return json.loads(response.content)
     for msg in _sse_messages(response.text):
@@ -77,9 +95,9 @@ def _reply(response: httpx2.Response, rid: int) -> dict[str, Any]:
 
 
 @asynccontextmanager
-async def _http_modern(url: str, answer_delay: float) -> AsyncIterator[Call]:
+async def _http_modern(url: str, answer_delay: float, lib: Any = httpx2) -> AsyncIterator[Call]:
     ids = itertools.count(1)
-    async with httpx2.AsyncClient(timeout=30.0, limits=POOL) as http:
+    async with lib.AsyncClient(timeout=30.0, limits=_pool(lib)) as http:
 
         async def call(tool: str, arguments: dict[str, Any]) -> str:
             headers = {
@@ -109,10 +127,10 @@ async def _http_modern(url: str, answer_delay: float) -> AsyncIterator[Call]:
 
 
 @asynccontextmanager
-async def _http_legacy(url: str, answer_delay: float) -> AsyncIterator[Call]:
+async def _http_legacy(url: str, answer_delay: float, lib: Any = httpx2) -> AsyncIterator[Call]:
     ids = itertools.count(1)
     base = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
-    async with httpx2.AsyncClient(timeout=30.0, limits=POOL) as http:
+    async with lib.AsyncClient(timeout=30.0, limits=_pool(lib)) as http:
         init = {
             "jsonrpc": "2.0",
             "id": next(ids),
@@ -239,8 +257,9 @@ async def _stdio(era: str) -> AsyncIterator[Call]:
 
 
 def open_client(variant: str, transport: str, target: str, answer_delay: float = 0.0):
+    era = variant.removeprefix("httpx-")
     if transport == "stdio":
-        return _stdio(variant)  # one call at a time: no fan-out over stdio here
-    if variant == "modern":
-        return _http_modern(target, answer_delay)
-    return _http_legacy(target, answer_delay)
+        return _stdio(era)  # one call at a time: no fan-out over stdio here
+    if era == "modern":
+        return _http_modern(target, answer_delay, _http_lib(variant))
+    return _http_legacy(target, answer_delay, _http_lib(variant))

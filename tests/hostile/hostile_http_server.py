@@ -844,6 +844,54 @@ async def _barrier_ask(
     await sse.end()
 
 
+@tool("ask_then_answer")
+async def _ask_then_answer(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """Legacy: push one question, and answer the call (with the action it got) as soon as the answer
+    arrives: before that answer's POST is acknowledged, as the official server often does."""
+    sse = await Sse(writer).start()
+    answer = await _ask(server, sse, form_question("Go?"))
+    await sse.event(text_result(message, f"action={answer.get('result', {}).get('action')}"))
+    await sse.end()
+
+
+@tool("ask_and_move_on")
+async def _ask_and_move_on(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """Legacy: push one question, then answer the call at once without waiting for the answer."""
+    sse = await Sse(writer).start()
+    question_id = f"srv-{next(server.ids)}"
+    await sse.event({"jsonrpc": "2.0", "id": question_id, **form_question("Anyone?")})
+    await asyncio.sleep(0.2)
+    await sse.event(text_result(message, "moved on"))
+    await sse.end()
+
+
+@tool("ask_two_at_once")
+async def _ask_two_at_once(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """Legacy: push two questions in one write (both open at once), wait for both answers, then say
+    which actions came back, in the questions' order."""
+    sse = await Sse(writer).start()
+    futures: list[asyncio.Future[Any]] = []
+    events = b""
+    for text in ("First?", "Second?"):
+        question_id = f"srv-{next(server.ids)}"
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        server.pending[question_id] = future
+        futures.append(future)
+        question = {"jsonrpc": "2.0", "id": question_id, **form_question(text)}
+        events += f"event: message\ndata: {json.dumps(question)}\n\n".encode()
+    await sse.raw(events)
+    answers = await asyncio.wait_for(asyncio.gather(*futures), _ENDLESS_SECONDS)
+    actions = [a.get("result", {}).get("action") for a in answers]
+    await sse.event(text_result(message, f"actions={','.join(str(a) for a in actions)}"))
+    await sse.end()
+
+
 @tool("state_verbatim")
 async def _state_verbatim(
     server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
@@ -962,6 +1010,22 @@ async def handle_mcp(
         future = server.pending.get(message.get("id"))
         if future is not None and not future.done():
             future.set_result(message)
+        if "slow_ack=1" in request.target:
+            # The tool writes the call's result meanwhile; a client that hangs up on this exchange
+            # before its 202 (it cancelled its answer) is logged.
+            await asyncio.sleep(0.5)
+            waited = not reader.at_eof()
+            server.log(
+                {
+                    "event": "answer-ack",
+                    "id": message.get("id"),
+                    "client_waited": waited,
+                    "tag": request.target,
+                }
+            )
+            with contextlib.suppress(ConnectionError):
+                await send_body(writer, 202, b"", None)
+            return
         await send_body(writer, 202, b"", None)
         return
     if "id" not in message:  # a notification

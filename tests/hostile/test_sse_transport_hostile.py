@@ -18,6 +18,7 @@ from anyio.abc import SocketStream
 
 from mcp_client import Client, MCPConnectionError, ProtocolError, SessionExpiredError
 from mcp_client._transports.http_sse import SSETransport
+from mcp_client.types import ElicitResult
 from tests.hostile.test_memory import peak_memory
 
 pytestmark = pytest.mark.anyio
@@ -347,3 +348,48 @@ async def test_a_gzip_bomb_answering_a_post_is_refused_within_the_limit(status: 
                     await client.call_tool("echo", {})
                 assert peak[0] < 12 * limit, f"peak {peak[0] >> 20} MiB"
                 assert [tool.name for tool in (await client.list_tools()).tools] == ["echo"]  # still works
+
+
+async def test_an_answer_the_server_never_acknowledges_ends_at_the_timeout(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The server asks mid-call, answers the call as soon as our answer arrives, and never acknowledges
+    the answer's POST. The answer is not cancelled with its call (issue 43), so the transport's own
+    timeout must end it: a warning, and the client closes without waiting on it."""
+
+    async def handle(stream: SocketStream, method: str, path: str, body: bytes, server: Server) -> None:
+        if method == "GET":
+            await stream_then("/messages?sessionId=abc")(stream, method, path, body, server)
+            return
+        message = json.loads(body)
+        assert server.event_stream is not None
+        if message.get("method") == "tools/call":
+            server.posts.append(message)
+            await accepted(stream)
+            question = {
+                "jsonrpc": "2.0",
+                "id": "q1",
+                "method": "elicitation/create",
+                "params": {"message": "Go?", "requestedSchema": {"type": "object", "properties": {}}},
+            }
+            await server.event_stream.send(f"event: message\ndata: {json.dumps(question)}\n\n".encode())
+            return
+        if message.get("id") == "q1" and "method" not in message:  # our answer: the call ends, no 202
+            reply = {"jsonrpc": "2.0", "id": server.posts[-1]["id"], "result": {"content": []}}
+            await server.event_stream.send(f"event: message\ndata: {json.dumps(reply)}\n\n".encode())
+            await anyio.sleep_forever()
+        await accepted(stream)
+        await answer_on_stream(server, body)
+
+    async def accept(context: object, params: object) -> ElicitResult:
+        return ElicitResult(action="accept", content={})
+
+    caplog.set_level("WARNING", logger="mcp_client.sse")
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with serving(handle) as server:
+            transport = SSETransport(server.url, timeout=1)
+            async with Client(transport, mode="legacy", timeout=10, elicitation_callback=accept) as client:
+                result = await client.call_tool("echo", {})
+                assert result.content == []
+                while "did not acknowledge a response within 1s" not in caplog.text:  # noqa: ASYNC110
+                    await anyio.sleep(0.05)  # the warning is the event

@@ -27,9 +27,10 @@ from mcp_client._errors import (
 )
 from mcp_client._protocol.eras import Era
 from mcp_client._protocol.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS
+from mcp_client._schema.cache import parse_form_schema_once
 from mcp_client._session.context import ClientRequestContext
 from mcp_client._session.router import Question
-from mcp_client.schema import FormSchema, parse_form_schema
+from mcp_client.schema import FormSchema
 from mcp_client.types import (
     ElicitRequestFormParams,
     ElicitRequestParams,
@@ -100,7 +101,7 @@ def parse_request(raw: object) -> tuple[ElicitRequestParams, FormSchema | None]:
     if not isinstance(message, str):
         raise InvalidElicitationSchemaError("the server sent an elicitation request without a message")
     if mode == "form":
-        schema = parse_form_schema(raw.get("requestedSchema"))
+        schema = parse_form_schema_once(raw.get("requestedSchema"))
         return ElicitRequestFormParams.from_form(message, schema), schema
     if mode == "url":
         try:

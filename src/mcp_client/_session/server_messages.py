@@ -124,11 +124,13 @@ class ServerMessageHandler:
             )
             return
         era = self.era or UNSETTLED
+        reply: dict[str, Any] | None = None
         with anyio.CancelScope() as scope, self._questions.pushed(related, scope) as owners:
             self._in_flight[request_id] = scope
             try:
                 context = self._questions.push_context(era, request_id, owners.call)
                 answer = await self._router.run(handler, message.get("params"), context, era)
+                reply = _jsonrpc.result_response(request_id, answer)
             except MCPError as exc:
                 # A refusal: the callback's own MCPError goes to the server as it is (an undeclared kind
                 # as the short "... not supported"); the call, if it fails, raises the refusal itself.
@@ -137,18 +139,20 @@ class ServerMessageHandler:
                     reply = _jsonrpc.error_response(request_id, exc.code, exc.wire_message)
                 else:
                     reply = _jsonrpc.error_response(request_id, exc.code, exc.message, exc.data)
-                await self._reply(reply)
-                return
             except MCPClientError as exc:
                 owners.fail(exc)
                 code, reason = handler.refusal(exc)
-                await self._reply(_jsonrpc.error_response(request_id, code, reason))
-                return
+                reply = _jsonrpc.error_response(request_id, code, reason)
             finally:
                 self._in_flight.pop(request_id, None)
-            await self._reply(_jsonrpc.result_response(request_id, answer))
-        if scope.cancelled_caught:
+        if reply is None:
             logger.info("%s request %r ended unanswered (cancelled, or its call is over)", method, request_id)
+            return
+        # Outside the question's scope: once the answer is being sent, neither the call's end nor the
+        # server's cancel of the question stops it (the server often writes the call's result before
+        # it acknowledges our answer's POST, and cancelling that exchange closed its connection). The
+        # transport bounds the send by its own timeout; the transports cancel no handler themselves.
+        await self._reply(reply)
 
     async def _on_notification(self, message: dict[str, Any]) -> None:
         method = message["method"]

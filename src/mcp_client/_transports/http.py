@@ -21,6 +21,7 @@ The redirect policy is ``http_redirects``'s; bodies and SSE events are read with
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 from collections.abc import Mapping
@@ -75,7 +76,8 @@ _SESSION_ID = re.compile(r"[\x21-\x7e]+")
 
 
 class _Waiter:
-    """A request reading its own SSE stream, which a response on the GET stream may end early."""
+    """A request reading its own SSE stream: one scope, which a response on the GET stream cancels
+    (``reply`` set first), and whose deadline bounds the drain once our own response is in."""
 
     __slots__ = ("reply", "scope")
 
@@ -252,19 +254,25 @@ class StreamableHTTPTransport:
             self._protocol_version = protocol_version
         status = 0
         body = b""
+        slots = self._send_slots
         with anyio.move_on_after(self._timeout) as waiting:
-            async with self._send_slots:
-                try:
-                    async with self._exchange(
-                        "POST", self._headers(headers), _jsonrpc.encode(message)
-                    ) as response:
-                        status = response.status_code
-                        body = await read_limited(response, self.url, self._max_bytes)
-                except httpx2.TransportError as exc:
-                    raise connection_error(self.url, exc) from exc
-                except ProtocolError as exc:
-                    logger.warning("%s (answering a %s)", exc, what)
-                    return
+            try:
+                slots.acquire_nowait()  # a free slot costs no trip through the event loop
+            except anyio.WouldBlock:
+                await slots.acquire()
+            try:
+                async with self._exchange(
+                    "POST", self._headers(headers), _jsonrpc.encode(message)
+                ) as response:
+                    status = response.status_code
+                    body = await read_limited(response, self.url, self._max_bytes)
+            except httpx2.TransportError as exc:
+                raise connection_error(self.url, exc) from exc
+            except ProtocolError as exc:
+                logger.warning("%s (answering a %s)", exc, what)
+                return
+            finally:
+                slots.release()
         if waiting.cancelled_caught:
             logger.warning("%s did not acknowledge a %s within %ss", self.url, what, self._timeout)
             return
@@ -379,25 +387,31 @@ class StreamableHTTPTransport:
         )
 
     async def _read_sse(self, response: httpx2.Response, request_id: Any, resumable: bool) -> Message:
-        """Read SSE events until our response, wherever it comes (see ``_read_own_stream``)."""
+        """Read SSE events until our response, wherever it comes (see ``_read_own_stream``).
+
+        One cancel scope per reply: a response delivered on the GET stream cancels it, and once our
+        response is in, its deadline bounds reading the rest of the stream (``_consume_events``).
+        """
         waiter = _Waiter()
         self._waiters[request_id] = waiter
         try:
             with anyio.CancelScope() as waiter.scope:
-                return await self._read_own_stream(response, request_id, resumable)
-            assert waiter.reply is not None  # only a reply on the GET stream cancels the scope
+                await self._read_own_stream(response, request_id, resumable, waiter)
+            assert waiter.reply is not None  # kept before the drain; else delivered on the GET stream
             return waiter.reply
         finally:
             self._waiters.pop(request_id, None)
 
-    async def _read_own_stream(self, response: httpx2.Response, request_id: Any, resumable: bool) -> Message:
+    async def _read_own_stream(
+        self, response: httpx2.Response, request_id: Any, resumable: bool, waiter: _Waiter
+    ) -> Message:
         """Read our stream until the response; resume with GET + Last-Event-ID if the stream drops.
 
         Only legacy versions resume; in the 2026-07-28 era a dropped stream is lost and the client
         re-issues the request (``RequestStreamLost``).
         """
         cursor = StreamCursor()
-        reply = await self._consume_events(response, request_id, cursor)
+        reply = await self._consume_events(response, request_id, cursor, waiter)
         attempts = 0
         while reply is None:
             if not resumable:
@@ -418,12 +432,12 @@ class StreamableHTTPTransport:
             attempts += 1
             await anyio.sleep(cursor.retry_ms / 1000)
             before = cursor.last_id
-            reply = await self._resume(request_id, cursor)
+            reply = await self._resume(request_id, cursor, waiter)
             if cursor.last_id != before:
                 attempts = 0  # progress: the stream gave us something new
         return reply
 
-    async def _resume(self, request_id: Any, cursor: StreamCursor) -> Message | None:
+    async def _resume(self, request_id: Any, cursor: StreamCursor, waiter: _Waiter) -> Message | None:
         headers = self._get_headers()
         headers["last-event-id"] = cursor.last_id or ""
         try:
@@ -435,51 +449,48 @@ class StreamableHTTPTransport:
                     return None
                 if not is_event_stream(response):
                     return None
-                return await self._consume_events(response, request_id, cursor)
+                return await self._consume_events(response, request_id, cursor, waiter)
         except httpx2.TransportError:
             return None  # counted as an attempt that yielded nothing
 
     async def _consume_events(
-        self, response: httpx2.Response, request_id: Any, cursor: StreamCursor
+        self, response: httpx2.Response, request_id: Any, cursor: StreamCursor, waiter: _Waiter
     ) -> Message | None:
         """Dispatch every event of one SSE response; return our reply if it came.
 
-        After the reply the rest of the stream is read (briefly) so httpx2 can reuse the connection.
+        After the reply the rest of the stream is read (briefly: ``waiter.scope``'s deadline) so httpx2
+        can reuse the connection; the reply is kept in ``waiter`` first, so a drain cut short keeps it.
+        The questions the stream carried are cancelled by their owners when the request is over
+        (``_session.questions``), never here: an answer being sent goes on to its end.
         """
         reply: Message | None = None
-        handlers: list[anyio.CancelScope] = []
         try:
-            with anyio.CancelScope() as drain:
-                try:
-                    reader = EventReader(response, self.url, self._max_bytes, cursor)
-                    async for raw in response.aiter_raw():
-                        for data in reader.feed(raw):
-                            message = self._decode(data)
-                            if _jsonrpc.is_response(message):
-                                ours = message.get("id") == request_id or (
-                                    message.get("id") is None and "error" in message
-                                )
-                                if ours and reply is None:  # the first answer wins; a duplicate is ignored
-                                    message["id"] = request_id
-                                    reply = message
-                                    drain.deadline = anyio.current_time() + _DRAIN_SECONDS
-                                else:
-                                    logger.debug(
-                                        "ignoring a response for %r (unknown or repeated)", message.get("id")
-                                    )
-                            else:
-                                await self._dispatch(message, handlers, request_id)
-                except httpx2.TransportError:
-                    if reply is None:
-                        return None  # dropped: the caller resumes from the cursor if it can
-                except ProtocolError:
-                    if reply is None:
-                        raise
-                    # The answer came: garbage after it (read while draining) cannot take it away.
-        finally:
-            if reply is not None:
-                for scope in handlers:
-                    scope.cancel()  # the request is answered; its questions are moot
+            reader = EventReader(response, self.url, self._max_bytes, cursor)
+            async for raw in response.aiter_raw():
+                for data in reader.feed(raw):
+                    message = self._decode(data)
+                    if _jsonrpc.is_response(message):
+                        ours = message.get("id") == request_id or (
+                            message.get("id") is None and "error" in message
+                        )
+                        if ours and waiter.reply is None:  # the first answer wins (here or on GET)
+                            message["id"] = request_id
+                            reply = waiter.reply = message
+                            if waiter.scope is not None:
+                                waiter.scope.deadline = anyio.current_time() + _DRAIN_SECONDS
+                        else:
+                            logger.debug(
+                                "ignoring a response for %r (unknown or repeated)", message.get("id")
+                            )
+                    else:
+                        await self._dispatch(message, request_id)
+        except httpx2.TransportError:
+            if reply is None:
+                return None  # dropped: the caller resumes from the cursor if it can
+        except ProtocolError:
+            if reply is None:
+                raise
+            # The answer came: garbage after it (read while draining) cannot take it away.
         return reply
 
     def _decode(self, data: bytes | str) -> Message:
@@ -489,12 +500,11 @@ class StreamableHTTPTransport:
         except ProtocolError as exc:
             raise ProtocolError(f"{self.url}: {exc}") from None
 
-    async def _dispatch(
-        self, message: Message, handlers: list[anyio.CancelScope] | None, related: RequestId | None
-    ) -> None:
+    async def _dispatch(self, message: Message, related: RequestId | None) -> None:
         """Pass a server message on; one that came on a request's own stream names that request.
 
-        A request runs in its own task, once a slot is free (see ``ServerRequestSlots``).
+        A request runs in its own task, once a slot is free (see ``ServerRequestSlots``); the session
+        cancels its callback if the request it belongs to is over first.
         """
         on_message = self._on_message
         if on_message is None:
@@ -502,15 +512,7 @@ class StreamableHTTPTransport:
         if not _jsonrpc.is_request(message) or self._spawn is None:
             await on_message(message, related)
             return
-        scope = anyio.CancelScope()
-        if handlers is not None:
-            handlers.append(scope)
-
-        async def run() -> None:
-            with scope:
-                await on_message(message, related)
-
-        await self._server_requests.spawn(self._spawn, run)
+        await self._server_requests.spawn(self._spawn, functools.partial(on_message, message, related))
 
     def _get_headers(self) -> dict[str, str]:
         headers = {
@@ -573,7 +575,7 @@ class StreamableHTTPTransport:
                             if _jsonrpc.is_response(message):
                                 self._deliver_elsewhere(message)
                             else:
-                                await self._dispatch(message, None, None)
+                                await self._dispatch(message, None)
             except (httpx2.HTTPError, MCPConnectionError, ProtocolError):
                 pass
             failures = 0 if cursor.events != events_before else failures + 1

@@ -198,7 +198,17 @@ class SSETransport(Transport):
     async def send(
         self, message: Message, headers: Mapping[str, str], *, protocol_version: str | None = None
     ) -> None:
-        await self._post(message, headers, None)
+        """POST a notification or a response, waiting at most ``timeout`` for its acknowledgement.
+
+        An answer to a server's question is no longer cancelled with the call it belongs to once it
+        is being sent (``_session.server_messages``): this bound is what ends it when a server never
+        acknowledges it.
+        """
+        with anyio.move_on_after(self._timeout) as waiting:
+            await self._post(message, headers, None)
+        if waiting.cancelled_caught:
+            what = message.get("method", "response")
+            logger.warning("%s did not acknowledge a %s within %ss", self.url, what, self._timeout)
 
     async def aclose(self) -> None:
         scope, self._stream_scope = self._stream_scope, None
