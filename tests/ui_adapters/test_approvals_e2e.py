@@ -108,3 +108,18 @@ async def test_a_session_approval_is_asked_once() -> None:
             await client.call_tool("write_note", {"text": "b"})
             assert await ran(client) == ["write_note", "write_note"]
     assert [message.step for message in seen] == ["approval", "done"]
+
+
+async def test_a_call_canned_approvals_do_not_cover_is_denied_with_the_assertion_as_its_cause() -> None:
+    """In a test, the canned callback's AssertionError (naming the call) is the denial's cause: the
+    traceback says which call had no answer, not only that the callback failed."""
+    approvals = canned_approvals({"ran": "allow"})
+    with anyio.fail_after(TIMEOUT):
+        async with Client(
+            server(), tool_policy=ToolPolicy(ask="always"), approval_callback=approvals
+        ) as client:
+            with pytest.raises(ToolCallDenied, match="the approval callback failed") as caught:
+                await client.call_tool("drop_notes", {})
+            assert isinstance(caught.value.__cause__, AssertionError)
+            assert "drop_notes" in str(caught.value.__cause__)
+            assert "drop_notes" not in await ran(client)

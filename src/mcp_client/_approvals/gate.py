@@ -189,10 +189,13 @@ class ApprovalGate:
             description=_text(entry, "description"),
             reason=decision.reason,
         )
-        result = await self._ask(request)
+        result, failure = await self._ask(request)
         if result is None:
             audit = Audit(server, name, _CALLBACK_FAILED, "deny", asked=True, source="callback")
-            self._settle(audit, arguments, fix="fix the approval_callback (its error is logged above)")
+            try:
+                self._settle(audit, arguments, fix="fix the approval_callback (its error is logged above)")
+            except ToolCallDenied as denied:
+                raise denied from failure  # the traceback shows what the callback raised
             return
         if result.remember in ("session", "always"):
             self._remembered[tool] = result.decision
@@ -238,21 +241,22 @@ class ApprovalGate:
             arguments=request.arguments,
         )
 
-    async def _ask(self, request: ApprovalRequest) -> ApprovalResult | None:
-        """The callback's answer; ``None`` if it failed (logged). Cancellation passes through."""
+    async def _ask(self, request: ApprovalRequest) -> tuple[ApprovalResult | None, Exception | None]:
+        """The callback's answer; ``None`` if it failed (logged), with what it raised. Cancellation
+        passes through."""
         callback = self._callback
         if callback is None:  # check_approval_options makes this unreachable from Client(...)
             logger.warning("no approval_callback to ask about %s on %s", request.tool, request.server)
-            return None
+            return None, None
         try:
             answer: object = callback(self._context(request), request)
             if inspect.isawaitable(answer):
                 answer = await answer
-        except Exception:
+        except Exception as failed:
             logger.exception(
                 "the approval_callback failed on %s of %s; the call is denied", request.tool, request.server
             )
-            return None
+            return None, failed
         if not isinstance(answer, ApprovalResult):  # pyright: ignore[reportUnnecessaryIsInstance]
             logger.warning(
                 "the approval_callback returned %s for %s of %s, not an ApprovalResult; the call is denied",
@@ -260,8 +264,8 @@ class ApprovalGate:
                 request.tool,
                 request.server,
             )
-            return None
-        return answer
+            return None, None
+        return answer, None
 
     async def _stored(self, key: str) -> Literal["allow", "deny"] | None:
         try:
