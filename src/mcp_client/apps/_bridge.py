@@ -171,7 +171,7 @@ class AppBridge:
         self._app_info: dict[str, Any] | None = None
         self._app_capabilities: dict[str, Any] | None = None
         self._size: dict[str, float] = {}
-        self.teardown_requested = False
+        self.teardown_requested: bool = False
         """Whether the view asked to be torn down (``ui/notifications/request-teardown``): the host
         decides whether to."""
 

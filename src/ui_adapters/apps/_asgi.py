@@ -87,8 +87,8 @@ class AppHostASGI(AppHost):
             on_model_context=on_model_context,
             on_log=on_log,
         )
-        self.host_origin = f"{scheme}://{host}"
-        self.sandbox_origin = f"{scheme}://{sandbox}"
+        self.host_origin: str = f"{scheme}://{host}"
+        self.sandbox_origin: str = f"{scheme}://{sandbox}"
         self._scheme, self._host, self._sandbox = scheme, host, sandbox
         self._frame_ancestors = tuple(frame_ancestors) if frame_ancestors is not None else (self.host_origin,)
         self._entered = False

@@ -67,7 +67,7 @@ class ViewChannel:
     ) -> None:
         self.title = title
         self.server = server
-        self.html = html
+        self.html: str = html
         self.csp = csp
         self.permissions = permissions
         self.proxy_csp = proxy_csp
@@ -75,18 +75,18 @@ class ViewChannel:
         self.allow = allow
         self.border = border
         self.theme = theme
-        self.token = secrets.token_urlsafe(24)
+        self.token: str = secrets.token_urlsafe(24)
         """The host page's path: ``/<token>`` on the host origin."""
-        self.sandbox_token = secrets.token_urlsafe(24)
+        self.sandbox_token: str = secrets.token_urlsafe(24)
         """The proxy's path: ``/<sandbox_token>`` on the sandbox origin."""
-        self.csrf = secrets.token_urlsafe(24)
-        self.closed = anyio.Event()
-        self.closed_text = "This view is closed."
-        self.refused = 0
+        self.csrf: str = secrets.token_urlsafe(24)
+        self.closed: anyio.Event = anyio.Event()
+        self.closed_text: str = "This view is closed."
+        self.refused: int = 0
         """Messages refused because the inbox was full (a flooding view)."""
-        self.pages = 0
+        self.pages: int = 0
         """Event streams open now (a host page being shown)."""
-        self.page_seen = anyio.Event()
+        self.page_seen: anyio.Event = anyio.Event()
         self._no_pages = anyio.Event()
         self._no_pages.set()
         self._pages_changed = anyio.Event()

@@ -71,7 +71,7 @@ class AppSite:
         self.host_authority = host_authority
         self.sandbox_authority = sandbox_authority
         self.scheme = scheme
-        self.frame_ancestors = tuple(frame_ancestors)
+        self.frame_ancestors: tuple[str, ...] = tuple(frame_ancestors)
         """Origins allowed to frame the host page (a web app that embeds it); none by default."""
         self._views: list[ViewChannel] = []
 

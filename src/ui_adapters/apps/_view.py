@@ -43,7 +43,7 @@ class AppView:
     ) -> None:
         self.name = name
         self.server = server
-        self.arguments = dict(arguments)
+        self.arguments: dict[str, Any] = dict(arguments)
         self.result = result
         self.url = url
         self.messages: list[dict[str, Any]] = []

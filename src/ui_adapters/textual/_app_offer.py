@@ -64,8 +64,8 @@ class AppOfferScreen(ModalScreen[bool]):
     ) -> None:
         """``open_url`` opens the view once the person asks (default: the app's ``open_url``)."""
         super().__init__()
-        self.tool_name = sanitize(name, max_length=80, single_line=True) or "the tool"
-        self.result = result
+        self.tool_name: str = sanitize(name, max_length=80, single_line=True) or "the tool"
+        self.result: CallToolResult = result
         self.url = url
         self._open_url = open_url
 
