@@ -152,3 +152,42 @@ async def test_broker_call_tool_pauses_on_an_approval_and_resume_waits_for_the_d
             again = await broker.call_tool(client, "plain", {"text": "y"})  # remembered for the session
     assert isinstance(again, CallToolResult) and text_of(again) == "ran plain"
     assert await ran(approvals_url) == [*before, "plain", "plain"]
+
+
+async def test_pydantic_ai_defers_a_call_paused_on_its_approval_and_reads_the_refusal(
+    approvals_url: str,
+) -> None:
+    from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults
+    from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+    from mcp_client.frameworks.pydantic_ai import MCPToolset
+
+    def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        returns = [p for m in messages for p in getattr(m, "parts", []) if isinstance(p, ToolReturnPart)]
+        if not returns:
+            return ModelResponse(parts=[ToolCallPart("drop_notes", {}, tool_call_id="c1")])
+        return ModelResponse(parts=[TextPart(f"The tool said: {returns[0].content}")])
+
+    broker = QuestionBroker()
+    before = await ran(approvals_url)
+    with anyio.fail_after(BOUND):
+        async with gated(approvals_url, broker) as client:
+            toolset = MCPToolset(client, pause_with=broker)
+            agent = Agent(FunctionModel(model), toolsets=[toolset], output_type=[str, DeferredToolRequests])
+            run = await agent.run("Drop the notes")
+            assert isinstance(run.output, DeferredToolRequests)
+            call_id = run.output.metadata["c1"]["mcp_paused_call"]
+            (item,) = broker.pending()
+            assert item.kind == "approval" and item.call_id == call_id
+            await broker.answer(item.id, ApprovalResult(decision="deny", note="keep them"))
+            result = await broker.resume(call_id, client)
+            assert isinstance(result, CallToolResult)
+            answers = DeferredToolResults(calls={"c1": toolset.deferred_result("drop_notes", result)})
+            final = await agent.run(message_history=run.all_messages(), deferred_tool_results=answers)
+    (told,) = [p for m in final.all_messages() for p in m.parts if isinstance(p, ToolReturnPart)]
+    assert told.outcome == "success"  # a refusal, not an error to retry (as in the run itself)
+    assert final.output == (
+        "The tool said: The user refused this call of drop_notes: it was not run. The user said: keep them"
+    )
+    assert await ran(approvals_url) == before
