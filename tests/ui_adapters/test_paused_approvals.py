@@ -132,6 +132,19 @@ async def test_a_call_the_policy_allows_or_denies_does_not_pause(approvals_url: 
     assert broker.pending() == [] and broker.paused_calls() == []
 
 
+async def test_a_client_asking_another_callback_is_asked_there_and_does_not_pause(approvals_url: str) -> None:
+    from ui_adapters import canned_approvals
+
+    broker, approver = QuestionBroker(), canned_approvals({"*": "allow"})
+    with anyio.fail_after(BOUND):
+        async with Client(approvals_url, approval_callback=approver, tool_policy=ToolPolicy()) as client:
+            bridge = ToolBridge(client, pause_with=broker)
+            message = await bridge.run_openai(openai_call("plain", {"text": "x"}))
+    assert message["content"] == "ran plain"
+    assert [request.tool for request in approver.asked] == ["plain"]
+    assert broker.pending() == [] and broker.paused_calls() == []
+
+
 async def test_broker_call_tool_pauses_on_an_approval_and_resume_waits_for_the_decision(
     approvals_url: str,
 ) -> None:
