@@ -74,6 +74,7 @@ async def test_an_approval_pauses_the_call_and_another_worker_allows_and_resumes
                 bridge = ToolBridge(client, pause_with=first)
                 paused = await pause(bridge, call)
             assert paused.tool_call_id == "call_1" and paused.arguments == {"text": "hello"}
+            assert "paused until a person approves it" in str(paused)
             assert await ran(approvals_url) == before  # nothing was sent
             (mine,) = first.pending()
             assert mine.kind == "approval" and mine.call_id == paused.call_id
