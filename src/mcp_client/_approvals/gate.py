@@ -35,7 +35,14 @@ if TYPE_CHECKING:
     from mcp_client._client import Client
     from mcp_client._session.session import Session
 
-__all__ = ["ApprovalGate", "approved_by_app", "check_approval_options", "gate_of", "name_calls"]
+__all__ = [
+    "ApprovalGate",
+    "approved_by_app",
+    "check_approval_options",
+    "gate_of",
+    "is_approved_by_app",
+    "name_calls",
+]
 
 logger = logging.getLogger("mcp_client.approvals")
 
@@ -180,16 +187,49 @@ class ApprovalGate:
             audit = Audit(server, name, decision.reason, remembered, asked=False, source=source)
             self._settle(audit, arguments, fix="the refusal was remembered; ask again with a new Client")
             return
-        request = ApprovalRequest(
+        request = self._request(entry, annotations, server, name, arguments, decision.reason)
+        result, failure = await self._ask(request)
+        await self.answered(tool, arguments, request, result, failure)
+
+    async def request(self, tool: str, arguments: Mapping[str, Any]) -> ApprovalRequest:
+        """The ``ApprovalRequest`` the ``approval_callback`` would be handed for this call now: for an
+        app that asks later and resumes the call (a ``QuestionBroker``'s paused calls)."""
+        entry, annotations, server, name = await self._judge(tool)
+        decision = self.policy.decide(name, annotations, server=server, own_name=tool)
+        return self._request(entry, annotations, server, name, arguments, decision.reason)
+
+    def _request(
+        self,
+        entry: Mapping[str, Any] | None,
+        annotations: Mapping[str, Any] | None,
+        server: str,
+        name: str,
+        arguments: Mapping[str, Any],
+        reason: str,
+    ) -> ApprovalRequest:
+        return ApprovalRequest(
             server=server,
             tool=name,
             arguments=MappingProxyType(dict(arguments)),
             annotations=MappingProxyType(dict(annotations)) if annotations is not None else None,
             title=_text(entry, "title") or _text(annotations, "title"),
             description=_text(entry, "description"),
-            reason=decision.reason,
+            reason=reason,
         )
-        result, failure = await self._ask(request)
+
+    async def answered(
+        self,
+        tool: str,
+        arguments: Mapping[str, Any],
+        request: ApprovalRequest,
+        result: ApprovalResult | None,
+        failure: Exception | None = None,
+    ) -> None:
+        """Take the answer to ``request`` (``None``: the callback failed): remember it as it says, log
+        it, and raise ``ToolCallDenied`` unless it allows. ``check`` ends here, and so does a call whose
+        approval was answered later (a paused call resumed). ``failure``, what the callback raised, becomes
+        the denial's cause."""
+        server, name = request.server, request.tool
         if result is None:
             audit = Audit(server, name, _CALLBACK_FAILED, "deny", asked=True, source="callback")
             try:
@@ -200,11 +240,11 @@ class ApprovalGate:
         if result.remember in ("session", "always"):
             self._remembered[tool] = result.decision
         if result.remember == "always":
-            await self._keep(key, result.decision)
+            await self._keep(approval_key(self._identity(), tool, self.policy), result.decision)
         audit = Audit(
             server,
             name,
-            decision.reason,
+            request.reason,
             result.decision,
             asked=True,
             source="callback",
@@ -227,6 +267,15 @@ class ApprovalGate:
             note=audit.note,
             by_user=audit.source != "policy" and audit.rule != _CALLBACK_FAILED,
         )
+
+    @property
+    def callback(self) -> ApprovalCallback | None:
+        """Whom this gate asks (the client's ``approval_callback``)."""
+        return self._callback
+
+    def context(self, request: ApprovalRequest) -> ClientRequestContext:
+        """Who asks about ``request``: what the ``approval_callback`` is handed with it."""
+        return self._context(request)
 
     def _context(self, request: ApprovalRequest) -> ClientRequestContext:
         session = self._session
@@ -297,6 +346,11 @@ def name_calls(gate: ApprovalGate | None, server: str, app_name: Callable[[str],
 def gate_of(client: Client) -> ApprovalGate | None:
     """The gate of ``client`` (``None``: its calls are not gated)."""
     return client._gate  # pyright: ignore[reportPrivateUsage]
+
+
+def is_approved_by_app() -> bool:
+    """Whether this code runs inside ``approved_by_app()``."""
+    return _APPROVED_BY_APP.get()
 
 
 @contextmanager

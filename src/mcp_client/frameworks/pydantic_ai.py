@@ -155,9 +155,12 @@ class MCPToolset(AbstractToolset[Any]):
     def deferred_result(self, name: str, result: CallToolResult) -> Any:
         """What the tool ``name`` returns for ``result``: put it in ``DeferredToolResults.calls`` under
         the call's ``tool_call_id`` once its paused call is resumed. A tool error is a ``ModelRetry``
-        (the model sees it and may try again, as when the tool runs in the run itself)."""
+        (the model sees it and may try again, as when the tool runs in the run itself); a refused
+        call (its approval, paused with the broker, was denied) is what the model reads, no retry."""
         exported = self.bridge.tool_for(name)
         parts = result_parts(exported, result)
+        if is_denied(result):  # as in the run: PydanticAI's own ToolDenied, the model reads why
+            return plain_text(parts, is_error=False)
         if result.is_error:
             return ModelRetry(plain_text(parts, is_error=False))
         structured = structured_output(exported, result)

@@ -34,7 +34,8 @@ class PausingCaller(Protocol):
 
 
 class ToolCallPaused(Exception):
-    """A tool call the model made is paused: its server asked a question that waits for a person.
+    """A tool call the model made is paused: its server asked a question that waits for a person, or
+    the client's ``tool_policy`` asks a person to approve it (the broker is its ``approval_callback``).
 
     Raised by ``ToolBridge`` (``call_tool``, ``run_*``) and the framework adapters when they were given
     ``pause_with=`` (a ``QuestionBroker``) and a 2026-07-28 server asked something. Nothing waits in
@@ -62,8 +63,9 @@ class ToolCallPaused(Exception):
                 f"pause_with's call_tool returned {type(call).__name__}, which is neither a CallToolResult "
                 "nor a paused call with a string id"
             )
+        waits_for = "approves it" if getattr(call, "approval", None) is not None else "answers its question"
         super().__init__(
-            f"the call to {tool.name} on {server} is paused until a person answers its question "
+            f"the call to {tool.name} on {server} is paused until a person {waits_for} "
             f"(paused call {call_id}); resume it with `await broker.resume({call_id!r}, client)` and "
             "give the model its result"
         )

@@ -14,7 +14,15 @@ import anyio
 from anyio.abc import TaskGroup
 from anyio.streams.memory import MemoryObjectSendStream
 
-from mcp_client import ApprovalRequest, ApprovalResult, Client, ClientRequestContext, ToolTask
+from mcp_client import (
+    ApprovalRequest,
+    ApprovalResult,
+    Client,
+    ClientRequestContext,
+    ToolCallDenied,
+    ToolTask,
+)
+from mcp_client._approvals.gate import approved_by_app, gate_of, is_approved_by_app
 from mcp_client.types import (
     CallToolResult,
     ElicitRequestParams,
@@ -322,7 +330,8 @@ class QuestionBroker:
         for question in list(self._pending.values()):
             followed = tasks is not None and tasks.follows(question.context.task_id)
             if isinstance(question, PendingApproval):
-                question.settle(ApprovalResult(decision="deny", note="the app is shutting down"))
+                if question.call_id is None:  # a paused call's approval stays, like its questions
+                    question.settle(ApprovalResult(decision="deny", note="the app is shutting down"))
             elif question.call_id is None and not followed:
                 question.settle(ElicitResult(action="cancel"))
         for listener in list(self._listeners):
@@ -359,10 +368,23 @@ class QuestionBroker:
         ``as_task=True`` (a ``Client(..., tasks=True)`` whose elicitation callback is this broker, and
         a store): the server runs the tool as a task, returned as a ``ToolTask`` at once and followed
         by this broker in the background (``track_task``).
+
+        A call the ``client``'s ``tool_policy`` asks about, when this broker is its
+        ``approval_callback``, pauses before anything is sent: the ``PausedCall``'s ``approval`` is
+        pending (``kind == "approval"``, ``call_id`` set) instead of waiting here; ``resume`` then makes
+        the call if it was allowed, or returns the refusal (an error result, ``is_denied``) if not.
         """
         if as_task:
             tasks = self._tasks_for("call_tool(..., as_task=True)")  # before the server starts anything
             return await tasks.track(await client.call_tool(name, arguments, as_task=True))
+        gate = gate_of(client)
+        if gate is not None and gate.callback is self and not is_approved_by_app():
+            if await gate.needs_asking(name) is not None:  # deny patterns and "allow" go on below
+                request = await gate.request(name, arguments or {})
+                call = PausedCall.for_approval(
+                    client, request, gate.context(request), name=name, arguments=arguments
+                )
+                return await self._keep(call)
         result = await client.call_tool(name, arguments, allow_input_required=True)
         if isinstance(result, InputRequiredResult):
             return await self._keep(
@@ -397,9 +419,8 @@ class QuestionBroker:
         the call in the store themselves, and ``resume`` takes it from there.
         """
         self._paused[call.id] = call
-        for question in call.questions.values():
-            if question.is_pending:
-                self._publish(question)
+        for question in _waiting_items(call):
+            self._publish(question)
         return call
 
     def restore(self, data: Mapping[str, Any]) -> PausedCall:
@@ -443,12 +464,19 @@ class QuestionBroker:
     async def _send(
         self, call: PausedCall, client: Client
     ) -> CallToolResult | GetPromptResult | ReadResourceResult | PausedCall:
+        if call.approval is not None and call.approval.is_pending:
+            raise PausedCallNotReadyError(
+                f"the paused call of {call.name!r} still waits for its approval ({call.approval.id}): "
+                "answer it with broker.answer(id, ApprovalResult(...)) first"
+            )
         if not call.ready:
             waiting = [question.message for question in call.questions.values() if question.is_pending]
             raise PausedCallNotReadyError(
                 f"the paused {call.method} {call.name!r} still waits for {len(waiting)} answer(s): "
                 + "; ".join(repr(message) for message in waiting)
             )
+        if call.approval is not None:
+            return await self._send_approved(call, call.approval, client)
         answers, state = call.input_responses(), call.request_state
         result: CallToolResult | GetPromptResult | ReadResourceResult | InputRequiredResult
         if call.method == "tools/call":
@@ -475,6 +503,41 @@ class QuestionBroker:
         if isinstance(result, InputRequiredResult):
             again = PausedCall.from_result(
                 client, result, method=call.method, name=call.name, arguments=call.arguments, call_id=call.id
+            )
+            return await self._keep(again)
+        return result
+
+    async def _send_approved(
+        self, call: PausedCall, approval: PendingApproval, client: Client
+    ) -> CallToolResult | PausedCall:
+        """The call paused for its approval: made now if allowed (the gate does not ask again; its
+        deny patterns still hold), else the refusal as the error result a model reads."""
+        from mcp_client.llm._view import denied_result  # only here: the broker does not need llm
+
+        decision = approval.result or ApprovalResult(decision="deny", note=_TIMED_OUT_NOTE)
+        gate = gate_of(client)
+        try:
+            if gate is not None:  # remembers "session" / "always", logs it, raises if denied
+                await gate.answered(call.name, call.arguments or {}, approval.request, decision)
+            elif decision.decision != "allow":
+                raise ToolCallDenied(
+                    f"the call of tool {approval.request.tool!r} on {approval.request.server} was denied "
+                    f"and not sent to the server: the user refused it",
+                    tool=approval.request.tool,
+                    server=approval.request.server,
+                    reason=approval.request.reason,
+                    note=decision.note,
+                    by_user=True,
+                )
+            with approved_by_app():
+                result = await client.call_tool(call.name, call.arguments, allow_input_required=True)
+        except ToolCallDenied as denied:
+            self._paused.pop(call.id, None)
+            return denied_result(approval.request.tool, denied)
+        self._paused.pop(call.id, None)
+        if isinstance(result, InputRequiredResult):  # allowed, and now the server asks: paused again
+            again = PausedCall.from_result(
+                client, result, method="tools/call", name=call.name, arguments=call.arguments, call_id=call.id
             )
             return await self._keep(again)
         return result
@@ -652,12 +715,14 @@ class QuestionBroker:
             if question.is_pending:
                 record = question_record(question, None)
                 await self.store.add_question(record, owner=None, expires_in=self._expires_in())
+        if call.approval is not None and call.approval.is_pending:
+            record = approval_record(call.approval, None, context_record(call.approval.context))
+            await self.store.add_question(record, owner=None, expires_in=self._expires_in())
         stored = call.to_json()
         stored["server"] = redact_server(call.server)  # the store never keeps user:password (docs/ui.md)
         await self.store.put_record("paused-call", call.id, stored)
-        for question in call.questions.values():
-            if question.is_pending:
-                self._publish(question)
+        for question in _waiting_items(call):
+            self._publish(question)
         return call
 
     async def stored_calls(self) -> list[PausedCall]:
@@ -676,9 +741,8 @@ class QuestionBroker:
 
     async def _apply_answers(self, call: PausedCall) -> None:
         assert self.store is not None
-        for question in call.questions.values():
-            if question.is_pending:
-                self._apply(question, await self.store.get_question(question.id))
+        for question in _waiting_items(call):
+            self._apply(question, await self.store.get_question(question.id))
 
     async def _resume_from_store(
         self, call_id: str, client: Client
@@ -748,6 +812,14 @@ class QuestionBroker:
         for question_id, question in list(self._waiting.items()):  # answered before it reached _pending
             if question_id not in live and question.is_pending:
                 self._apply(question, await self.store.get_question(question_id))
+
+
+def _waiting_items(call: PausedCall) -> list[Pending]:
+    """The paused call's questions (or approval) that still wait for an answer."""
+    items: list[Pending] = [question for question in call.questions.values() if question.is_pending]
+    if call.approval is not None and call.approval.is_pending:
+        items.append(call.approval)
+    return items
 
 
 def _positive_seconds(value: object) -> bool:

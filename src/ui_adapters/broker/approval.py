@@ -41,7 +41,9 @@ class PendingApproval:
     ``kind`` is ``"approval"``; ``request`` the ``ApprovalRequest`` (server, tool, arguments, the
     server's annotations, title and description, the policy rule that asked); ``context`` who asked;
     ``id`` 24 random URL-safe characters; ``created_at`` / ``expires_at`` aware UTC datetimes.
-    ``result`` is the ``ApprovalResult`` once decided. ``call_id`` is always ``None`` (the call waits).
+    ``result`` is the ``ApprovalResult`` once decided. ``call_id`` is ``None`` when the call waits for
+    the decision, or the id of the paused call that resumes once it is decided (``broker.call_tool``,
+    ``pause_with=broker``).
     """
 
     kind: Literal["approval"] = "approval"
@@ -54,9 +56,10 @@ class PendingApproval:
         timeout: float | None = None,
         approval_id: str | None = None,
         created_at: datetime | None = None,
+        call_id: str | None = None,
     ) -> None:
         self.id: str = approval_id or secrets.token_urlsafe(_ID_BYTES)
-        self.call_id: str | None = None
+        self.call_id: str | None = call_id
         self.context: ClientRequestContext = context
         self.request: ApprovalRequest = request
         self.server: str = context.server
@@ -91,7 +94,8 @@ class PendingApproval:
         """A UI-ready description that ``json.dumps`` accepts as is.
 
         Keys: ``id``, ``kind`` (``"approval"``), ``status``, ``created_at``, ``expires_at``, ``call_id``
-        (``None``), ``server`` (the server's URL or command), ``server_name``, and ``approval``:
+        (the paused call's id, or ``None``), ``server`` (the server's URL or command), ``server_name``,
+        and ``approval``:
         ``{"server", "tool", "arguments", "annotations", "title", "description", "reason"}``.
 
         ``title``, ``description``, ``annotations`` and the argument values are the server's and the
@@ -105,7 +109,7 @@ class PendingApproval:
             "status": self._status,
             "created_at": _iso(self.created_at),
             "expires_at": _iso(self.expires_at) if self.expires_at is not None else None,
-            "call_id": None,
+            "call_id": self.call_id,
             "server": self.server,
             "server_name": sanitize(self.server_name, single_line=True),
             "approval": {
@@ -202,7 +206,7 @@ def approval_record(
     return {
         "id": approval.id,
         "kind": "approval",
-        "call_id": None,
+        "call_id": approval.call_id,
         "created_at": approval.created_at.isoformat(),
         "timeout": timeout,
         "view": view,
@@ -236,6 +240,7 @@ def approval_from_record(record: Mapping[str, Any], context: ClientRequestContex
         timeout=record.get("timeout"),
         approval_id=str(record["id"]),
         created_at=datetime.fromisoformat(record["created_at"]),
+        call_id=record.get("call_id"),
     )
 
 

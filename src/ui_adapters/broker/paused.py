@@ -6,6 +6,10 @@ instead of holding the call open, so nothing has to wait in memory: ``QuestionBr
 which method, name and arguments, the server's ``request_state`` and one ``PendingQuestion`` per input
 key. ``to_json()`` / ``PausedCall.from_json()`` carry all of it (answers given so far included) across a
 restart of the app; ``QuestionBroker.resume`` sends the answers with any ``Client`` of the same server.
+
+A call the client's ``tool_policy`` asks about, made through a broker that is the client's
+``approval_callback``, pauses too, before anything is sent: its ``approval`` (a ``PendingApproval``) is
+pending instead of questions, and resuming it makes the call if it was allowed (or gives the refusal).
 """
 
 from __future__ import annotations
@@ -15,8 +19,16 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any, Literal, cast
 
-from mcp_client import Client, ClientRequestContext, ElicitationError
+from mcp_client import ApprovalRequest, Client, ClientRequestContext, ElicitationError
 from mcp_client.types import ElicitRequest, ElicitResult, Implementation, InputRequiredResult
+from ui_adapters.broker._question_record import context_from_record, context_record
+from ui_adapters.broker.approval import (
+    PendingApproval,
+    apply_approval_entry,
+    approval_from_record,
+    approval_record,
+    result_to_json,
+)
 from ui_adapters.broker.pending import PendingQuestion, QuestionStatus
 
 __all__ = ["PausedCall", "PausedCallNotReadyError"]
@@ -36,10 +48,13 @@ class PausedCall:
     ``id`` is random (24 URL-safe characters); ``method`` is ``"tools/call"``, ``"prompts/get"`` or
     ``"resources/read"``, ``name`` the tool or prompt name or the resource URI, ``arguments`` what the
     call was made with. ``questions`` maps each input key to its ``PendingQuestion`` (whose ``call_id``
-    is this call's ``id``). ``ready`` is true once none of them is pending.
+    is this call's ``id``). ``approval`` is the ``PendingApproval`` of a call paused before it was sent
+    because the client's policy asks about it (``None`` otherwise: then it has questions). ``ready`` is
+    true once none of them is pending.
     """
 
     __slots__ = (
+        "approval",
         "arguments",
         "id",
         "method",
@@ -72,9 +87,12 @@ class PausedCall:
         self.protocol_version: str = protocol_version
         self.server_info: Implementation | None = server_info
         self.questions: dict[str, PendingQuestion] = {}
+        self.approval: PendingApproval | None = None
 
     def __repr__(self) -> str:
         waiting = sum(question.is_pending for question in self.questions.values())
+        if self.approval is not None:
+            return f"<PausedCall {self.id} {self.method} {self.name!r}: approval {self.approval.status}>"
         return (
             f"<PausedCall {self.id} {self.method} {self.name!r}: {waiting} of {len(self.questions)} waiting>"
         )
@@ -115,9 +133,34 @@ class PausedCall:
             call._add(key, request, index, len(requests))
         return call
 
+    @classmethod
+    def for_approval(
+        cls,
+        client: Client,
+        request: ApprovalRequest,
+        context: ClientRequestContext,
+        *,
+        name: str,
+        arguments: Mapping[str, Any] | None,
+    ) -> PausedCall:
+        """The call of tool ``name`` held, unsent, until ``request`` (the client's policy asks) is decided."""
+        call = cls(
+            server=client.server,
+            method="tools/call",
+            name=name,
+            arguments=arguments,
+            request_state=None,
+            protocol_version=client.protocol_version or "2026-07-28",
+            server_info=client.server_info,
+        )
+        call.approval = PendingApproval(context, request, call_id=call.id)
+        return call
+
     @property
     def ready(self) -> bool:
-        """True when every question has an outcome, so the call can be resumed."""
+        """True when every question (or the approval) has an outcome, so the call can be resumed."""
+        if self.approval is not None and self.approval.is_pending:
+            return False
         return not any(question.is_pending for question in self.questions.values())
 
     def input_responses(self) -> dict[str, ElicitResult]:
@@ -149,6 +192,7 @@ class PausedCall:
                 }
                 for key, question in self.questions.items()
             ],
+            "approval": _approval_json(self.approval) if self.approval is not None else None,
         }
 
     @classmethod
@@ -185,6 +229,11 @@ class PausedCall:
                     )
                 elif item.get("status") == "withdrawn":
                     question.withdraw()
+            approval = data.get("approval")
+            if approval is not None:
+                call.approval = approval_from_record(approval, context_from_record(approval["context"]))
+                if approval.get("status", "pending") != "pending":
+                    apply_approval_entry(call.approval, approval)
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"not a PausedCall description: {exc!r}") from exc
         return call
@@ -213,3 +262,11 @@ class PausedCall:
         )
         self.questions[key] = question
         return question
+
+
+def _approval_json(approval: PendingApproval) -> dict[str, Any]:
+    """The approval as the store keeps it, with where it stands (for ``from_json``)."""
+    record = approval_record(approval, None, context_record(approval.context))
+    record["status"] = approval.status
+    record["result"] = result_to_json(approval.result)
+    return record

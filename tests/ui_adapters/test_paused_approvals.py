@@ -1,0 +1,207 @@
+"""An approval as a paused call (issue 45 §2: "with a paused call where the app uses paused calls").
+
+A ``ToolBridge(client, pause_with=broker)`` whose client asks the same broker for approvals does not
+wait inside the worker: a call the policy asks about pauses before anything is sent (``ToolCallPaused``,
+as for a server's question), its approval is pending in the broker (``kind == "approval"``, ``call_id``
+the paused call's) on every worker sharing the store, and ``broker.resume`` runs the call once it is
+allowed, or gives the model the refusal. The peer is tests/servers/approvals_server.py over HTTP (one
+process for the module, so a second client reaches the same server); its ``ran`` tool says what ran.
+Two brokers on one SQLite file stand for two workers, as the paused-call tests of the stores do.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from mcp_client import ApprovalResult, Client, ToolPolicy
+from mcp_client.llm import ToolBridge, ToolCallPaused
+from mcp_client.types import CallToolResult, TextContent
+from tests.support.servers import SERVERS_DIR, start_http_server
+from ui_adapters import PausedCall, QuestionBroker, QuestionNotPendingError, SqliteStore
+from ui_adapters.broker.approval import PendingApproval
+from ui_adapters.broker.paused import PausedCallNotReadyError
+
+pytestmark = pytest.mark.anyio
+
+BOUND = 60
+
+
+@pytest.fixture(scope="module")
+def approvals_url() -> Iterator[str]:
+    with start_http_server(script=SERVERS_DIR / "approvals_server.py") as url:
+        yield url
+
+
+def text_of(result: CallToolResult) -> str:
+    return "".join(block.text for block in result.content if isinstance(block, TextContent))
+
+
+async def ran(url: str) -> list[str]:
+    async with Client(url) as client:
+        return json.loads(text_of(await client.call_tool("ran", {})))
+
+
+def openai_call(name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    function = {"name": name, "arguments": json.dumps(arguments)}
+    return {"id": "call_1", "type": "function", "function": function}
+
+
+def gated(url: str, broker: QuestionBroker, policy: ToolPolicy | None = None) -> Client:
+    return Client(url, approval_callback=broker, tool_policy=policy or ToolPolicy())
+
+
+async def pause(bridge: ToolBridge, call: dict[str, Any]) -> ToolCallPaused:
+    with pytest.raises(ToolCallPaused) as caught:
+        await bridge.run_openai(call)
+    return caught.value
+
+
+async def test_an_approval_pauses_the_call_and_another_worker_allows_and_resumes_it(
+    approvals_url: str, tmp_path: Path
+) -> None:
+    db = tmp_path / "questions.db"
+    call = openai_call("write_note", {"text": "hello"})
+    before = await ran(approvals_url)
+    with anyio.fail_after(BOUND):
+        async with QuestionBroker(store=SqliteStore(db)) as first:
+            async with gated(approvals_url, first) as client:
+                bridge = ToolBridge(client, pause_with=first)
+                paused = await pause(bridge, call)
+            assert paused.tool_call_id == "call_1" and paused.arguments == {"text": "hello"}
+            assert "paused until a person approves it" in str(paused)
+            assert await ran(approvals_url) == before  # nothing was sent
+            (mine,) = first.pending()
+            assert mine.kind == "approval" and mine.call_id == paused.call_id
+
+            async with QuestionBroker(store=SqliteStore(db)) as second:  # another worker
+                (item,) = second.pending()
+                assert isinstance(item, PendingApproval) and item.id == mine.id
+                assert item.call_id == paused.call_id and item.request.tool == "write_note"
+                assert dict(item.request.arguments) == {"text": "hello"}
+                assert (await second.describe(item.id) or {})["call_id"] == paused.call_id
+                await second.answer(item.id, ApprovalResult(decision="allow"))
+                assert second.pending() == []
+                async with gated(approvals_url, second) as other:
+                    result = await second.resume(paused.call_id, other)
+                    assert isinstance(result, CallToolResult)
+                    message = await ToolBridge(other, pause_with=second).run_openai(call, result=result)
+                    with pytest.raises(QuestionNotPendingError, match="resumed already"):
+                        await first.resume(paused.call_id, other)
+    assert message == {"role": "tool", "tool_call_id": "call_1", "content": "ran write_note"}
+    assert await ran(approvals_url) == [*before, "write_note"]  # run once, after the answer
+
+
+async def test_a_denied_paused_approval_gives_the_model_the_refusal_and_never_runs(
+    approvals_url: str, tmp_path: Path
+) -> None:
+    db = tmp_path / "questions.db"
+    call = openai_call("drop_notes", {})
+    before = await ran(approvals_url)
+    with anyio.fail_after(BOUND):
+        async with QuestionBroker(store=SqliteStore(db)) as first, gated(approvals_url, first) as client:
+            bridge = ToolBridge(client, pause_with=first)
+            paused = await pause(bridge, call)
+            async with QuestionBroker(store=SqliteStore(db)) as second:
+                (item,) = second.pending()
+                await second.answer(item.id, {"decision": "deny", "note": "not the notes!"})
+            result = await first.resume(paused.call_id, client)
+            assert isinstance(result, CallToolResult)
+            message = await bridge.run_openai(call, result=result)
+    assert message["content"] == (  # what the bridge says of a call refused while it waited
+        "Error: The user refused this call of drop_notes: it was not run. The user said: not the notes!"
+    )
+    assert result.is_error
+    assert await ran(approvals_url) == before  # drop_notes never ran
+
+
+async def test_a_call_the_policy_allows_or_denies_does_not_pause(approvals_url: str) -> None:
+    broker = QuestionBroker()
+    with anyio.fail_after(BOUND):
+        async with gated(approvals_url, broker, ToolPolicy(deny=["drop_*"])) as client:
+            bridge = ToolBridge(client, pause_with=broker)
+            read = await bridge.run_openai(openai_call("get_note", {"id": "1"}))  # read-only: allowed
+            refused = await bridge.run_openai(openai_call("drop_notes", {}))
+    assert read["content"] == "ran get_note"
+    policy_says = "Error: The app's tool policy does not allow drop_notes: the call was not run."
+    assert refused["content"] == policy_says
+    assert broker.pending() == [] and broker.paused_calls() == []
+
+
+async def test_a_client_asking_another_callback_is_asked_there_and_does_not_pause(approvals_url: str) -> None:
+    from ui_adapters import canned_approvals
+
+    broker, approver = QuestionBroker(), canned_approvals({"*": "allow"})
+    with anyio.fail_after(BOUND):
+        async with Client(approvals_url, approval_callback=approver, tool_policy=ToolPolicy()) as client:
+            bridge = ToolBridge(client, pause_with=broker)
+            message = await bridge.run_openai(openai_call("plain", {"text": "x"}))
+    assert message["content"] == "ran plain"
+    assert [request.tool for request in approver.asked] == ["plain"]
+    assert broker.pending() == [] and broker.paused_calls() == []
+
+
+async def test_broker_call_tool_pauses_on_an_approval_and_resume_waits_for_the_decision(
+    approvals_url: str,
+) -> None:
+    broker = QuestionBroker()
+    before = await ran(approvals_url)
+    with anyio.fail_after(BOUND):
+        async with gated(approvals_url, broker) as client:
+            paused = await broker.call_tool(client, "plain", {"text": "x"})
+            assert isinstance(paused, PausedCall) and paused.approval is not None and not paused.ready
+            assert PausedCall.from_json(json.loads(json.dumps(paused.to_json()))).approval is not None
+            with pytest.raises(PausedCallNotReadyError, match="still waits for its approval"):
+                await broker.resume(paused, client)
+            (item,) = broker.pending()
+            assert item.kind == "approval" and item.call_id == paused.id
+            await broker.answer(item.id, ApprovalResult(decision="allow", remember="session"))
+            result = await broker.resume(paused.id, client)
+            assert isinstance(result, CallToolResult) and text_of(result) == "ran plain"
+            again = await broker.call_tool(client, "plain", {"text": "y"})  # remembered for the session
+    assert isinstance(again, CallToolResult) and text_of(again) == "ran plain"
+    assert await ran(approvals_url) == [*before, "plain", "plain"]
+
+
+async def test_pydantic_ai_defers_a_call_paused_on_its_approval_and_reads_the_refusal(
+    approvals_url: str,
+) -> None:
+    from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults
+    from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+    from mcp_client.frameworks.pydantic_ai import MCPToolset
+
+    def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        returns = [p for m in messages for p in getattr(m, "parts", []) if isinstance(p, ToolReturnPart)]
+        if not returns:
+            return ModelResponse(parts=[ToolCallPart("drop_notes", {}, tool_call_id="c1")])
+        return ModelResponse(parts=[TextPart(f"The tool said: {returns[0].content}")])
+
+    broker = QuestionBroker()
+    before = await ran(approvals_url)
+    with anyio.fail_after(BOUND):
+        async with gated(approvals_url, broker) as client:
+            toolset = MCPToolset(client, pause_with=broker)
+            agent = Agent(FunctionModel(model), toolsets=[toolset], output_type=[str, DeferredToolRequests])
+            run = await agent.run("Drop the notes")
+            assert isinstance(run.output, DeferredToolRequests)
+            call_id = run.output.metadata["c1"]["mcp_paused_call"]
+            (item,) = broker.pending()
+            assert item.kind == "approval" and item.call_id == call_id
+            await broker.answer(item.id, ApprovalResult(decision="deny", note="keep them"))
+            result = await broker.resume(call_id, client)
+            assert isinstance(result, CallToolResult)
+            answers = DeferredToolResults(calls={"c1": toolset.deferred_result("drop_notes", result)})
+            final = await agent.run(message_history=run.all_messages(), deferred_tool_results=answers)
+    (told,) = [p for m in final.all_messages() for p in m.parts if isinstance(p, ToolReturnPart)]
+    assert told.outcome == "success"  # a refusal, not an error to retry (as in the run itself)
+    assert final.output == (
+        "The tool said: The user refused this call of drop_notes: it was not run. The user said: keep them"
+    )
+    assert await ran(approvals_url) == before
