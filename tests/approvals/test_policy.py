@@ -83,3 +83,29 @@ def test_bad_policies_are_refused_at_construction() -> None:
         ToolPolicy(allow=[""])
     assert ToolPolicy(allow="get_*").allow == ("get_*",)  # one pattern as a string, not its letters
     assert not ToolPolicy(ask="never").may_ask and ToolPolicy().may_ask
+
+
+def test_a_server_dot_tool_pattern_uses_the_servers_own_tool_name_and_needs_a_server() -> None:
+    exact = ToolPolicy(deny=["files.delete"], ask="never")
+    assert exact.decide("files_delete", server="files", own_name="delete").action == "deny"
+    assert exact.decide("files_delete", server="files").action == "allow"  # files.files_delete
+    assert ToolPolicy(deny=["*.drop"], ask="never").decide("drop").action == "allow"  # no server
+
+
+def test_every_rule_gives_its_own_reason() -> None:
+    """The reason is what an approval UI and the audit log show: each rule says which it is."""
+    assert ToolPolicy(ask="never").decide("t").reason == 'ask="never"'
+    assert ToolPolicy(ask="always").decide("t", RO_TRUE).reason == 'ask="always"'
+    assert ToolPolicy().decide("t").reason == 'ask="unless_read_only": the server does not mark it read-only'
+    assert ToolPolicy(ask="destructive").decide("t", DESTRUCTIVE_FALSE).reason == (
+        'ask="destructive": the server marks it not destructive'
+    )
+    assert ToolPolicy(deny=["t*"]).decide("t").reason == "deny pattern 't*'"
+    assert ToolPolicy(allow=["t"]).decide("t").reason == "allow pattern 't'"
+
+
+def test_a_bad_pattern_is_named_with_its_parameter() -> None:
+    with pytest.raises(TypeError, match=r"^ToolPolicy\(allow=\.\.\.\) takes fnmatch patterns"):
+        ToolPolicy(allow=["ok", 3])  # type: ignore[list-item]
+    with pytest.raises(TypeError, match=r"^ToolPolicy\(deny=\.\.\.\) takes fnmatch patterns .* got ''"):
+        ToolPolicy(deny=[""])

@@ -81,3 +81,18 @@ def test_a_group_tool_is_read_through_its_server_s_tool() -> None:
     grouped = GroupTool(name="lab_t", server="lab", tool=inner)
     assert app_of(grouped) == ToolApp(VIEW, ("app",))
     assert not model_may_see(grouped) and app_may_call(grouped)
+
+
+def test_what_has_no_meta_mapping_has_no_app() -> None:
+    assert app_of(object()) is None  # no meta attribute at all
+    assert app_of({"name": "t", "_meta": "ui://x"}) is None  # _meta that is no mapping
+    assert app_of({"name": "t", "_meta": ["ui"]}) is None
+
+
+def test_a_resource_uri_that_is_no_string_falls_back_only_to_a_string() -> None:
+    flat_ok = {"_meta": {"ui": {"resourceUri": 5}, "ui/resourceUri": VIEW}}
+    assert app_of(flat_ok) == ToolApp(resource_uri=VIEW, visibility=BOTH)
+    neither = {"_meta": {"ui": {"resourceUri": 5}, "ui/resourceUri": 7}}
+    assert app_of(neither) == ToolApp(resource_uri=None, visibility=BOTH)
+    empty = {"_meta": {"ui": {"resourceUri": ""}, "ui/resourceUri": ""}}
+    assert app_of(empty) == ToolApp(resource_uri=None, visibility=BOTH)

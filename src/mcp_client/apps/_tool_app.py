@@ -82,7 +82,7 @@ def app_of(tool: object) -> ToolApp | None:
     if not isinstance(ui, Mapping) and flat is None:
         return None
     ui_map: Mapping[str, Any] = ui if isinstance(ui, Mapping) else {}  # pyright: ignore[reportUnknownVariableType]
-    uri = ui_map.get("resourceUri", flat)
+    uri = ui_map.get("resourceUri")
     if not isinstance(uri, str) or not uri:
         uri = flat if isinstance(flat, str) and flat else None
     visibility = _visibility(ui_map["visibility"]) if "visibility" in ui_map else DEFAULT_VISIBILITY
