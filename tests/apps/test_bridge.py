@@ -474,12 +474,13 @@ async def test_the_apps_tool_policy_refuses_a_views_call_before_the_server_sees_
     async with Client(apps_bridge_http_url, tool_policy=policy) as client:
         bridge = AppBridge(client, "show_time", send=Outbox())
         await handshake(bridge)
+        ran_before = (await _calls(client)).count("refresh_time")  # the server is shared by the session
         answer = await bridge.handle(call(30, "refresh_time"))
         assert answer is not None
         assert answer["error"]["code"] == -32000
         assert "refresh_time" in answer["error"]["message"]
         assert "denied" in answer["error"]["message"]
-        assert "refresh_time" not in await _calls(client)
+        assert (await _calls(client)).count("refresh_time") == ran_before
         allowed = await bridge.handle(call(31, "show_time", {"zone": "CET"}))  # the rest still runs
         assert allowed is not None
         assert allowed["result"]["content"] == [{"type": "text", "text": "12:00 in CET"}]

@@ -134,11 +134,15 @@ def spawn(
     ``env`` is the whole environment (default: ``terminal_env()``); ``timeout`` bounds each
     ``expect``. Ctrl-C reaches the program as on a user's terminal (``terminal_signals``).
     """
+    environment = dict(env) if env is not None else terminal_env()
+    # rich sizes its output by COLUMNS / LINES before the terminal's own size: one inherited from the
+    # shell that started the tests (80 under some CI wrappers) would lay out for another width.
+    environment.update(LINES=str(dimensions[0]), COLUMNS=str(dimensions[1]))
     child = pexpect.spawn(
         sys.executable,
         list(args),
         cwd=str(ROOT),
-        env=dict(env) if env is not None else terminal_env(),
+        env=environment,
         encoding="utf-8",
         dimensions=dimensions,
         timeout=timeout,
