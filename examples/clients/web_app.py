@@ -94,7 +94,8 @@ def create_app(
     approve: bool = False,
 ) -> Starlette:
     # A question nobody answers within the hour is cancelled; with a store, every worker sees it.
-    broker = QuestionBroker(timeout=timeout, store=open_store(store), lease=lease)
+    # pause_approvals=False: POST /api/call waits for an approval as it waits for a legacy question.
+    broker = QuestionBroker(timeout=timeout, store=open_store(store), lease=lease, pause_approvals=False)
     clients: list[Client] = []
     results: dict[str, dict[str, Any]] = {}  # resumed calls' results, without a store
 

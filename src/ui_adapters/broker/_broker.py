@@ -22,7 +22,13 @@ from mcp_client import (
     ToolCallDenied,
     ToolTask,
 )
-from mcp_client._approvals.gate import approved_by_app, gate_of, is_approved_by_app
+from mcp_client.approvals import (
+    approval_callback_of,
+    approved_by_app,
+    pending_approval,
+    refusal_result,
+    settle_approval,
+)
 from mcp_client.types import (
     CallToolResult,
     ElicitRequestParams,
@@ -77,6 +83,12 @@ class QuestionBroker:
     with other workers; the broker must then be entered (``async with broker:``), which connects, keeps
     this worker's lease (``lease`` seconds, renewed every third of it) and follows other workers'
     changes. ``worker`` names this worker in the store (default: random).
+
+    ``pause_approvals`` (default True): when the broker is also the client's ``approval_callback``, a
+    call made through ``call_tool`` (and so through ``ToolBridge(pause_with=broker)`` and the adapters)
+    that the policy asks about pauses before anything is sent, like a released question. False: the
+    call waits for the approval where it was made (an app whose calls wait anyway, as a legacy-era web
+    app's request does).
     """
 
     elicitation_modes: frozenset[str] = frozenset({"form", "url"})
@@ -88,6 +100,7 @@ class QuestionBroker:
         store: QuestionStore | None = None,
         lease: float = DEFAULT_LEASE,
         worker: str | None = None,
+        pause_approvals: bool = True,
     ) -> None:
         if timeout is not None and not _positive_seconds(timeout):
             raise ValueError(f"timeout must be a positive number of seconds or None; got {timeout!r}")
@@ -100,6 +113,7 @@ class QuestionBroker:
         self.store = store
         self.lease = lease
         self.worker: str = worker or secrets.token_urlsafe(12)
+        self.pause_approvals: bool = pause_approvals
         self._pending: dict[str, Pending] = {}
         self._waiting: dict[str, Pending] = {}  # questions and approvals whose call waits in this process
         self._listeners: set[MemoryObjectSendStream[Pending]] = set()
@@ -377,13 +391,11 @@ class QuestionBroker:
         if as_task:
             tasks = self._tasks_for("call_tool(..., as_task=True)")  # before the server starts anything
             return await tasks.track(await client.call_tool(name, arguments, as_task=True))
-        gate = gate_of(client)
-        if gate is not None and gate.callback is self and not is_approved_by_app():
-            if await gate.needs_asking(name) is not None:  # deny patterns and "allow" go on below
-                request = await gate.request(name, arguments or {})
-                call = PausedCall.for_approval(
-                    client, request, gate.context(request), name=name, arguments=arguments
-                )
+        if self.pause_approvals and approval_callback_of(client) is self:
+            pending = await pending_approval(client, name, arguments)  # None: patterns or memory decide
+            if pending is not None:
+                request, context = pending
+                call = PausedCall.for_approval(client, request, context, name=name, arguments=arguments)
                 return await self._keep(call)
         result = await client.call_tool(name, arguments, allow_input_required=True)
         if isinstance(result, InputRequiredResult):
@@ -512,28 +524,14 @@ class QuestionBroker:
     ) -> CallToolResult | PausedCall:
         """The call paused for its approval: made now if allowed (the gate does not ask again; its
         deny patterns still hold), else the refusal as the error result a model reads."""
-        from mcp_client.llm._view import denied_result  # only here: the broker does not need llm
-
         decision = approval.result or ApprovalResult(decision="deny", note=_TIMED_OUT_NOTE)
-        gate = gate_of(client)
-        try:
-            if gate is not None:  # remembers "session" / "always", logs it, raises if denied
-                await gate.answered(call.name, call.arguments or {}, approval.request, decision)
-            elif decision.decision != "allow":
-                raise ToolCallDenied(
-                    f"the call of tool {approval.request.tool!r} on {approval.request.server} was denied "
-                    f"and not sent to the server: the user refused it",
-                    tool=approval.request.tool,
-                    server=approval.request.server,
-                    reason=approval.request.reason,
-                    note=decision.note,
-                    by_user=True,
-                )
+        try:  # remembers "session" / "always", logs it, raises if denied
+            await settle_approval(client, call.name, call.arguments, approval.request, decision)
             with approved_by_app():
                 result = await client.call_tool(call.name, call.arguments, allow_input_required=True)
         except ToolCallDenied as denied:
             self._paused.pop(call.id, None)
-            return denied_result(approval.request.tool, denied)
+            return refusal_result(approval.request.tool, denied)
         self._paused.pop(call.id, None)
         if isinstance(result, InputRequiredResult):  # allowed, and now the server asks: paused again
             again = PausedCall.from_result(
