@@ -171,6 +171,7 @@ async def test_broker_call_tool_pauses_on_an_approval_and_resume_waits_for_the_d
 async def test_pydantic_ai_defers_a_call_paused_on_its_approval_and_reads_the_refusal(
     approvals_url: str,
 ) -> None:
+    pytest.importorskip("pydantic_ai", reason="the pydantic-ai extra is not installed")
     from pydantic_ai import Agent, DeferredToolRequests, DeferredToolResults
     from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
     from pydantic_ai.models.function import AgentInfo, FunctionModel

@@ -12,6 +12,9 @@ from typing import Any
 import anyio
 import httpx2
 import pytest
+
+pytest.importorskip("textual", reason="the textual extra is not installed (pip install -e '.[textual]')")
+
 from textual.app import App, ComposeResult
 from textual.widgets import Button, Static
 
