@@ -10,22 +10,21 @@ waits for it; a view the person does not open is closed again. Server text is pl
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any, ClassVar
 
 import anyio
-from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Static
+from textual.widgets import Button
 
 from mcp_client.types import CallToolResult
 from ui_adapters._url_safety import inspect_url, visible_url
 from ui_adapters.app_offer import OpenView, close_view, result_text, view_url
 from ui_adapters.text import sanitize
+from ui_adapters.textual._modal import on_app_thread, plain, shown_until_answered
 
 __all__ = ["AppOfferScreen", "textual_app_offer"]
 
@@ -72,18 +71,18 @@ class AppOfferScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         inspection = inspect_url(self.url)
         with Vertical(id="dialog"):
-            yield _plain(f"{self.tool_name} has a view of its result:", id="asker")
+            yield plain(f"{self.tool_name} has a view of its result:", id="asker")
             with VerticalScroll(id="body"):
                 text = sanitize(result_text(self.result), max_length=_MAX_TEXT) or "(no text)"
-                yield _plain(text, id="text", classes="error" if self.result.is_error else None)
+                yield plain(text, id="text", classes="error" if self.result.is_error else None)
                 if inspection.refusal is not None:
-                    yield _plain(f"Link (hidden characters spelled out): {visible_url(self.url)}")
-                    yield _plain(f"This view must not be opened: {inspection.refusal}", classes="refusal")
+                    yield plain(f"Link (hidden characters spelled out): {visible_url(self.url)}")
+                    yield plain(f"This view must not be opened: {inspection.refusal}", classes="refusal")
                 else:
-                    yield _plain(f"Link: {self.url}", id="link")
-                    yield _plain(f"Site: {inspection.host}", id="host")
+                    yield plain(f"Link: {self.url}", id="link")
+                    yield plain(f"Site: {inspection.host}", id="host")
                 for warning in inspection.warnings:
-                    yield _plain(f"⚠ {warning.message}", classes="warning")
+                    yield plain(f"⚠ {warning.message}", classes="warning")
             with Vertical(id="footer"), Horizontal(id="buttons"):
                 if inspection.refusal is None:
                     yield Button("Open the view", id="open", variant="primary", compact=True)
@@ -120,11 +119,7 @@ def textual_app_offer(
     turn = anyio.Lock()
 
     async def offer(name: str, arguments: dict[str, Any], result: CallToolResult) -> bool:
-        if threading.get_ident() != app._thread_id:
-            raise RuntimeError(
-                "textual_app_offer: the Client runs in another thread than the app (a thread worker?); "
-                "run it in an async worker: app.run_worker(coroutine)"
-            )
+        on_app_thread(app, "textual_app_offer")
         async with turn:
             try:
                 view, url = await view_url(open_view, name, arguments, result)
@@ -132,22 +127,10 @@ def textual_app_offer(
                 reason = sanitize(str(exc), max_length=200, single_line=True) or type(exc).__name__
                 app.notify(f"The view could not be made ready: {reason}", severity="error", markup=False)
                 return False
-            answered = anyio.Event()
-            outcome: list[bool] = []
-
-            def dismissed(opened: bool | None) -> None:
-                outcome.append(bool(opened))
-                answered.set()
-
-            await app.push_screen(AppOfferScreen(name, result, url, open_url=open_url), callback=dismissed)
-            await answered.wait()
-            if not outcome[0]:
+            screen = AppOfferScreen(name, result, url, open_url=open_url)
+            opened = bool(await shown_until_answered(app, screen, False))
+            if not opened:
                 await close_view(view)
-            return outcome[0]
+            return opened
 
     return offer
-
-
-def _plain(text: str, *, id: str | None = None, classes: str | None = None) -> Static:
-    """A ``Static`` of plain text: everything in it may be the server's, so nothing is markup."""
-    return Static(Text(text), id=id, classes=classes, markup=False)

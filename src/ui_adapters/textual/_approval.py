@@ -15,19 +15,18 @@ cancelled meanwhile closes the dialog with a notification.
 
 from __future__ import annotations
 
-import threading
 from typing import Any, ClassVar
 
 import anyio
-from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Static
+from textual.widgets import Button, Input
 
 from mcp_client import ApprovalCallback, ApprovalRequest, ApprovalResult, ClientRequestContext
 from ui_adapters._approval_text import APP_ASKS, CHOICES, is_read_only, server_text, summary_lines
+from ui_adapters.textual._modal import on_app_thread, plain, shown_until_answered
 
 __all__ = ["ApprovalScreen", "textual_approval"]
 
@@ -94,14 +93,14 @@ class ApprovalScreen(ModalScreen[ApprovalResult]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield _plain(APP_ASKS, id="asker")
+            yield plain(APP_ASKS, id="asker")
             with VerticalScroll(id="body"):
                 for index, (label, text) in enumerate(summary_lines(self.request)):
-                    yield _plain(f"{label}: {text}", id=f"row-{index}")
+                    yield plain(f"{label}: {text}", id=f"row-{index}")
             with Vertical(id="footer"):
                 yield Input(placeholder="Note (optional): why, for the record and the model", id="note")
                 keys = "tab: next · enter: press the focused button · escape: deny"
-                yield _plain(keys, id="keys")
+                yield plain(keys, id="keys")
                 with Horizontal(id="buttons"):
                     for (label, _), button_id in zip(CHOICES, _BUTTON_IDS, strict=True):
                         variant = "error" if button_id == "deny" else "default"
@@ -154,32 +153,9 @@ def textual_approval(app: App[Any]) -> ApprovalCallback:
     turn = anyio.Lock()
 
     async def callback(context: ClientRequestContext, request: ApprovalRequest) -> ApprovalResult:
-        if threading.get_ident() != app._thread_id:
-            raise RuntimeError(
-                "textual_approval: the Client runs in another thread than the app (a thread worker?), "
-                "where Textual's screens cannot be used; run it in an async worker: app.run_worker(coroutine)"
-            )
+        on_app_thread(app, "textual_approval")
         async with turn:
-            answered = anyio.Event()
-            outcome: list[ApprovalResult] = []
-
-            def dismissed(result: ApprovalResult | None) -> None:
-                outcome.append(result or ApprovalResult(decision="deny"))
-                answered.set()
-
             screen = ApprovalScreen(request, context)
-            try:
-                await app.push_screen(screen, callback=dismissed)
-                await answered.wait()
-            except anyio.get_cancelled_exc_class():
-                if not answered.is_set():
-                    screen.withdraw()
-                raise
-            return outcome[0]
+            return await shown_until_answered(app, screen, ApprovalResult(decision="deny"))
 
     return callback
-
-
-def _plain(text: str, *, id: str | None = None) -> Static:
-    """A ``Static`` of plain text: never read as Textual markup (``[b]`` stays ``[b]``)."""
-    return Static(Text(text), id=id, markup=False)

@@ -15,7 +15,6 @@ withdraws the screen.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +23,7 @@ from textual.app import App
 
 from mcp_client import ClientRequestContext, ElicitationCallback
 from mcp_client.types import ElicitRequestParams, ElicitResult
+from ui_adapters.textual._modal import on_app_thread, shown_until_answered
 from ui_adapters.textual._screen import ElicitationScreen
 
 __all__ = ["textual_callback"]
@@ -34,29 +34,9 @@ def textual_callback(app: App[Any], *, open_url: Callable[[str], None] | None = 
     turn = anyio.Lock()
 
     async def callback(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
-        if threading.get_ident() != app._thread_id:
-            raise RuntimeError(
-                "textual_callback: the Client runs in another thread than the app (a thread worker?), "
-                "where Textual's screens cannot be used; run it in an async worker: app.run_worker(coroutine)"
-            )
+        on_app_thread(app, "textual_callback")
         async with turn:
-            answered = anyio.Event()
-            outcome: list[ElicitResult] = []
-
-            def dismissed(result: ElicitResult | None) -> None:
-                outcome.append(result or ElicitResult(action="cancel"))
-                answered.set()
-
             screen = ElicitationScreen(params, context, open_url=open_url)
-            try:
-                await app.push_screen(screen, callback=dismissed)
-                await answered.wait()
-            except anyio.get_cancelled_exc_class():
-                # The call that asked is over. The cancellation may come while the screen is still being
-                # mounted (the await above), not only while it waits for an answer: both close it.
-                if not answered.is_set():
-                    screen.withdraw()
-                raise
-            return outcome[0]
+            return await shown_until_answered(app, screen, ElicitResult(action="cancel"))
 
     return callback
