@@ -163,3 +163,20 @@ async def test_html_in_server_text_is_escaped() -> None:
         tg.cancel_scope.cancel()
     assert "<img" not in page.text and "<script>alert" not in page.text
     assert "&lt;img src=x onerror=&quot;alert(1)&quot;&gt;" in page.text
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"timeout": 0}, r"^timeout must be a positive number of seconds or None; got 0$"),
+        ({"timeout": float("inf")}, r"^timeout must be a positive number of seconds or None; got inf$"),
+        ({"closed_tab_grace": -1}, r"^closed_tab_grace must be 0 or more seconds; got -1$"),
+    ],
+)
+def test_the_page_times_are_checked_as_the_browser_forms_are(options: dict[str, float], message: str) -> None:
+    from ui_adapters import BrowserFormAdapter, browser_approval
+
+    with pytest.raises(ValueError, match=message):
+        browser_approval(**options)
+    with pytest.raises(ValueError, match=message):
+        BrowserFormAdapter(**options)

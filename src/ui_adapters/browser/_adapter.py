@@ -59,10 +59,7 @@ class BrowserFormAdapter:
         timeout: float | None = 600.0,
         closed_tab_grace: float = 3.0,
     ) -> None:
-        if timeout is not None and (not timeout > 0 or math.isinf(timeout)):
-            raise ValueError(f"timeout must be a positive number of seconds or None; got {timeout!r}")
-        if not closed_tab_grace >= 0:
-            raise ValueError(f"closed_tab_grace must be 0 or more seconds; got {closed_tab_grace!r}")
+        check_page_times(timeout, closed_tab_grace)
         self._bind_host, self._url_host = loopback(host)
         self.open_browser = open_browser
         self.timeout = timeout
@@ -164,6 +161,14 @@ def listen(address: str) -> socket.socket:
         listener.close()
         raise
     return listener
+
+
+def check_page_times(timeout: float | None, closed_tab_grace: float) -> None:
+    """The ``timeout`` and ``closed_tab_grace`` of a page (a form or an approval), or ``ValueError``."""
+    if timeout is not None and (not timeout > 0 or math.isinf(timeout)):
+        raise ValueError(f"timeout must be a positive number of seconds or None; got {timeout!r}")
+    if not closed_tab_grace >= 0:
+        raise ValueError(f"closed_tab_grace must be 0 or more seconds; got {closed_tab_grace!r}")
 
 
 def loopback(host: str, who: str = "BrowserFormAdapter") -> tuple[str, str]:

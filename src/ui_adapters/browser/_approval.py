@@ -25,7 +25,7 @@ from anyio.abc import ByteStream
 
 from mcp_client import ApprovalRequest, ApprovalResult, ClientRequestContext
 from ui_adapters.broker.approval import PendingApproval
-from ui_adapters.browser._adapter import listen, loopback, run_site
+from ui_adapters.browser._adapter import check_page_times, listen, loopback, run_site
 from ui_adapters.browser._approval_page import CHOICE_VALUES, render_approval, render_approval_closed
 from ui_adapters.browser._http import BadRequest, Request
 from ui_adapters.browser._page import render_notice
@@ -111,10 +111,7 @@ class BrowserApproval:
         timeout: float | None = 600.0,
         closed_tab_grace: float = 3.0,
     ) -> None:
-        if timeout is not None and (not timeout > 0 or math.isinf(timeout)):
-            raise ValueError(f"timeout must be a positive number of seconds or None; got {timeout!r}")
-        if not closed_tab_grace >= 0:
-            raise ValueError(f"closed_tab_grace must be 0 or more seconds; got {closed_tab_grace!r}")
+        check_page_times(timeout, closed_tab_grace)
         self._bind_host, self._url_host = loopback(host, "browser_approval")
         self.open_browser = open_browser
         self.timeout = timeout
