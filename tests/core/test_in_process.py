@@ -8,9 +8,11 @@ server's app; and no listening socket in this process at any time.
 from __future__ import annotations
 
 import os
+from collections.abc import Generator
 from typing import Annotated, Any
 
 import anyio
+import httpx2
 import pytest
 from mcp.server.mcpserver import Context, Elicit, ElicitationResult, MCPServer, Resolve
 from mcp.server.mcpserver.resolve import ListRoots, Sample
@@ -214,3 +216,55 @@ async def test_an_app_whose_startup_fails_is_refused_with_its_reason() -> None:
             pass
     assert "the database is not there" in str(caught.value)
     assert reached == []
+
+
+class _Bearer(httpx2.Auth):
+    """An app's auth: it signs each request, and keeps what it saw."""
+
+    def __init__(self) -> None:
+        self.methods: list[str] = []
+
+    def auth_flow(self, request: httpx2.Request) -> Generator[httpx2.Request, httpx2.Response, None]:
+        self.methods.append(request.method)
+        request.headers["authorization"] = "Bearer in-process"
+        yield request
+
+
+@pytest.mark.parametrize("mode", ERAS)
+async def test_auth_signs_every_in_process_request(mode: str) -> None:
+    """``auth=`` applies in process as over the network (it was dropped: the app was never signed)."""
+    server = make_server()
+    inner = server.streamable_http_app()
+    seen: list[str | None] = []
+
+    async def recording(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            headers = dict(scope["headers"])
+            seen.append(headers.get(b"authorization", b"").decode() or None)
+        await inner(scope, receive, send)
+
+    by_object, by_app = _Bearer(), _Bearer()
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with Client(server, mode=mode, auth=by_object) as client:
+            assert text_of(await client.call_tool("count", {"steps": 1})) == "counted 1"
+        async with Client(InProcessTransport(recording, auth=by_app), mode=mode) as client:
+            assert text_of(await client.call_tool("count", {"steps": 1})) == "counted 1"
+    assert "POST" in by_object.methods
+    assert "POST" in by_app.methods and seen and set(seen) == {"Bearer in-process"}
+
+
+def test_network_options_for_an_in_process_server_are_refused() -> None:
+    with pytest.raises(ValueError) as caught:
+        Client(make_server(), verify=False)
+    assert str(caught.value) == (
+        "verify/cert/proxy/trust_env/httpx_client_factory cannot apply to the in-process server "
+        "'bistro-in-process': it is reached inside this process, with no network; leave them out "
+        "(headers and auth do apply)"
+    )
+
+
+def test_auth_beside_a_transports_own_http_client_is_refused() -> None:
+    from mcp_client import StreamableHTTPTransport
+
+    with pytest.raises(ValueError, match=r"give the auth to it instead: httpx2\.AsyncClient\(auth=\.\.\.\)"):
+        StreamableHTTPTransport("http://127.0.0.1:9/mcp", auth=_Bearer(), http_client=httpx2.AsyncClient())

@@ -110,7 +110,13 @@ def transport_for(
         return server
     from mcp_client._transports.in_process import InProcessTransport, asgi_app_of
 
-    if asgi_app_of(server) is not None:
+    known = asgi_app_of(server)
+    if known is not None:
+        if not options.is_default:
+            raise ValueError(
+                f"verify/cert/proxy/trust_env/httpx_client_factory cannot apply to the {known[1]}: it is "
+                "reached inside this process, with no network; leave them out (headers and auth do apply)"
+            )
         return InProcessTransport(
             server, headers=headers, auth=auth, timeout=timeout, max_message_bytes=max_message_bytes
         )

@@ -89,7 +89,8 @@ class _Waiter:
 class StreamableHTTPTransport:
     """A connection to one streamable HTTP endpoint (see the module docstring).
 
-    ``headers`` and ``auth`` apply to every request. ``max_message_bytes`` caps one JSON body or one SSE
+    ``headers`` and ``auth`` apply to every request (with your own ``http_client``, give it the auth:
+    ``auth=`` beside it is refused, never dropped). ``max_message_bytes`` caps one JSON body or one SSE
     event, so a hostile server cannot make the client buffer without bound. With your own
     ``http_client`` the redirect policy still holds (it is applied per request); if its pool caps the
     connections, a few of them are kept for the answers a client POSTs while its calls' streams stay
@@ -115,6 +116,11 @@ class StreamableHTTPTransport:
         self._max_bytes = max_message_bytes
         if http_client is not None:
             require_httpx2_client(http_client, "http_client is", "pass")
+            if auth is not None:
+                raise ValueError(
+                    "StreamableHTTPTransport(auth=..., http_client=...): the transport sends with your "
+                    "client, so give the auth to it instead: httpx2.AsyncClient(auth=...)"
+                )
         self._client = http_client
         self._owns_client = http_client is None
         self._session_id: str | None = None

@@ -27,7 +27,7 @@ import anyio
 import httpx2
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
 
-from mcp_client._connection.http_auth import HttpAuth
+from mcp_client._connection.http_auth import HttpAuth, as_httpx2_auth
 from mcp_client._connection.transport import DEFAULT_MAX_MESSAGE_BYTES, ServerMessageSink, Spawn
 from mcp_client._errors import MCPConnectionError
 from mcp_client._transports.delegating import DelegatingTransport
@@ -101,13 +101,13 @@ class InProcessTransport(DelegatingTransport):
         self._label = label or default_label
         client = httpx2.AsyncClient(
             transport=self._bridge,
+            auth=as_httpx2_auth(auth),  # on the client: a transport given its client leaves auth to it
             timeout=httpx2.Timeout(timeout, read=None),
             follow_redirects=False,
         )
         self._http = StreamableHTTPTransport(
             _ORIGIN + path,
             headers=headers,
-            auth=auth,
             timeout=timeout,
             max_message_bytes=max_message_bytes,
             http_client=client,
