@@ -88,7 +88,7 @@ class SSETransport(Transport):
         self.url = url
         self._http_options = http_options or DEFAULT_HTTP_OPTIONS
         self._extra_headers = dict(headers or {})
-        self._auth = as_httpx2_auth(auth)
+        self._auth = as_httpx2_auth(auth, max_body_bytes=max_message_bytes)
         self._timeout = timeout
         self._max_bytes = max_message_bytes
         if http_client is not None:
