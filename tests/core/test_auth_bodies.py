@@ -301,3 +301,37 @@ async def test_the_older_sse_transport_keeps_its_stream_while_the_flow_reads_bod
     assert auth.seen[0] == ("GET", 200, "ResponseNotRead")
     posts = [(status, body) for method, status, body in auth.seen if method == "POST"]
     assert posts and all(entry == (202, "Accepted") for entry in posts), posts
+
+
+async def test_a_flow_reading_bodies_on_the_apps_own_client_works_too(nonce_url: str, era: str) -> None:
+    """``StreamableHTTPTransport(url, http_client=httpx2.AsyncClient(auth=...))``: the client's own auth
+    runs through the same adapter (httpx2 alone would have read the SSE answer to its end first)."""
+    from mcp_client import StreamableHTTPTransport
+
+    auth = Httpx2NonceAuth()
+    async with httpx2.AsyncClient(auth=auth, timeout=BOUND) as http:
+        transport = StreamableHTTPTransport(nonce_url, http_client=http)
+        async with Client(transport, mode=era, timeout=BOUND) as client:
+            with anyio.fail_after(BOUND):
+                result = await client.call_tool(
+                    "echo_streamed", {"text": "own client"}, progress_callback=lambda p, t, m: None
+                )
+    assert text_of(result) == "own client"
+    assert auth.challenges and (200, "text/event-stream") in auth.answers, auth.answers
+
+
+@pytest.mark.parametrize("transport_name", ["StreamableHTTPTransport", "SSETransport"])
+def test_auth_beside_the_apps_own_client_is_refused_naming_the_fix(transport_name: str) -> None:
+    """The transport sends with the app's client, so an ``auth=`` beside it would be dropped."""
+    from mcp_client import StreamableHTTPTransport
+    from mcp_client._transports.http_sse import SSETransport
+
+    transport_class = {"StreamableHTTPTransport": StreamableHTTPTransport, "SSETransport": SSETransport}[
+        transport_name
+    ]
+    with pytest.raises(ValueError) as caught:
+        transport_class("http://127.0.0.1:9/mcp", auth=HttpxNonceAuth(), http_client=httpx2.AsyncClient())
+    assert str(caught.value) == (
+        f"{transport_name}(auth=..., http_client=...): the transport sends with your client, so give "
+        "the auth to it instead: httpx2.AsyncClient(auth=...)"
+    )

@@ -18,7 +18,7 @@ import httpx2
 from mcp_client._connection.auth_bodies import readable_response
 from mcp_client._connection.transport import DEFAULT_MAX_MESSAGE_BYTES
 
-__all__ = ["AuthFlow", "HttpAuth", "as_httpx2_auth"]
+__all__ = ["AuthFlow", "HttpAuth", "as_httpx2_auth", "own_client_auth"]
 
 
 class AuthFlow(Protocol):
@@ -56,6 +56,21 @@ def as_httpx2_auth(
             f"(an object with an auth_flow(request) generator); got {type(auth).__name__}"
         )
     return _AuthAdapter(auth, max_body_bytes)
+
+
+def own_client_auth(
+    transport: str, client: httpx2.AsyncClient, auth: HttpAuth | None, *, max_body_bytes: int
+) -> None:
+    """For a transport given the app's own ``client``: refuse an ``auth`` beside it (the client sends,
+    so it would be dropped), and run the client's own auth through the adapter if it reads bodies."""
+    if auth is not None:
+        raise ValueError(
+            f"{transport}(auth=..., http_client=...): the transport sends with your client, so give "
+            "the auth to it instead: httpx2.AsyncClient(auth=...)"
+        )
+    own = as_httpx2_auth(client.auth, max_body_bytes=max_body_bytes)
+    if own is not None and own is not client.auth:
+        client.auth = own
 
 
 class _AuthAdapter(httpx2.Auth):

@@ -30,7 +30,7 @@ from typing import Any
 import anyio
 import httpx2
 
-from mcp_client._connection.http_auth import HttpAuth, as_httpx2_auth
+from mcp_client._connection.http_auth import HttpAuth, as_httpx2_auth, own_client_auth
 from mcp_client._connection.http_options import DEFAULT_HTTP_OPTIONS, HttpOptions, require_httpx2_client
 from mcp_client._connection.transport import (
     DEFAULT_MAX_MESSAGE_BYTES,
@@ -116,11 +116,7 @@ class StreamableHTTPTransport:
         self._max_bytes = max_message_bytes
         if http_client is not None:
             require_httpx2_client(http_client, "http_client is", "pass")
-            if auth is not None:
-                raise ValueError(
-                    "StreamableHTTPTransport(auth=..., http_client=...): the transport sends with your "
-                    "client, so give the auth to it instead: httpx2.AsyncClient(auth=...)"
-                )
+            own_client_auth("StreamableHTTPTransport", http_client, auth, max_body_bytes=max_message_bytes)
         self._client = http_client
         self._owns_client = http_client is None
         self._session_id: str | None = None

@@ -33,7 +33,7 @@ from collections.abc import Mapping
 import anyio
 import httpx2
 
-from mcp_client._connection.http_auth import HttpAuth, as_httpx2_auth
+from mcp_client._connection.http_auth import HttpAuth, as_httpx2_auth, own_client_auth
 from mcp_client._connection.http_options import DEFAULT_HTTP_OPTIONS, HttpOptions, require_httpx2_client
 from mcp_client._connection.transport import (
     DEFAULT_MAX_MESSAGE_BYTES,
@@ -93,6 +93,7 @@ class SSETransport(Transport):
         self._max_bytes = max_message_bytes
         if http_client is not None:
             require_httpx2_client(http_client, "http_client is", "pass")
+            own_client_auth("SSETransport", http_client, auth, max_body_bytes=max_message_bytes)
         self._client = http_client
         self._owns_client = http_client is None
         self._endpoint: str | None = None

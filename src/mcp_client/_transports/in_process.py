@@ -101,7 +101,7 @@ class InProcessTransport(DelegatingTransport):
         self._label = label or default_label
         client = httpx2.AsyncClient(
             transport=self._bridge,
-            auth=as_httpx2_auth(auth),  # on the client: a transport given its client leaves auth to it
+            auth=as_httpx2_auth(auth, max_body_bytes=max_message_bytes),  # a given client keeps its auth
             timeout=httpx2.Timeout(timeout, read=None),
             follow_redirects=False,
         )
