@@ -9,6 +9,10 @@ client's memory (``remember="session"``), by the ``ApprovalStore`` (``remember="
 denies the call (fail closed) and says so. A callback may take hours (a person answers on another
 worker): nothing bounds it but the call's own cancellation, which passes through untouched.
 
+One question per tool at a time: a call of a tool the person is being asked about (the same store key:
+server, tool, policy) waits for that answer and follows it if it was remembered ("session", "always");
+answered "once", or the question failed or was cancelled, it asks its own. Other tools do not wait.
+
 A client without a policy has no gate: its calls pay nothing, and nothing extra goes on the wire.
 """
 
@@ -21,6 +25,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
+
+import anyio
 
 from mcp_client._approvals.audit import Audit, Source, record
 from mcp_client._approvals.request import ApprovalRequest, ApprovalResult
@@ -84,6 +90,9 @@ class ApprovalGate:
         self._store = store
         self._remembered: dict[str, Literal["allow", "deny"]] = {}
         """``remember="session"`` (and ``"always"``) decisions of this client, by the server's tool name."""
+        self._asking: dict[str, anyio.Event] = {}
+        """The questions being asked now, by store key: set when answered (or given up), so a call of
+        the same tool started meanwhile follows a remembered answer instead of asking again."""
         self._index: tuple[list[Any], dict[str, Mapping[str, Any]]] | None = None
         self.config_name: str | None = None
         """The server's name in a ``ClientGroup`` (set by the group): patterns' ``server.tool`` uses it."""
@@ -182,14 +191,27 @@ class ApprovalGate:
             self._settle(audit, arguments, fix="")
             return
         key = approval_key(self._identity(), tool, self.policy)
-        remembered, source = await self._remembered_answer(tool, key)
-        if remembered is not None:
-            audit = Audit(server, name, decision.reason, remembered, asked=False, source=source)
-            self._settle(audit, arguments, fix="the refusal was remembered; ask again with a new Client")
-            return
+        while True:
+            remembered, source = await self._remembered_answer(tool, key)
+            if remembered is not None:
+                audit = Audit(server, name, decision.reason, remembered, asked=False, source=source)
+                self._settle(audit, arguments, fix="the refusal was remembered; ask again with a new Client")
+                return
+            asking = self._asking.get(key)
+            if asking is None:
+                break
+            # A call of the same tool is asking the person now: its answer, if remembered, is this
+            # call's too. Answered "once", failed or cancelled, this call asks its own (looping, as
+            # another waiting call may have started asking meanwhile).
+            await asking.wait()
         request = self._request(entry, annotations, server, name, arguments, decision.reason)
-        result, failure = await self._ask(request)
-        await self.answered(tool, arguments, request, result, failure)
+        answered = self._asking[key] = anyio.Event()  # set before any await: the next call waits
+        try:
+            result, failure = await self._ask(request)
+            await self.answered(tool, arguments, request, result, failure)
+        finally:
+            del self._asking[key]
+            answered.set()
 
     async def request(self, tool: str, arguments: Mapping[str, Any]) -> ApprovalRequest:
         """The ``ApprovalRequest`` the ``approval_callback`` would be handed for this call now: for an
