@@ -52,7 +52,11 @@ __all__ = [
 
 logger = logging.getLogger("mcp_client.approvals")
 
-_APPROVED_BY_APP: ContextVar[bool] = ContextVar("mcp_client.approved_by_app", default=False)
+_APPROVED_BY_APP: ContextVar[Literal["app", "settled"] | None] = ContextVar(
+    "mcp_client.approved_by_app", default=None
+)
+"""Inside ``approved_by_app()``: ``"app"`` (the gate logs the app's approval), ``"settled"`` (the
+person's answer was logged by ``settle_approval``: the gate adds no line), else ``None``."""
 
 _CALLBACK_FAILED = "the approval callback failed"
 
@@ -186,9 +190,11 @@ class ApprovalGate:
             audit = Audit(server, name, decision.reason, decision.action, asked=False, source="policy")
             self._settle(audit, arguments, fix="change the ToolPolicy's deny patterns to let it run")
             return
-        if _APPROVED_BY_APP.get():
-            audit = Audit(server, name, decision.reason, "allow", asked=True, source="app")
-            self._settle(audit, arguments, fix="")
+        approved = _APPROVED_BY_APP.get()
+        if approved is not None:
+            if approved == "app":  # "settled": the decision was logged once, when it was taken
+                audit = Audit(server, name, decision.reason, "allow", asked=True, source="app")
+                self._settle(audit, arguments, fix="")
             return
         key = approval_key(self._identity(), tool, self.policy)
         while True:
@@ -372,15 +378,18 @@ def gate_of(client: Client) -> ApprovalGate | None:
 
 def is_approved_by_app() -> bool:
     """Whether this code runs inside ``approved_by_app()``."""
-    return _APPROVED_BY_APP.get()
+    return _APPROVED_BY_APP.get() is not None
 
 
 @contextmanager
-def approved_by_app() -> Generator[None]:
+def approved_by_app(*, settled: bool = False) -> Generator[None]:
     """While the block runs, a call the policy would ask about is allowed without asking: the app
     asked its user its own way (PydanticAI's deferred approval) and the user approved. ``deny``
-    patterns still refuse; the audit line says the answer came from the app."""
-    token = _APPROVED_BY_APP.set(True)
+    patterns still refuse; the audit line says the answer came from the app.
+
+    ``settled=True``: the person's answer was given to ``settle_approval``, which logged it (who was
+    asked, the answer, ``remember``, the note): the call adds no second line for the same decision."""
+    token = _APPROVED_BY_APP.set("settled" if settled else "app")
     try:
         yield
     finally:
