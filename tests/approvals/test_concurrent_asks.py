@@ -88,6 +88,7 @@ async def test_a_remembered_answer_is_the_waiting_calls_answer(
     assert len(asked) == 1
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 async def test_answered_once_the_waiting_call_asks_its_own_after(server: StdioServerParameters) -> None:
     store = LookupStore()
     said: list[str] = []
@@ -130,6 +131,7 @@ async def test_calls_of_other_tools_do_not_wait(server: StdioServerParameters) -
     assert sorted(asked) == ["plain", "write_note"]
 
 
+@pytest.mark.parametrize("anyio_backend", ["asyncio", "trio"])
 async def test_the_first_question_cancelled_the_waiting_call_asks_its_own(
     server: StdioServerParameters,
 ) -> None:
