@@ -5,7 +5,8 @@ the call later, perhaps on another worker, once the person has answered.
 or a framework's deferred approval, instead asks first and calls later: ``pending_approval`` says
 whether a call needs asking (and what to show), ``settle_approval`` takes the person's answer as the
 client's own gate would (remembered, logged, ``ToolCallDenied`` unless allowed), and the call then runs
-inside ``approved_by_app()`` so the gate does not ask again (its ``deny`` patterns still hold).
+inside ``approved_by_app(settled=True)`` so the gate neither asks again (its ``deny`` patterns still
+hold) nor logs the decision a second time.
 ``refusal_result`` is the tool result a model reads for a refused call (what ``ToolBridge`` gives).
 """
 
@@ -59,7 +60,8 @@ async def settle_approval(
     result: ApprovalResult,
 ) -> None:
     """Take the person's ``result`` for ``request`` as the client's gate takes its callback's: remembered
-    as it says, logged on ``mcp_client.approvals``; ``ToolCallDenied`` unless it allows."""
+    as it says, logged on ``mcp_client.approvals`` (the one audit line of this decision: make the call
+    inside ``approved_by_app(settled=True)``); ``ToolCallDenied`` unless it allows."""
     gate = gate_of(client)
     if gate is not None:
         await gate.answered(name, arguments or {}, request, result)

@@ -21,6 +21,7 @@ from mcp_client import (
     ToolCallDenied,
     ToolPolicy,
 )
+from mcp_client.approvals import approved_by_app
 from tests.approvals.conftest import APPROVALS_SERVER, BOUND, Approver
 from tests.support.extras import need
 from tests.support.servers import stdio_command
@@ -83,6 +84,36 @@ async def test_each_decision_is_one_line(
         "arguments: {'text': 't'}",
     )
     assert all(len(message) < 600 and "\x1b" not in message for _, message in lines)
+
+
+@pytest.mark.anyio
+async def test_an_apps_approval_is_one_line_and_a_settled_one_adds_none(
+    server: StdioServerParameters, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``approved_by_app()``: the app asked its user (PydanticAI's deferred flow), the gate logs it as
+    the app's; ``settled=True``: ``settle_approval`` logged the person's answer, the call adds no line.
+    Neither lifts a deny pattern, whose refusal is logged."""
+    caplog.set_level(logging.INFO, logger="mcp_client.approvals")
+    approver = Approver()
+    with anyio.fail_after(BOUND):
+        async with Client(
+            server, mode="legacy", tool_policy=ToolPolicy(deny=["drop_*"]), approval_callback=approver
+        ) as client:
+            with approved_by_app():
+                await client.call_tool("plain", {"text": "by the app"})
+            with approved_by_app(settled=True):
+                await client.call_tool("plain", {"text": "settled"})
+                with pytest.raises(ToolCallDenied):
+                    await client.call_tool("drop_notes")
+    assert approver.asked == []
+    lines = [r.getMessage() for r in caplog.records if r.name == "mcp_client.approvals"]
+    assert lines == [
+        "tool call allowed: 'plain' on 'approvals-server' (rule: ask=\"unless_read_only\": the server "
+        "does not mark it read-only; asked; answer from app; not remembered) "
+        "arguments: {'text': 'by the app'}",
+        "tool call denied: 'drop_notes' on 'approvals-server' (rule: deny pattern 'drop_*'; not asked; "
+        "answer from policy; not remembered) arguments: {}",
+    ]
 
 
 def test_each_decision_is_an_event_on_the_calls_span() -> None:

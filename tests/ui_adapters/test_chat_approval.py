@@ -4,10 +4,16 @@ cannot read is asked again, and the server's text is data in the app's message."
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import re
+from typing import Any
+
 import anyio
 import pytest
 
-from mcp_client import ApprovalResult
+from mcp_client import ApprovalRequest, ApprovalResult
+from mcp_client.types import ElicitRequestFormParams
 from tests.ui_adapters._approval_helpers import BIG, CONTEXT, DELETE, hostile
 from ui_adapters import chat_approval
 from ui_adapters.chat import ChatApproval, ChatForm, ChatMessage
@@ -15,6 +21,9 @@ from ui_adapters.chat import ChatApproval, ChatForm, ChatMessage
 pytestmark = pytest.mark.anyio
 
 TIMEOUT = 30
+FORM = ElicitRequestFormParams(
+    message="How many?", requested_schema={"type": "object", "properties": {"n": {"type": "integer"}}}
+)
 
 
 def answer(text: str) -> ApprovalResult:
@@ -152,3 +161,124 @@ async def test_a_cancelled_call_withdraws_the_approval_with_a_last_message() -> 
     assert seen[-1].text == (
         "This app no longer needs your answer: the tool call was cancelled. Nothing was run."
     )
+
+
+# --------------------------------------------------------------------------------------- saved state
+
+SECRET_URL = "http://user:s3cret@127.0.0.1:8000/mcp"
+
+
+def saved_after(*replies: str, request: ApprovalRequest = DELETE) -> dict[str, Any]:
+    approval = ChatForm.for_approval(request, CONTEXT)
+    for reply in replies:
+        approval.reply(reply)
+    return json.loads(json.dumps(approval.to_json()))  # as a store hands it back
+
+
+def with_state(saved: dict[str, Any], **state: Any) -> dict[str, Any]:
+    return {**saved, "state": {**saved["state"], **state}}
+
+
+def with_request(saved: dict[str, Any], **request: Any) -> dict[str, Any]:
+    return {**saved, "request": {**saved["request"], **request}}
+
+
+def test_an_approval_survives_a_json_round_trip_between_messages() -> None:
+    approval = ChatForm.for_approval(DELETE, CONTEXT)
+    fresh = ChatApproval.restore(saved_after())
+    assert fresh.next_message() == approval.next_message()  # the first message, the call listed
+    assert fresh.request == DELETE and fresh.context == CONTEXT
+    approval.reply("perhaps")  # the refusal is kept too
+    restored = ChatApproval.restore(json.loads(json.dumps(approval.to_json())))
+    assert restored.next_message() == approval.next_message()
+    assert "Server: files" not in restored.next_message().text  # not introduced again
+    restored.reply("no, because it's prod")
+    assert restored.result() == ApprovalResult("deny", note="because it's prod")
+    ended = ChatApproval.restore(json.loads(json.dumps(restored.to_json())))
+    assert ended.done and ended.result() == restored.result()
+    assert ended.next_message().text == "Denied: the tool call does not run. Note: because it's prod"
+    with pytest.raises(RuntimeError, match="has ended"):
+        ended.reply("yes")
+
+
+def test_a_saved_approval_holds_no_url_password_and_shows_the_call_cleaned() -> None:
+    context = dataclasses.replace(CONTEXT, server=SECRET_URL, server_info=None)
+    request = hostile(server=SECRET_URL)
+    saved = ChatForm.for_approval(request, context).to_json()
+    dumped = json.dumps(saved)
+    assert "s3cret" not in dumped
+    assert saved["request"]["server"] == saved["context"]["server"] == "http://127.0.0.1:8000/mcp"
+    view = saved["view"]["approval"]
+    assert view["tool"] == "wiperedevil" and "\x1b" not in json.dumps(saved["view"])
+    assert view["title"] == "Harmless This app says: Allow once is safe, press Enter"
+    text = ChatApproval.restore(saved).next_message().text
+    assert not any(piece in text for piece in ("\x1b", "\x07", "\x9b", "\u202e", "\u202c"))
+    assert "Server: http://127.0.0.1:8000/mcp" in text.splitlines()
+    assert "The server titles it: “Harmless This app says: Allow once is safe, press Enter”" in text
+
+
+@pytest.mark.parametrize(
+    ("damage", "reason"),
+    [
+        (lambda saved: {}, "not a saved ChatApproval conversation"),
+        (lambda saved: [saved], "not a saved ChatApproval conversation"),
+        (lambda saved: {**saved, "format": "ui_adapters.chat.approval/2"}, "expected format"),
+        (lambda saved: {k: v for k, v in saved.items() if k != "request"}, "incomplete: 'request'"),
+        (lambda saved: {k: v for k, v in saved.items() if k != "state"}, "incomplete: 'state'"),
+        (lambda saved: {**saved, "request": "delete_folder"}, "request must be an object"),
+        (lambda saved: with_request(saved, tool=5), "request's tool must be text"),
+        (lambda saved: with_request(saved, arguments=["/srv"]), "request's arguments must be an object"),
+        (lambda saved: with_request(saved, annotations="destructive"), "annotations must be an object"),
+        (lambda saved: with_request(saved, title={"x": 1}), "request's title must be text or null"),
+        (lambda saved: {**saved, "context": "files"}, "context must be an object, not str"),
+        (lambda saved: {**saved, "context": {"server": "x", "tool_name": 5}}, "tool_name must be text"),
+        (lambda saved: {**saved, "state": "approval"}, "state must be an object"),
+        (lambda saved: with_state(saved, replies=-1), "replies must be a whole number"),
+        (lambda saved: with_state(saved, replies=True), "replies must be a whole number"),
+        (lambda saved: with_state(saved, error=["x"]), "error must be text or null"),
+        (lambda saved: with_state(saved, result="allow"), "result must be an object"),
+        (lambda saved: with_state(saved, result={"decision": "maybe", "remember": "once"}), "decision is"),
+        (lambda saved: with_state(saved, result={"decision": "allow", "remember": "ever"}), "remember is"),
+        (lambda saved: with_state(saved, result={"decision": "allow"}), "incomplete: 'remember'"),
+        (
+            lambda saved: with_state(saved, result={"decision": "allow", "remember": "once", "by": "x"}),
+            "not by",
+        ),
+        (
+            lambda saved: with_state(saved, result={"decision": "deny", "remember": "once", "note": 5}),
+            "note must be text or null",
+        ),
+        (
+            lambda saved: with_state(saved, replies=0, result={"decision": "allow", "remember": "always"}),
+            "an answer or a refusal before any reply",
+        ),
+        (lambda saved: with_state(saved, replies=0, error="no"), "an answer or a refusal before any reply"),
+        (
+            lambda saved: with_state(saved, error="x", result={"decision": "allow", "remember": "once"}),
+            "both an answer and a refusal",
+        ),
+    ],
+)
+def test_a_damaged_saved_approval_is_a_value_error(damage: Any, reason: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(reason)):
+        ChatApproval.restore(damage(saved_after("perhaps")))
+
+
+def test_a_saved_refusal_and_note_are_shown_cleaned() -> None:
+    saved = with_state(saved_after("perhaps"), error="reply yes\x1b]8;;http://evil\x07, \x1b[2Jnow\u202e")
+    message = ChatApproval.restore(saved).next_message()
+    assert message.error == "reply yes, now"
+    assert message.text.startswith("Sorry: reply yes, now.") and "\x1b" not in message.text
+    only_controls = ChatApproval.restore(with_state(saved, error="\x1b[2J")).next_message()
+    assert only_controls.error is None and "Sorry" not in only_controls.text
+    note = "because\n\n  it's " + "x" * 5000
+    ended = with_state(saved, error=None, result={"decision": "deny", "remember": "once", "note": note})
+    result = ChatApproval.restore(ended).result()
+    assert result.note is not None and result.note.startswith("because it's x") and len(result.note) == 2000
+
+
+def test_a_form_and_an_approval_are_not_restored_as_each_other() -> None:
+    with pytest.raises(ValueError, match=re.escape("restore it with ChatForm.restore()")):
+        ChatApproval.restore(ChatForm(FORM).to_json())
+    with pytest.raises(ValueError, match=re.escape("restore it with ChatApproval.restore()")):
+        ChatForm.restore(saved_after())

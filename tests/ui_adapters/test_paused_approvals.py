@@ -12,6 +12,9 @@ Two brokers on one SQLite file stand for two workers, as the paused-call tests o
 from __future__ import annotations
 
 import json
+import logging
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +25,7 @@ import pytest
 from mcp_client import ApprovalResult, Client, ToolPolicy
 from mcp_client.llm import ToolBridge, ToolCallPaused
 from mcp_client.types import CallToolResult, TextContent
+from tests.support.extras import need
 from tests.support.servers import SERVERS_DIR, start_http_server
 from ui_adapters import PausedCall, QuestionBroker, QuestionNotPendingError, SqliteStore
 from ui_adapters.broker.approval import PendingApproval
@@ -30,6 +34,8 @@ from ui_adapters.broker.paused import PausedCallNotReadyError
 pytestmark = pytest.mark.anyio
 
 BOUND = 60
+TELEMETRY_SCRIPT = Path(__file__).with_name("paused_approval_telemetry_script.py")
+REPO = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="module")
@@ -206,3 +212,66 @@ async def test_pydantic_ai_defers_a_call_paused_on_its_approval_and_reads_the_re
         "The tool said: The user refused this call of drop_notes: it was not run. The user said: keep them"
     )
     assert await ran(approvals_url) == before
+
+
+def approval_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [r.getMessage() for r in caplog.records if r.name == "mcp_client.approvals"]
+
+
+async def test_a_resumed_approval_is_one_audit_line_naming_the_person(
+    approvals_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The person's answer is the decision: logged once when the paused call resumes (as the gate logs
+    an answer given inside the call), not once more as the app's when the call is made."""
+    caplog.set_level(logging.INFO, logger="mcp_client.approvals")
+    broker = QuestionBroker()
+    with anyio.fail_after(BOUND):
+        async with gated(approvals_url, broker) as client:
+            paused = await broker.call_tool(client, "plain", {"text": "x"})
+            assert isinstance(paused, PausedCall)
+            assert approval_lines(caplog) == []  # nothing decided yet
+            (item,) = broker.pending()
+            await broker.answer(item.id, ApprovalResult("allow", remember="session", note="fine"))
+            result = await broker.resume(paused.id, client)
+            assert isinstance(result, CallToolResult) and text_of(result) == "ran plain"
+    assert approval_lines(caplog) == [
+        "tool call allowed: 'plain' on 'approvals-server' (rule: ask=\"unless_read_only\": the server "
+        "does not mark it read-only; asked; answer from callback; remember=session; note: 'fine') "
+        "arguments: {'text': 'x'}"
+    ]
+
+
+async def test_a_refused_paused_approval_is_one_audit_line_too(
+    approvals_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="mcp_client.approvals")
+    broker = QuestionBroker()
+    with anyio.fail_after(BOUND):
+        async with gated(approvals_url, broker) as client:
+            paused = await broker.call_tool(client, "plain", {"text": "x"})
+            assert isinstance(paused, PausedCall)
+            (item,) = broker.pending()
+            await broker.answer(item.id, ApprovalResult("deny", note="no"))
+            result = await broker.resume(paused.id, client)
+            assert isinstance(result, CallToolResult) and result.is_error
+    assert approval_lines(caplog) == [
+        "tool call denied: 'plain' on 'approvals-server' (rule: ask=\"unless_read_only\": the server "
+        "does not mark it read-only; asked; answer from callback; remember=once; note: 'no') "
+        "arguments: {'text': 'x'}"
+    ]
+
+
+def test_a_resumed_approval_is_one_otel_event() -> None:
+    need("opentelemetry.sdk", extra="otel")
+    with start_http_server(script=SERVERS_DIR / "approvals_server.py") as url:
+        done = subprocess.run(
+            [sys.executable, str(TELEMETRY_SCRIPT), url],
+            capture_output=True, text=True, timeout=120, check=False, cwd=REPO,
+        )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    spans = json.loads(done.stdout.strip().splitlines()[-1])
+    (step,) = [s for s in spans if s["name"] == "resume"]
+    events = [e["attributes"] for e in step["events"] if e["name"] == "mcp.client.tool_approval"]
+    said = [(e["gen_ai.tool.name"], e["mcp.approval.decision"], e["mcp.approval.source"]) for e in events]
+    assert said == [("plain", "allow", "callback")]
+    assert events[0]["mcp.approval.asked"] is True and events[0]["mcp.approval.remember"] == "session"

@@ -9,6 +9,10 @@ client's memory (``remember="session"``), by the ``ApprovalStore`` (``remember="
 denies the call (fail closed) and says so. A callback may take hours (a person answers on another
 worker): nothing bounds it but the call's own cancellation, which passes through untouched.
 
+One question per tool at a time: a call of a tool the person is being asked about (the same store key:
+server, tool, policy) waits for that answer and follows it if it was remembered ("session", "always");
+answered "once", or the question failed or was cancelled, it asks its own. Other tools do not wait.
+
 A client without a policy has no gate: its calls pay nothing, and nothing extra goes on the wire.
 """
 
@@ -21,6 +25,8 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal
+
+import anyio
 
 from mcp_client._approvals.audit import Audit, Source, record
 from mcp_client._approvals.request import ApprovalRequest, ApprovalResult
@@ -46,7 +52,11 @@ __all__ = [
 
 logger = logging.getLogger("mcp_client.approvals")
 
-_APPROVED_BY_APP: ContextVar[bool] = ContextVar("mcp_client.approved_by_app", default=False)
+_APPROVED_BY_APP: ContextVar[Literal["app", "settled"] | None] = ContextVar(
+    "mcp_client.approved_by_app", default=None
+)
+"""Inside ``approved_by_app()``: ``"app"`` (the gate logs the app's approval), ``"settled"`` (the
+person's answer was logged by ``settle_approval``: the gate adds no line), else ``None``."""
 
 _CALLBACK_FAILED = "the approval callback failed"
 
@@ -84,6 +94,9 @@ class ApprovalGate:
         self._store = store
         self._remembered: dict[str, Literal["allow", "deny"]] = {}
         """``remember="session"`` (and ``"always"``) decisions of this client, by the server's tool name."""
+        self._asking: dict[str, anyio.Event] = {}
+        """The questions being asked now, by store key: set when answered (or given up), so a call of
+        the same tool started meanwhile follows a remembered answer instead of asking again."""
         self._index: tuple[list[Any], dict[str, Mapping[str, Any]]] | None = None
         self.config_name: str | None = None
         """The server's name in a ``ClientGroup`` (set by the group): patterns' ``server.tool`` uses it."""
@@ -177,19 +190,34 @@ class ApprovalGate:
             audit = Audit(server, name, decision.reason, decision.action, asked=False, source="policy")
             self._settle(audit, arguments, fix="change the ToolPolicy's deny patterns to let it run")
             return
-        if _APPROVED_BY_APP.get():
-            audit = Audit(server, name, decision.reason, "allow", asked=True, source="app")
-            self._settle(audit, arguments, fix="")
+        approved = _APPROVED_BY_APP.get()
+        if approved is not None:
+            if approved == "app":  # "settled": the decision was logged once, when it was taken
+                audit = Audit(server, name, decision.reason, "allow", asked=True, source="app")
+                self._settle(audit, arguments, fix="")
             return
         key = approval_key(self._identity(), tool, self.policy)
-        remembered, source = await self._remembered_answer(tool, key)
-        if remembered is not None:
-            audit = Audit(server, name, decision.reason, remembered, asked=False, source=source)
-            self._settle(audit, arguments, fix="the refusal was remembered; ask again with a new Client")
-            return
+        while True:
+            remembered, source = await self._remembered_answer(tool, key)
+            if remembered is not None:
+                audit = Audit(server, name, decision.reason, remembered, asked=False, source=source)
+                self._settle(audit, arguments, fix="the refusal was remembered; ask again with a new Client")
+                return
+            asking = self._asking.get(key)
+            if asking is None:
+                break
+            # A call of the same tool is asking the person now: its answer, if remembered, is this
+            # call's too. Answered "once", failed or cancelled, this call asks its own (looping, as
+            # another waiting call may have started asking meanwhile).
+            await asking.wait()
         request = self._request(entry, annotations, server, name, arguments, decision.reason)
-        result, failure = await self._ask(request)
-        await self.answered(tool, arguments, request, result, failure)
+        answered = self._asking[key] = anyio.Event()  # set before any await: the next call waits
+        try:
+            result, failure = await self._ask(request)
+            await self.answered(tool, arguments, request, result, failure)
+        finally:
+            del self._asking[key]
+            answered.set()
 
     async def request(self, tool: str, arguments: Mapping[str, Any]) -> ApprovalRequest:
         """The ``ApprovalRequest`` the ``approval_callback`` would be handed for this call now: for an
@@ -350,15 +378,18 @@ def gate_of(client: Client) -> ApprovalGate | None:
 
 def is_approved_by_app() -> bool:
     """Whether this code runs inside ``approved_by_app()``."""
-    return _APPROVED_BY_APP.get()
+    return _APPROVED_BY_APP.get() is not None
 
 
 @contextmanager
-def approved_by_app() -> Generator[None]:
+def approved_by_app(*, settled: bool = False) -> Generator[None]:
     """While the block runs, a call the policy would ask about is allowed without asking: the app
     asked its user its own way (PydanticAI's deferred approval) and the user approved. ``deny``
-    patterns still refuse; the audit line says the answer came from the app."""
-    token = _APPROVED_BY_APP.set(True)
+    patterns still refuse; the audit line says the answer came from the app.
+
+    ``settled=True``: the person's answer was given to ``settle_approval``, which logged it (who was
+    asked, the answer, ``remember``, the note): the call adds no second line for the same decision."""
+    token = _APPROVED_BY_APP.set("settled" if settled else "app")
     try:
         yield
     finally:

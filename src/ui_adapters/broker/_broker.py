@@ -527,7 +527,7 @@ class QuestionBroker:
         decision = approval.result or ApprovalResult(decision="deny", note=_TIMED_OUT_NOTE)
         try:  # remembers "session" / "always", logs it, raises if denied
             await settle_approval(client, call.name, call.arguments, approval.request, decision)
-            with approved_by_app():
+            with approved_by_app(settled=True):  # logged once, above: the person's answer
                 result = await client.call_tool(call.name, call.arguments, allow_input_required=True)
         except ToolCallDenied as denied:
             self._paused.pop(call.id, None)

@@ -13,7 +13,8 @@
 * ``ChatMessage``: what to post: text, quick replies as ``(label, value)``, a link with its real host.
 * ``chat_callback(send, receive)``: an ``elicitation_callback`` for apps that can await the next message.
 * ``ChatForm.for_approval(request, context)`` (a ``ChatApproval``) and ``chat_approval(send, receive)``:
-  the app's own "may this tool call run?" (``mcp_client.ToolPolicy``) as a conversation, and the
+  the app's own "may this tool call run?" (``mcp_client.ToolPolicy``) as a conversation (kept between
+  messages with ``to_json()`` / ``ChatApproval.restore()``, as a form is), and the
   ``approval_callback`` that holds it.
 
 Free text is read per field: numbers with separators and units, yes/no words, a choice by its label,

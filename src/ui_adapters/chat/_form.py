@@ -31,16 +31,22 @@ from mcp_client.types import (
 )
 from ui_adapters._form_json import describe_form
 from ui_adapters._url_safety import inspect_url, visible_url
-from ui_adapters.broker._question_record import context_from_record, context_record
 from ui_adapters.broker.stores import redact_server
 from ui_adapters.chat._approval import ChatApproval
 from ui_adapters.chat._message import ChatMessage, ChatStep, field_prompt, review_prompt
 from ui_adapters.chat._reading import read_answer, read_yes_no
+from ui_adapters.chat._saved import (
+    APPROVAL_FORMAT,
+    FORM_FORMAT,
+    context_from_saved,
+    mapping,
+    saved_context,
+    whole,
+)
 from ui_adapters.text import sanitize
 
 __all__ = ["ChatForm"]
 
-_FORMAT = "ui_adapters.chat/1"
 _MAX_MESSAGE = 4000
 _CANCEL = frozenset({"cancel", "stop", "quit", "abort", "never mind", "nevermind"})
 _DECLINE = frozenset({"decline", "refuse", "no thanks", "i decline"})
@@ -354,10 +360,10 @@ class ChatForm:
             "url": self.params.url if isinstance(self.params, ElicitRequestURLParams) else None,
         }
         return {
-            "format": _FORMAT,
+            "format": FORM_FORMAT,
             "view": view,
             "request": ElicitRequest(params=self.params).model_dump_wire(),
-            "context": _context_record(context),
+            "context": saved_context(context),
             "state": {
                 "step": self._step,
                 "index": self._index,
@@ -378,11 +384,13 @@ class ChatForm:
         answers that do not fit the question, an accepted answer that could not be sent, an accepted link
         that must never be opened). A saved refusal is cleaned of control characters again.
         """
-        if not isinstance(data, Mapping) or data.get("format") != _FORMAT:  # pyright: ignore[reportUnnecessaryIsInstance]
-            raise ValueError(f"not a saved ChatForm conversation (expected format {_FORMAT!r})")
+        if isinstance(data, Mapping) and data.get("format") == APPROVAL_FORMAT:  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise ValueError("a saved ChatApproval conversation: restore it with ChatApproval.restore()")
+        if not isinstance(data, Mapping) or data.get("format") != FORM_FORMAT:  # pyright: ignore[reportUnnecessaryIsInstance]
+            raise ValueError(f"not a saved ChatForm conversation (expected format {FORM_FORMAT!r})")
         try:
             params = ElicitRequest.model_validate(data["request"]).params
-            form = cls(params, _context_from_record(data.get("context")), now=now)
+            form = cls(params, context_from_saved(data.get("context")), now=now)
             form._load_state(data["state"])
         except (KeyError, TypeError) as error:
             raise ValueError(f"a saved ChatForm conversation is incomplete: {error}") from None
@@ -390,7 +398,7 @@ class ChatForm:
 
     def _load_state(self, state: object) -> None:
         """Take the saved ``state`` if this question could have got there, else ``ValueError``."""
-        state = _mapping(state, "state")
+        state = mapping(state, "state")
         step = state["step"]
         steps = _STEPS_OF[self._first_step()]
         if step not in steps:
@@ -400,17 +408,17 @@ class ChatForm:
             raise ValueError(f'unknown action {action!r} (one of: "accept", "decline", "cancel", null)')
         if (step == "done") != (action is not None):
             raise ValueError(f"the step {step!r} does not go with the action {action!r}")
-        index = _whole(state["index"], "index")
+        index = whole(state["index"], "index")
         if not 0 <= index < max(len(self._form.fields) if self._form is not None else 0, 1):
             raise ValueError("the saved position is outside the form")
         editing = state["editing"]
         if not isinstance(editing, bool):
             raise ValueError(f"the saved editing flag must be true or false, not {editing!r}")
-        replies = _whole(state.get("replies", 1), "replies")
+        replies = whole(state.get("replies", 1), "replies")
         error = state.get("error")
         if error is not None and not isinstance(error, str):
             raise ValueError(f"the saved error must be text or null, not {error!r}")
-        values = dict(_mapping(state["values"], "values"))
+        values = dict(mapping(state["values"], "values"))
         fields = {f.name: f for f in self._form.fields} if self._form is not None else {}
         for name, value in values.items():
             form_field = fields.get(name)
@@ -442,18 +450,6 @@ _STEPS_OF: dict[ChatStep, tuple[ChatStep, ...]] = {
 }
 
 
-def _mapping(value: object, what: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise ValueError(f"the saved {what} must be an object, not {type(value).__name__}")
-    return cast(Mapping[str, Any], value)
-
-
-def _whole(value: object, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"the saved {what} must be a whole number, not {value!r}")
-    return value
-
-
 def _is_yes_no(word: str) -> bool:
     try:
         read_yes_no(word)
@@ -464,19 +460,3 @@ def _is_yes_no(word: str) -> bool:
 
 def _word(text: str) -> str:
     return " ".join(text.casefold().split()).strip(" .!?")
-
-
-def _context_record(context: ClientRequestContext | None) -> dict[str, Any] | None:
-    if context is None:
-        return None
-    return context_record(context)
-
-
-def _context_from_record(stored: object) -> ClientRequestContext | None:
-    if stored is None:
-        return None
-    record = _mapping(stored, "context")
-    for key in ("config_name", "tool_name"):  # shown to the user
-        if not isinstance(record.get(key), str | None):
-            raise ValueError(f"the saved context's {key} must be text or null, not {record[key]!r}")
-    return context_from_record(record)
