@@ -214,7 +214,10 @@ def create_app(
     async def task_status(request: Request) -> JSONResponse:
         if broker.store is None:
             return JSONResponse({"error": "unknown"}, 404)
-        found = await broker.describe_task(request.path_params["id"])
+        try:
+            found = await broker.describe_task(request.path_params["id"])
+        except ValueError as exc:  # the store's record of it is damaged: the message says which field
+            return JSONResponse({"error": str(exc)}, status_code=500)
         if found is None:
             return JSONResponse({"error": "unknown"}, 404)
         if found.get("result") is not None:

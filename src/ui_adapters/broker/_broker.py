@@ -120,8 +120,8 @@ class QuestionBroker:
         self._paused: dict[str, PausedCall] = {}
         self._closed = False
         self._task_group: TaskGroup | None = None
-        self._tasks = TaskKeeper(store, self.worker) if store is not None else None  # tool tasks
         self._unreadable = UnreadableEntries(store)  # store entries no broker could have written
+        self._tasks = TaskKeeper(store, self.worker, self._unreadable) if store is not None else None
 
     async def __aenter__(self) -> Self:
         if self.store is not None:
@@ -559,6 +559,8 @@ class QuestionBroker:
         For a task whose worker died or stopped: exactly one worker gets it (the others, and any
         worker while its holder is alive, get ``QuestionNotPendingError``); a task this worker
         follows already is returned as it is. ``adopt_tasks`` does this by itself for every such task.
+        A stored record no broker could have written raises ``DamagedTaskRecordError`` (a
+        ``ValueError`` saying which field is wrong).
         """
         return await self._tasks_for("resume_task").resume(task_id, client)
 
@@ -566,20 +568,34 @@ class QuestionBroker:
         """Take over, with ``client``, the stored tasks of its server whose worker died or stopped.
 
         Checked every third of the lease; each such task is taken by exactly one worker, followed to
-        its end, and its outcome stored. Call it once per client, after the client is open.
+        its end, and its outcome stored. Call it once per client, after the client is open. A damaged
+        task record is skipped (logged once), not the tasks after it.
         """
         self._tasks_for("adopt_tasks").adopt(client)
 
     async def stored_tasks(self) -> list[StoredTask]:
-        """Every task in the store that has not ended (any worker's), oldest first."""
+        """Every task in the store that has not ended (any worker's), oldest first.
+
+        A record no broker could have written (a damaged row, a foreign key in a shared Redis) is
+        skipped and logged once (WARNING on ``ui_adapters.broker``, naming it and what is wrong).
+        """
         return await self._tasks_for("stored_tasks").stored()
 
     async def task_outcome(self, task_id: str) -> TaskOutcome | None:
-        """How the stored task ``task_id`` ended (any worker finished it); ``None`` while it runs."""
+        """How the stored task ``task_id`` ended (any worker finished it); ``None`` while it runs.
+
+        A damaged ``"task-result"`` record raises ``DamagedTaskRecordError`` (a ``ValueError``: "the
+        stored record of task ... is damaged: its 'status' is missing", and the fix).
+        """
         return await self._tasks_for("task_outcome").outcome(task_id)
 
     async def describe_task(self, task_id: str) -> dict[str, Any] | None:
-        """A stored task as JSON for a page: its outcome if it ended, else its state; ``None`` if unknown."""
+        """A stored task as JSON for a page: its outcome if it ended, else its state; ``None`` if unknown.
+
+        A damaged record of the task raises ``ui_adapters.broker.tasks.DamagedTaskRecordError`` (a
+        ``ValueError`` saying the stored record of the task is damaged, which field is wrong, and the
+        fix): answer it as an error of the app's store (the example web app replies 500 with the message).
+        """
         return await self._tasks_for("describe_task").describe(task_id)
 
     def _tasks_for(self, what: str) -> TaskKeeper:

@@ -9,12 +9,15 @@ Exactly once: a worker follows a task only while it holds the task's claim (``cl
 with its lease, see ``keep``); the worker that takes the ``"task"`` record off the store is the one that
 writes the outcome (``_finish``). The keeper's tasks run in the broker's task group, which the broker
 hands over on entering (``task_group``).
+
+A record of another shape (``DamagedTaskRecordError``) is skipped where tasks are listed or taken over,
+logged once through the broker's ``UnreadableEntries``, and refused with that error where one task is
+asked for by its id.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
 from typing import Any
 
 import anyio
@@ -24,7 +27,15 @@ from mcp_client import Client, MCPClientError, MCPError, TaskCancelledError, Tas
 from mcp_client.types import CallToolResult
 from ui_adapters.broker.pending import QuestionNotPendingError
 from ui_adapters.broker.stores import QuestionStore, redact_server
-from ui_adapters.broker.tasks import TASK, TASK_RESULT, StoredTask, TaskOutcome, task_record
+from ui_adapters.broker.stores.base import UnreadableEntries
+from ui_adapters.broker.tasks import (
+    TASK,
+    TASK_RESULT,
+    DamagedTaskRecordError,
+    StoredTask,
+    TaskOutcome,
+    task_record,
+)
 
 __all__ = ["TaskKeeper"]
 
@@ -34,9 +45,11 @@ _log = logging.getLogger("ui_adapters.broker")
 class TaskKeeper:
     """One worker's share of the stored tasks (see the module docstring)."""
 
-    def __init__(self, store: QuestionStore, worker: str) -> None:
+    def __init__(self, store: QuestionStore, worker: str, unreadable: UnreadableEntries) -> None:
         self.store = store
         self.worker = worker
+        self.unreadable = unreadable
+        """Where a damaged task record is logged once (the broker's, shared with its questions)."""
         self.task_group: TaskGroup | None = None
         """The broker's task group while it is entered; the followers run in it."""
         self.stopped = False
@@ -81,30 +94,35 @@ class TaskKeeper:
                 f"no task has the id {task_id!r} in the store: it ended already (see task_outcome), it "
                 "expired, or the id is wrong"
             )
-        return await self._take_over(record, client)
+        return await self._take_over(StoredTask.from_record(record, task_id), client)
 
     def adopt(self, client: Client) -> None:
         """``QuestionBroker.adopt_tasks``."""
         self._adopters[redact_server(client.server)] = client
 
     async def stored(self) -> list[StoredTask]:
-        """``QuestionBroker.stored_tasks``."""
-        return [StoredTask.from_record(record) for record in await self.store.list_records(TASK)]
+        """``QuestionBroker.stored_tasks``: a damaged record is skipped (logged once), not the others."""
+        listed: list[StoredTask] = []
+        for record in await self.store.list_records(TASK):
+            task = self._readable(record)
+            if task is not None:
+                listed.append(task)
+        return listed
 
     async def outcome(self, task_id: str) -> TaskOutcome | None:
-        """``QuestionBroker.task_outcome``."""
+        """``QuestionBroker.task_outcome``; ``DamagedTaskRecordError`` for a damaged record."""
         record = await self.store.get_record(TASK_RESULT, task_id)
-        return TaskOutcome.from_record(record) if record is not None else None
+        return TaskOutcome.from_record(record, task_id) if record is not None else None
 
     async def describe(self, task_id: str) -> dict[str, Any] | None:
-        """``QuestionBroker.describe_task``."""
+        """``QuestionBroker.describe_task``; ``DamagedTaskRecordError`` for a damaged record."""
         for _ in range(2):  # the finishing worker takes the task, then stores the outcome: look twice
             outcome = await self.store.get_record(TASK_RESULT, task_id)
             if outcome is not None:
-                return TaskOutcome.from_record(outcome).to_json()
+                return TaskOutcome.from_record(outcome, task_id).to_json()
             record = await self.store.get_record(TASK, task_id)
             if record is not None:
-                return StoredTask.from_record(record).to_json()
+                return StoredTask.from_record(record, task_id).to_json()
             await anyio.sleep(0.05)
         return None
 
@@ -117,18 +135,31 @@ class TaskKeeper:
         if not self._adopters or self.stopped:
             return
         for record in await self.store.list_records(TASK):
-            task_id = str(record.get("id"))
-            client = self._adopters.get(str(record.get("server")))
+            stored = self._readable(record)  # a damaged one is skipped (logged once), not the rest
+            if stored is None:
+                continue
+            task_id = stored.id
+            client = self._adopters.get(stored.server)
             if client is None or task_id in self._followed or task_id in self._taking:
                 continue  # (a record naming this worker, not followed: this worker restarted, same name)
             try:
-                await self._take_over(record, client)
+                await self._take_over(stored, client)
             except QuestionNotPendingError:
                 continue  # its worker is alive
             except MCPClientError as exc:  # claimed by this worker now: tried again next time
                 _log.warning("taking over task %s failed: %s", task_id, exc)
 
     # ------------------------------------------------------------------------------------ helpers
+
+    def _readable(self, record: dict[str, Any]) -> StoredTask | None:
+        """The task of a listed record; ``None`` (logged once) for a record no broker could have written."""
+        try:
+            return StoredTask.from_record(record)
+        except DamagedTaskRecordError as exc:
+            entry_id: object = record.get("id")
+            shown = entry_id if isinstance(entry_id, str) and entry_id else "(no id)"
+            self.unreadable.skip("task record", shown, exc.problem)
+            return None
 
     def _start_following(self, task: ToolTask, task_id: str) -> None:
         assert self.task_group is not None
@@ -138,27 +169,27 @@ class TaskKeeper:
             scope.cancel()
         self.task_group.start_soon(self._follow, task, task_id, scope)
 
-    async def _take_over(self, record: Mapping[str, Any], client: Client) -> ToolTask:
-        """Claim the task of ``record`` for this worker and follow it with ``client``."""
-        task_id = str(record["id"])
+    async def _take_over(self, stored: StoredTask, client: Client) -> ToolTask:
+        """Claim the ``stored`` task for this worker and follow it with ``client``."""
+        task_id = stored.id
         if task_id in self._taking or task_id in self._followed:
             raise QuestionNotPendingError(f"the task {task_id!r} is being taken over by this worker already")
         self._taking.add(task_id)
         try:
             if not await self.store.claim_record(TASK, task_id, self.worker):
                 raise QuestionNotPendingError(
-                    f"the task {task_id!r} is followed by worker {record.get('worker')!r}, which is alive"
+                    f"the task {task_id!r} is followed by worker {stored.worker!r}, which is alive"
                 )
             try:
-                task = await client.task(record["saved"])
+                task = await client.task(stored.saved)
             except TaskLostError as exc:
-                await self._finish(task_id, record.get("tool"), "lost", None, str(exc))
+                await self._finish(task_id, stored.tool, "lost", None, str(exc))
                 raise
             await self.store.put_record(TASK, task_id, task_record(task, self.worker))
             self._start_following(task, task_id)
         finally:
             self._taking.discard(task_id)
-        _log.info("worker %s took over task %s from worker %s", self.worker, task_id, record.get("worker"))
+        _log.info("worker %s took over task %s from worker %s", self.worker, task_id, stored.worker)
         return task
 
     async def _follow(self, task: ToolTask, task_id: str, scope: anyio.CancelScope) -> None:
