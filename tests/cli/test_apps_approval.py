@@ -136,6 +136,7 @@ def test_without_a_terminal_the_views_call_of_a_tool_not_marked_read_only_is_ref
         line = next(line for line in running.errors if "The view called delete_note" in line)
         assert "refused, as stdin is not a terminal to ask on" in line
         assert line.endswith(f"pass --yes: mcp-client apps --yes {url} show_notes --no-browser")
+        assert [line for line in running.errors if "delete_note" in line and "waiting" not in line] == [line]
         browser.driver.get("about:blank")  # the page goes: the command ends
         assert running.process.wait(timeout=TIMEOUT) == 0
     assert ran(url) == [*before, "show_notes", "count_notes"]  # never delete_note
@@ -156,8 +157,9 @@ def test_with_yes_the_views_calls_run_unasked(url: str, browser: Browser) -> Non
 
 @pytest.mark.browser
 def test_at_a_terminal_the_person_denies_or_allows_the_views_call(url: str, browser: Browser) -> None:
-    """On a pty: the view's call waits for the prompt. Deny: the view gets the error; allow once: it
-    runs; allow for this session: it runs, and the next call of that tool is not asked about."""
+    """On a pty: the view's call waits for the prompt (what the view logs meanwhile waits too). Deny: the
+    view gets the error; allow once: it runs; allow for this session: it runs, and the next call of
+    that tool is not asked about."""
     before = ran(url)
     args = ["apps", url, "show_notes", "--no-browser"]
     with spawn_cli(args, env=terminal_cli_env(), yes=False) as child:
@@ -166,10 +168,11 @@ def test_at_a_terminal_the_person_denies_or_allows_the_views_call(url: str, brow
         child.expect("Serving the view")
         open_view(browser, view)
 
-        def answer(choice: str, note: str = "") -> None:
-            child.expect("This app asks before it runs a tool call")
-            child.expect("delete_note")
-            child.expect("o/s/a/d or Up/Down")
+        def answer(choice: str, note: str = "", *, shown: bool = False) -> None:
+            if not shown:
+                child.expect("This app asks before it runs a tool call")
+                child.expect("delete_note")
+                child.expect("o/s/a/d or Up/Down")
             child.send(choice)
             child.send(ENTER)
             child.expect(r"Note \(optional\)")
@@ -181,7 +184,14 @@ def test_at_a_terminal_the_person_denies_or_allows_the_views_call(url: str, brow
             return element_text_until(browser.driver, "delete", lambda text: text.startswith(prefix))
 
         click_in_view(browser.driver, "delete-btn")
-        answer("d", "not that one")
+        child.expect("This app asks before it runs a tool call")
+        child.expect("o/s/a/d or Up/Down")
+        # The view logs while its call waits; a read-only call runs meanwhile, unasked. Its log line
+        # waits too: printed under the answered prompt, never into it.
+        assert click(browser, "count", "count 1:") == "count 1: ok: ran count_notes"
+        answer("d", "not that one", shown=True)
+        child.expect("view \\[info\\] waiting for delete_note 1")
+        child.expect("view \\[info\\] waiting for count_notes 1")
         shown = shows("delete 1:")
         assert shown.startswith("delete 1: refused: the call of tool 'delete_note' on notes was denied")
         assert shown.endswith("the user said: not that one")
@@ -198,4 +208,4 @@ def test_at_a_terminal_the_person_denies_or_allows_the_views_call(url: str, brow
         child.expect(pexpect.EOF)
         child.close()
         assert child.exitstatus == 0
-    assert ran(url) == [*before, "show_notes", *["delete_note n1"] * 3]
+    assert ran(url) == [*before, "show_notes", "count_notes", *["delete_note n1"] * 3]

@@ -10,8 +10,9 @@
 | `ran()` | `readOnlyHint: true` | none: every tool run so far (itself left out), as a JSON list |
 
 Each tool but `ran` answers `ran <name>`. The view speaks the MCP Apps JSON-RPC by hand (as
-`apps_probe_server.py`): it initializes, and each click of `#count-btn` / `#delete-btn` calls its tool
-and shows the n-th outcome in `#count` / `#delete`: `count 1: ok: ran count_notes`, or
+`apps_probe_server.py`): it initializes, and each click of `#count-btn` / `#delete-btn` calls its tool,
+logs `waiting for <tool> <n>` (a line the host prints while the call may be waiting for a person), and
+shows the n-th outcome in `#count` / `#delete`: `count 1: ok: ran count_notes`, or
 `delete 1: refused: <the host's error>`.
 
     python tests/servers/apps_approval_server.py stdio
@@ -67,8 +68,10 @@ window.addEventListener("message", (event) => {
 const button = (what, name, args) => {
   document.getElementById(what + "-btn").addEventListener("click", async () => {
     const n = ++clicks[what];
-    const reply = await request("tools/call", { name, arguments: args });
-    document.getElementById(what).textContent = what + " " + n + ": " + describe(reply);
+    const asked = request("tools/call", { name, arguments: args });
+    const data = "waiting for " + name + " " + n;
+    send({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data } });
+    document.getElementById(what).textContent = what + " " + n + ": " + describe(await asked);
   });
 };
 button("count", "count_notes", {});

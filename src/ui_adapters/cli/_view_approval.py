@@ -81,10 +81,22 @@ def view_approvals(
     without one (``command`` is the command line to suggest, with ``--yes``)."""
     if yes:
         return ViewApprovals(None, None)
+    _quiet_audit()
     policy = ToolPolicy(ask="unless_read_only")
     if stdin_is_terminal():
         return ViewApprovals(policy, _AskAtTerminal(err, lines, status))
     return ViewApprovals(policy, _RefuseWithoutTerminal(lines, command))
+
+
+def _quiet_audit() -> None:
+    """The gate logs each decision on ``mcp_client.approvals`` (a denial at WARNING); with no logging
+    set up, Python's last-resort handler would print that on stderr beside what the command says
+    itself. A ``NullHandler`` keeps it off the terminal; a handler the app configured still gets it."""
+    import logging
+
+    audit = logging.getLogger("mcp_client.approvals")
+    if not any(isinstance(handler, logging.NullHandler) for handler in audit.handlers):
+        audit.addHandler(logging.NullHandler())
 
 
 class _AskAtTerminal:
