@@ -117,6 +117,30 @@ def test_at_a_terminal_the_person_denies_the_first_call_and_nothing_is_sent(url:
     assert ran(url) == before
 
 
+@pytest.mark.browser
+def test_allowed_for_this_session_the_view_calls_that_tool_unasked(url: str, browser: Browser) -> None:
+    """At a terminal, "Allow for this session" on the first call holds for the view's calls of the same
+    tool until the command ends; another tool not marked read-only is still asked about."""
+    before = ran(url)
+    with spawn_cli(["apps", url, "edit_notes", "--no-browser"], env=terminal_cli_env(), yes=False) as child:
+        child.expect("This app asks before it runs a tool call")
+        child.expect("o/s/a/d or Up/Down")
+        child.send("s")
+        child.send(ENTER)
+        child.expect(r"Note \(optional\)")
+        child.send(ENTER)
+        child.expect(r"View: (?:\x1b\[[0-9;]*m)*(http://127\.0\.0\.1:\d+/[^\s\x1b]+)")
+        view = child.match.group(1)
+        open_view(browser, view)
+        assert click(browser, "edit", "edit 1:") == "edit 1: ok: ran edit_notes"  # not asked again
+        browser.driver.get("about:blank")
+        child.expect("The view is closed.")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+    assert ran(url) == [*before, "edit_notes", "edit_notes"]
+
+
 # ------------------------------------------------------------------------- the view's calls
 
 

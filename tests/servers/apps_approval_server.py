@@ -4,16 +4,16 @@
 | tool | annotations | `_meta.ui` |
 |---|---|---|
 | `show_notes()` | `readOnlyHint: true` | view `ui://notes/view.html` |
-| `edit_notes()` | `destructiveHint: true` | the same view |
+| `edit_notes()` | `destructiveHint: true` | the same view; and its "Edit" button |
 | `count_notes()` | `readOnlyHint: true` | none: the view's "Count" button |
 | `delete_note(id)` | `destructiveHint: true` | none: the view's "Delete" button |
 | `ran()` | `readOnlyHint: true` | none: every tool run so far (itself left out), as a JSON list |
 
 Each tool but `ran` answers `ran <name>`. The view speaks the MCP Apps JSON-RPC by hand (as
-`apps_probe_server.py`): it initializes, and each click of `#count-btn` / `#delete-btn` calls its tool,
-logs `waiting for <tool> <n>` (a line the host prints while the call may be waiting for a person), and
-shows the n-th outcome in `#count` / `#delete`: `count 1: ok: ran count_notes`, or
-`delete 1: refused: <the host's error>`.
+`apps_probe_server.py`): it initializes, and each click of `#count-btn` / `#delete-btn` /
+`#edit-btn` calls its tool, logs `waiting for <tool> <n>` (a line the host prints while the call may
+be waiting for a person), and shows the n-th outcome in `#count` / `#delete` / `#edit`:
+`count 1: ok: ran count_notes`, or `delete 1: refused: <the host's error>`.
 
     python tests/servers/apps_approval_server.py stdio
     python tests/servers/apps_approval_server.py http --port N   # APPS_APPROVAL_SERVER_READY <url>
@@ -37,13 +37,15 @@ VIEW_HTML = """<!doctype html>
 <p id="ready">not initialized</p>
 <p id="count">count: not tried</p>
 <p id="delete">delete: not tried</p>
+<p id="edit">edit: not tried</p>
 <button id="count-btn">Count</button>
 <button id="delete-btn">Delete</button>
+<button id="edit-btn">Edit</button>
 <script>
 "use strict";
 const pending = new Map();
 let next = 1;
-const clicks = { count: 0, delete: 0 };
+const clicks = { count: 0, delete: 0, edit: 0 };
 const send = (message) => window.parent.postMessage(message, "*");
 const request = (method, params) => new Promise((resolve) => {
   const id = next++;
@@ -76,6 +78,7 @@ const button = (what, name, args) => {
 };
 button("count", "count_notes", {});
 button("delete", "delete_note", { id: "n1" });
+button("edit", "edit_notes", {});
 (async () => {
   await request("ui/initialize", {
     protocolVersion: "2026-01-26",
