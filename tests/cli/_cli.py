@@ -64,7 +64,7 @@ def run_cli(
     """``python -m ui_adapters.cli ARGS`` with ``stdin`` piped in (empty: end of input at once).
 
     ``env`` adds variables to the CLI's environment (and so to a stdio server's). ``yes``: a ``call``
-    gets ``--yes`` (stdin is no terminal, so a tool not marked read-only would be refused).
+    or ``apps`` gets ``--yes`` (stdin is no terminal, so a tool not marked read-only would be refused).
     """
     return subprocess.run(
         [sys.executable, "-m", "ui_adapters.cli", *(approved(args) if yes else args)],

@@ -24,6 +24,7 @@ import pytest
 from tests.cli._cli import ROOT, TIMEOUT, cli_env, run_cli
 from tests.support import ext_apps
 from tests.support.browser import Browser
+from tests.support.screen import approved
 from tests.support.servers import SERVERS_DIR
 
 pytestmark = pytest.mark.slow
@@ -87,9 +88,12 @@ class Running:
 
 
 @contextmanager
-def apps_command(*args: str, stderr_lines: bool = False) -> Iterator[Running]:
+def apps_command(*args: str, stderr_lines: bool = False, yes: bool = True) -> Iterator[Running]:
+    """``mcp-client apps ARGS``, stdin not a terminal; ``yes``: with ``--yes`` (the example servers mark
+    no tool read-only, so without it the call would be refused: tests/cli/test_apps_approval.py)."""
+    words = ["apps", *args]
     process = subprocess.Popen(
-        [sys.executable, "-m", "ui_adapters.cli", "apps", *args],
+        [sys.executable, "-m", "ui_adapters.cli", *(approved(words) if yes else words)],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -155,11 +155,11 @@ def spawn(
 
 
 def approved(args: Sequence[str]) -> list[str]:
-    """``args`` with ``--yes`` after a leading ``call``: the tests of questions, output and errors run
-    the tool without the approval ``call`` asks for a tool not marked read-only (its own tests, in
-    tests/cli/test_call_approval.py, pass ``yes=False``)."""
+    """``args`` with ``--yes`` after a leading ``call`` or ``apps``: the tests of questions, output and
+    errors run the tool without the approval asked for a tool not marked read-only (its own tests, in
+    tests/cli/test_call_approval.py and test_apps_approval.py, pass ``yes=False``)."""
     words = list(args)
-    if words[:1] == ["call"] and "--yes" not in words:
+    if words[:1] in (["call"], ["apps"]) and "--yes" not in words:
         words.insert(1, "--yes")
     return words
 
@@ -174,7 +174,7 @@ def spawn_cli(
     yes: bool = True,
 ) -> Iterator[pexpect.spawn[str]]:
     """``mcp-client ARGS`` (as ``python -m ui_adapters.cli``) on a pty, as ``spawn`` runs it; ``yes``:
-    a ``call`` runs without the approval prompt (``approved``)."""
+    a ``call`` or ``apps`` runs without the approval prompt (``approved``)."""
     words = approved(args) if yes else list(args)
     with spawn(["-m", "ui_adapters.cli", *words], dimensions=dimensions, env=env, timeout=timeout) as child:
         yield child

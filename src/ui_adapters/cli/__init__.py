@@ -7,7 +7,7 @@
     mcp-client call SERVER TOOL [KEY=VALUE ...] [--mode legacy|auto|2026-07-28] [--header K:V] [--json]
                     [--root PATH ...] [--detach]
     mcp-client task SERVER TASK_ID [--wait | --cancel]
-    mcp-client apps SERVER TOOL [KEY=VALUE ...] [--no-browser]
+    mcp-client apps SERVER TOOL [KEY=VALUE ...] [--no-browser] [--yes]
     mcp-client prompts SERVER | get-prompt SERVER NAME [KEY=VALUE ...] | resources SERVER | read SERVER URI
     mcp-client servers --config FILE          (and --config FILE on every command: SERVER is a name there)
     mcp-client login SERVER [--scope S ...]
@@ -287,7 +287,7 @@ async def _run_one(
             as_json=as_json,
             detach=args.detach,
             yes=args.yes,
-            command=_with_yes(args.command_line),
+            command=_with_yes(args.command_line, "call"),
         )
     if command == "apps":
         from ui_adapters.cli._apps_command import run_apps
@@ -295,7 +295,15 @@ async def _run_one(
         if not words:
             raise UsageError("name the tool: apps SERVER TOOL [KEY=VALUE ...]")
         return await run_apps(
-            connection, words[0], words[1:], out, err, as_json=as_json, open_browser=not args.no_browser
+            connection,
+            words[0],
+            words[1:],
+            out,
+            err,
+            as_json=as_json,
+            open_browser=not args.no_browser,
+            yes=args.yes,
+            command=_with_yes(args.command_line, "apps"),
         )
     from ui_adapters.cli import _listing
 
@@ -324,11 +332,12 @@ async def _run_everyone(
     return await run(everyone, out, err, as_json=as_json)
 
 
-def _with_yes(command_line: Sequence[str]) -> str:
-    """This command line again with ``--yes`` after ``call`` (what to run to skip the approval)."""
+def _with_yes(command_line: Sequence[str], command: str) -> str:
+    """This command line again with ``--yes`` after ``command`` (``call``, ``apps``): what to run to
+    skip the approval."""
     words = [PROGRAM, *command_line]
-    if "call" in words:
-        words.insert(words.index("call") + 1, "--yes")
+    if command in words:
+        words.insert(words.index(command) + 1, "--yes")
     return shlex.join(words)
 
 

@@ -1,8 +1,10 @@
 """``mcp-client apps SERVER TOOL [KEY=VALUE ...]``: call a tool and open its view (MCP Apps) in the browser.
 
 The client declares the Apps extension, the tool is called as ``call`` calls it (the same arguments,
-its questions answered in the terminal), and ``BrowserAppHost`` serves its view on loopback and opens the
-system browser (``--no-browser``: the page's URL is printed instead). The tool's text is printed too.
+its questions answered in the terminal, and asked about first unless the server marks it read-only or
+``--yes``: ``_approval``), and ``BrowserAppHost`` serves its view on loopback and opens the system
+browser (``--no-browser``: the page's URL is printed instead). The tool's text is printed too.
+The view's own tool calls pass the client's approval gate the same way (``_view_approval``).
 The command then stays up, serving the view, until the person closes the view's page (it stays gone for
 ``PAGE_GONE_SECONDS``) or presses Ctrl-C; either way the view is torn down (``ui/resource-teardown``).
 
@@ -20,12 +22,15 @@ from typing import TYPE_CHECKING, Any
 from rich.console import Console
 from rich.text import Text
 
+from mcp_client.approvals import approved_by_app, pending_approval, settle_approval
 from mcp_client.apps import app_of
+from ui_adapters.cli._approval import ask_before_call
 from ui_adapters.cli._args import parse_arguments
 from ui_adapters.cli._commands import Connection, _find_tool
 from ui_adapters.cli._exit import EXIT_OK, EXIT_TOOL_ERROR, UsageError
 from ui_adapters.cli._render import print_json, print_result
 from ui_adapters.cli._status import terminal_ui
+from ui_adapters.cli._view_approval import ViewLines, view_approvals
 from ui_adapters.text import sanitize
 from ui_adapters.url import print_link
 
@@ -48,12 +53,26 @@ async def run_apps(
     *,
     as_json: bool,
     open_browser: bool,
+    yes: bool = False,
+    command: str = "mcp-client apps --yes ...",
 ) -> int:
-    """Call ``tool_name`` and serve its view until it is closed (or Ctrl-C); 1 when the tool failed."""
+    """Call ``tool_name`` and serve its view until it is closed (or Ctrl-C); 1 when the tool failed.
+
+    Unless ``yes``, the call is asked about as ``call`` asks (``NotApprovedError``, exit 4, when it may
+    not run), and so is each call the view makes of a tool not marked read-only; ``command`` is the
+    command line suggested with ``--yes``.
+    """
     from ui_adapters.apps import BrowserAppHost
 
     ui = terminal_ui(err)
-    connection = replace(connection, apps=True)
+    lines = ViewLines(err)
+    approvals = view_approvals(err, lines, ui.status, yes=yes, command=command)
+    connection = replace(
+        connection,
+        apps=True,
+        tool_policy=approvals.tool_policy,
+        approval_callback=approvals.approval_callback,
+    )
     with ui.status.show(f"Connecting to {connection.label}…"):
         async with connection.connect(ui, ui.elicitation_complete_callback, ui.status) as client:
             ui.status.update("Listing tools…")
@@ -65,17 +84,31 @@ async def run_apps(
                     f"run it with `mcp-client call` instead"
                 )
             arguments = parse_arguments(tool, words)
+            if not yes:
+                answer = await ask_before_call(
+                    client, connection.label, tool, arguments, ui, err, command=command, verb="apps"
+                )
+                if answer is not None and answer.remember != "once":
+                    # "for this session" / "always" holds for the view's calls of this tool too.
+                    pending = await pending_approval(client, tool.name, arguments)
+                    if pending is not None:
+                        await settle_approval(client, tool.name, arguments, pending[0], answer)
             host = BrowserAppHost(
                 client,
                 open_browser=open_browser,
-                on_message=_refused(err, "sends a message for the chat"),
-                on_model_context=_refused(err, "updates the model's context"),
-                on_open_link=_link(err),
-                on_log=_log(err),
+                on_message=_refused(lines, "sends a message for the chat"),
+                on_model_context=_refused(lines, "updates the model's context"),
+                on_open_link=_link(lines, err),
+                on_log=_log(lines),
             )
             async with host:
                 ui.status.update(f"Calling {tool.name}…")
-                view = await host.show(tool.name, arguments)
+                # Asked above (or read-only, or --yes): the gate lets this one call through. Only the
+                # call runs inside approved_by_app(): the view's tasks, started by present(), must not
+                # inherit it, or the view's own calls would pass unasked.
+                with approved_by_app():
+                    result = await client.call_tool(tool.name, arguments)
+                view = await host.present(tool.name, arguments, result)
                 ui.status.pause()  # the result and the URL stay on screen, the spinner is done
                 if as_json:
                     print_json(out, {"url": view.url, "result": view.result.model_dump_wire()})
@@ -105,33 +138,37 @@ async def _until_closed(view: AppView) -> None:
         group.cancel_scope.cancel()
 
 
-def _refused(err: Console, what: str) -> Any:
+def _refused(lines: ViewLines, what: str) -> Any:
     def callback(params: dict[str, Any]) -> bool:
-        err.print(Text(f"The view {what}; refused (no chat here).", style="yellow"))
+        lines.print(Text(f"The view {what}; refused (no chat here).", style="yellow"))
         return False
 
     return callback
 
 
-def _link(err: Console) -> Any:
+def _link(lines: ViewLines, err: Console) -> Any:
     def callback(params: dict[str, Any]) -> bool:
         url = params.get("url")
         if not isinstance(url, str):
             return False
-        err.print(
-            Text("The view asks to open a link (not opened; open it yourself if you trust it):", "yellow")
-        )
-        print_link(err, url)
+
+        def show() -> None:
+            err.print(
+                Text("The view asks to open a link (not opened; open it yourself if you trust it):", "yellow")
+            )
+            print_link(err, url)
+
+        lines.write(show)
         return False
 
     return callback
 
 
-def _log(err: Console) -> Any:
+def _log(lines: ViewLines) -> Any:
     def callback(params: dict[str, Any]) -> None:
         level = sanitize(str(params.get("level", "info")), max_length=20, single_line=True)
         data = params.get("data")
         text = data if isinstance(data, str) else repr(data)
-        err.print(Text(f"view [{level}] {sanitize(text, max_length=_MAX_SHOWN)}", style="dim"))
+        lines.print(Text(f"view [{level}] {sanitize(text, max_length=_MAX_SHOWN)}", style="dim"))
 
     return callback

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import httpx2
 from rich.console import Console
@@ -33,6 +33,9 @@ from ui_adapters.cli._server_questions import RootsAnswer, refuse_sampling
 from ui_adapters.cli._status import ServerLogPrinter, StatusAwareCallback, StatusLine, terminal_ui
 from ui_adapters.cli._task_command import print_detached
 from ui_adapters.cli._tasks import needs_tasks, needs_tasks_message
+
+if TYPE_CHECKING:
+    from mcp_client import ApprovalCallback, ToolPolicy
 
 __all__ = ["Connection", "LoginOptions", "run_call", "run_tools"]
 
@@ -68,6 +71,9 @@ class Connection:
     name: str | None = None
     apps: bool = False
     """Declare the MCP Apps extension (``mcp-client apps``)."""
+    tool_policy: ToolPolicy | None = None
+    approval_callback: ApprovalCallback | None = None
+    """The client's approval gate (``mcp-client apps``: the calls its view makes; ``_view_approval``)."""
 
     @property
     def label(self) -> str:
@@ -131,6 +137,8 @@ class Connection:
             log_level=self.log_level if status is not None else None,
             tasks=True,  # a long tool may run as a task: followed to its end, its status on the line
             apps=self.apps,
+            tool_policy=self.tool_policy,
+            approval_callback=self.approval_callback,
             transport=self.transport,
             **self.http_options,
             **options,

@@ -206,7 +206,9 @@ def build_parser() -> argparse.ArgumentParser:
             "Call TOOL with KEY=VALUE arguments (as `call` does) and show its view, the server's own "
             "interface for the result (MCP Apps), in your browser: served on this machine, sandboxed. "
             "The tool's text and the view's URL are printed; the command serves the view until its "
-            "page is closed or Ctrl-C. What the view asks for (a message, a link) is shown and refused."
+            "page is closed or Ctrl-C. What the view asks for (a message, a link) is shown and refused. "
+            "As with `call`, a tool the server does not mark read-only is asked about first, and so is "
+            "each such tool the view calls (no terminal: refused), unless --yes."
         ),
         epilog=EXIT_CODES_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -216,6 +218,14 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="*",
         metavar="SERVER TOOL [KEY=VALUE ...]",
         help="the server, a tool that has a view and its arguments (as for `call`)",
+    )
+    apps.add_argument(
+        "--yes",
+        "-y",
+        action="store_true",
+        help="run the tool, and the tools the view calls, without asking; without it, a tool the server "
+        "does not mark read-only is asked about at the terminal, and refused when stdin is not a terminal "
+        "(exit 4 for the first call; the view's call gets an error)",
     )
     apps.add_argument(
         "--no-browser",
