@@ -9,14 +9,15 @@ later ones are refused, a call that went away withdraws the item (``withdraw``),
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable, Mapping
 from datetime import UTC, datetime, timedelta
-from typing import Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar, cast
 
 import anyio
 
 from mcp_client import ClientRequestContext
 
-__all__ = ["PendingItem", "json_time"]
+__all__ = ["PendingItem", "apply_stored", "json_time"]
 
 ResultT = TypeVar("ResultT")
 StatusT = TypeVar("StatusT", bound=str)
@@ -113,6 +114,29 @@ class PendingItem(Generic[ResultT, StatusT]):
     def _status_of(self, result: ResultT) -> StatusT:
         """The status ``result`` means when ``settle`` is given none."""
         raise NotImplementedError
+
+
+def apply_stored(
+    item: PendingItem[ResultT, StatusT],
+    entry: Mapping[str, Any] | None,
+    result_of: Callable[[Any], ResultT],
+    refusal: ResultT,
+) -> None:
+    """Give ``item`` the outcome a store has for it: the stored result (``result_of`` reads it), or
+    ``refusal`` for a status that has none; an entry that expired (``None``) withdraws it."""
+    if entry is None:
+        item.withdraw()
+        return
+    status = entry["status"]
+    if status == "pending":
+        return
+    result = entry.get("result")
+    if result is not None:
+        item.settle(result_of(result), cast(StatusT, status))
+    elif status == "withdrawn":
+        item.withdraw()
+    else:
+        item.settle(refusal, cast(StatusT, status))
 
 
 def json_time(moment: datetime) -> str:

@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Any, Literal, cast
 
 from mcp_client import ApprovalRequest, ApprovalResult, ClientRequestContext
-from ui_adapters.broker._pending_item import PendingItem, json_time
+from ui_adapters.broker._pending_item import PendingItem, apply_stored, json_time
 from ui_adapters.broker.stores.base import redact_server
 from ui_adapters.text import sanitize
 
@@ -201,16 +201,4 @@ def approval_from_record(record: Mapping[str, Any], context: ClientRequestContex
 
 def apply_approval_entry(approval: PendingApproval, entry: Mapping[str, Any] | None) -> None:
     """Give ``approval`` the outcome the store has for it (an expired entry: withdrawn)."""
-    if entry is None:
-        approval.withdraw()
-        return
-    status = entry["status"]
-    if status == "pending":
-        return
-    result = entry.get("result")
-    if result is not None:
-        approval.settle(result_from_json(result), cast(ApprovalStatus, status))
-    elif status == "withdrawn":
-        approval.withdraw()
-    else:
-        approval.settle(ApprovalResult(decision="deny"), cast(ApprovalStatus, status))
+    apply_stored(approval, entry, result_from_json, ApprovalResult(decision="deny"))
