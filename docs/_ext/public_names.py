@@ -71,17 +71,44 @@ def resolve(app: Sphinx, env: BuildEnvironment, node: pending_xref, contnode: no
         return contnode
     if "._" not in target and "." in target and not target.startswith(("mcp_client", "ui_adapters")):
         return None
+    candidates, reftype = _candidates(target), node["reftype"]
+    argument = _type_argument(target, node.get("py:module"), node.get("py:class"))
+    if argument is not None:  # an inherited member's ``ResultT``: the documented class's own type
+        name = argument.rsplit(".", 1)[-1]
+        candidates, contnode, reftype = [argument, *_candidates(name)], nodes.Text(name), "obj"
     domain = env.get_domain("py")
     objects = domain.objects  # type: ignore[attr-defined]
-    for candidate in _candidates(target):
+    for candidate in candidates:
         if candidate in objects:
             new = node.copy()
             new["reftarget"] = candidate
-            return domain.resolve_xref(
-                env, node["refdoc"], app.builder, node["reftype"], candidate, new, contnode
-            )
-    if _is_private(target):
+            return domain.resolve_xref(env, node["refdoc"], app.builder, reftype, candidate, new, contnode)
+    if argument is not None or _is_private(target):
         return contnode  # an implementation detail in a public signature: shown, not linked
+    return None
+
+
+def _type_argument(target: str, module_name: str | None, class_name: str | None) -> str | None:
+    """The name the documented class gives a type parameter of its generic base, or ``None``.
+
+    ``PendingQuestion(PendingItem[ElicitResult, QuestionStatus])`` inherits ``settle(result: ResultT)``;
+    its reference shows ``ElicitResult`` (``module.name``: the name as the class's own module has it).
+    """
+    try:
+        cls: Any = functools.reduce(
+            getattr, (class_name or "").split("."), importlib.import_module(module_name or "")
+        )
+    except (ImportError, AttributeError, ValueError):
+        return None
+    parameter = target.rsplit(".", 1)[-1]
+    for klass in getattr(cls, "__mro__", ()):
+        for base in getattr(klass, "__orig_bases__", ()):
+            parameters = getattr(typing.get_origin(base), "__parameters__", ())
+            for variable, argument in zip(parameters, typing.get_args(base), strict=False):
+                if variable.__name__ == parameter and not isinstance(argument, typing.TypeVar):
+                    names = vars(importlib.import_module(klass.__module__)).items()
+                    name = next((name for name, value in names if value is argument), None)
+                    return f"{klass.__module__}.{name}" if name is not None else None
     return None
 
 
@@ -105,7 +132,8 @@ def _is_private(target: str) -> bool:
 
 def public_bases(app: Sphinx, name: str, obj: object, options: Any, bases: list[type]) -> None:
     """``Bases:`` names public classes only: a private base (``WireModel``, ``PausableCalls``) is replaced
-    by its own nearest public bases, so ``TextContent`` shows pydantic's ``BaseModel``."""
+    by its own nearest public bases, so ``TextContent`` shows pydantic's ``BaseModel``. A private generic
+    base (``PendingItem[ElicitResult, QuestionStatus]``) goes the same way, ``Generic`` with it."""
     shown: list[type] = []
     for base in bases:
         for public in _public_ancestors(base):
@@ -115,9 +143,12 @@ def public_bases(app: Sphinx, name: str, obj: object, options: Any, bases: list[
 
 
 def _public_ancestors(cls: type) -> list[type]:
-    if not cls.__module__.startswith(("mcp_client", "ui_adapters")) or _is_exported(cls):
+    origin = typing.get_origin(cls) or cls  # a subscripted base: its class
+    if origin is typing.Generic:
+        return []
+    if not origin.__module__.startswith(("mcp_client", "ui_adapters")) or _is_exported(origin):
         return [cls]
-    return [ancestor for base in cls.__bases__ for ancestor in _public_ancestors(base)]
+    return [ancestor for base in origin.__bases__ for ancestor in _public_ancestors(base)]
 
 
 def _is_exported(cls: type) -> bool:

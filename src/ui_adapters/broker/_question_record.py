@@ -13,11 +13,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, cast
+from typing import Any
 
 from mcp_client import ClientRequestContext
 from mcp_client.types import ElicitRequest, ElicitResult, Implementation
-from ui_adapters.broker.pending import PendingQuestion, QuestionStatus
+from ui_adapters.broker._pending_item import apply_stored
+from ui_adapters.broker.pending import PendingQuestion
 from ui_adapters.broker.stores import redact_server
 from ui_adapters.text import sanitize
 
@@ -92,19 +93,7 @@ def question_from_entry(entry: Mapping[str, Any]) -> PendingQuestion:
 
 def apply_entry(question: PendingQuestion, entry: Mapping[str, Any] | None) -> None:
     """Give ``question`` the outcome the store has for it (an expired entry: withdrawn)."""
-    if entry is None:
-        question.withdraw()
-        return
-    status = entry["status"]
-    if status == "pending":
-        return
-    result = entry.get("result")
-    if result is not None:
-        question.settle(ElicitResult.model_validate(result), cast(QuestionStatus, status))
-    elif status == "withdrawn":
-        question.withdraw()
-    else:
-        question.settle(ElicitResult(action="cancel"), cast(QuestionStatus, status))
+    apply_stored(question, entry, ElicitResult.model_validate, ElicitResult(action="cancel"))
 
 
 def result_wire(result: ElicitResult | None) -> dict[str, Any] | None:

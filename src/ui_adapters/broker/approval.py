@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import secrets
 from collections.abc import Mapping
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any, Literal, cast
 
-import anyio
-
 from mcp_client import ApprovalRequest, ApprovalResult, ClientRequestContext
+from ui_adapters.broker._pending_item import PendingItem, apply_stored, json_time
 from ui_adapters.broker.stores.base import redact_server
 from ui_adapters.text import sanitize
 
@@ -32,10 +30,8 @@ ApprovalStatus = Literal["pending", "allowed", "denied", "timed-out", "withdrawn
 """Where an approval stands: ``allowed`` / ``denied`` (a person chose), ``timed-out`` (nobody answered
 within the broker's timeout: the call is denied), ``withdrawn`` (the call went away first)."""
 
-_ID_BYTES = 18  # 24 URL-safe characters, like a question's
 
-
-class PendingApproval:
+class PendingApproval(PendingItem[ApprovalResult, ApprovalStatus]):
     """A tool call waiting for a person's decision; what ``broker.pending()`` lists for an approval.
 
     ``kind`` is ``"approval"``; ``request`` the ``ApprovalRequest`` (server, tool, arguments, the
@@ -58,37 +54,13 @@ class PendingApproval:
         created_at: datetime | None = None,
         call_id: str | None = None,
     ) -> None:
-        self.id: str = approval_id or secrets.token_urlsafe(_ID_BYTES)
-        self.call_id: str | None = call_id
-        self.context: ClientRequestContext = context
-        self.request: ApprovalRequest = request
-        self.server: str = context.server
-        self.created_at: datetime = created_at or datetime.now(UTC)
-        self.expires_at: datetime | None = (
-            self.created_at + timedelta(seconds=timeout) if timeout is not None else None
+        super().__init__(
+            context, timeout=timeout, item_id=approval_id, created_at=created_at, call_id=call_id
         )
-        self._status: ApprovalStatus = "pending"
-        self._result: ApprovalResult | None = None
-        self._done = anyio.Event()
+        self.request: ApprovalRequest = request
 
     def __repr__(self) -> str:
         return f"<PendingApproval {self.id} {self.request.tool!r} on {self.request.server!r}: {self.status}>"
-
-    @property
-    def server_name(self) -> str:
-        return self.context.server_name
-
-    @property
-    def status(self) -> ApprovalStatus:
-        return self._status
-
-    @property
-    def is_pending(self) -> bool:
-        return self._status == "pending"
-
-    @property
-    def result(self) -> ApprovalResult | None:
-        return self._result
 
     def to_json(self) -> dict[str, Any]:
         """A UI-ready description that ``json.dumps`` accepts as is.
@@ -107,8 +79,8 @@ class PendingApproval:
             "id": self.id,
             "kind": self.kind,
             "status": self._status,
-            "created_at": _iso(self.created_at),
-            "expires_at": _iso(self.expires_at) if self.expires_at is not None else None,
+            "created_at": json_time(self.created_at),
+            "expires_at": json_time(self.expires_at) if self.expires_at is not None else None,
             "call_id": self.call_id,
             "server": self.server,
             "server_name": sanitize(self.server_name, single_line=True),
@@ -149,25 +121,8 @@ class PendingApproval:
             f"or 'deny'), not {type(result).__name__}"
         )
 
-    def settle(self, result: ApprovalResult, status: ApprovalStatus | None = None) -> bool:
-        """Make ``result`` the decision and wake the call; False if it was decided already."""
-        if self._status != "pending":
-            return False
-        self._result = result
-        self._status = status or ("allowed" if result.decision == "allow" else "denied")
-        self._done.set()
-        return True
-
-    def withdraw(self) -> None:
-        """Mark the approval gone without a decision (the call that asked went away)."""
-        if self._status == "pending":
-            self._status = "withdrawn"
-            self._done.set()
-
-    async def wait(self) -> ApprovalResult | None:
-        """Wait until decided or withdrawn; the decision (``None`` if withdrawn)."""
-        await self._done.wait()
-        return self._result
+    def _status_of(self, result: ApprovalResult) -> ApprovalStatus:
+        return "allowed" if result.decision == "allow" else "denied"
 
 
 def json_data(value: object) -> Any:
@@ -246,20 +201,4 @@ def approval_from_record(record: Mapping[str, Any], context: ClientRequestContex
 
 def apply_approval_entry(approval: PendingApproval, entry: Mapping[str, Any] | None) -> None:
     """Give ``approval`` the outcome the store has for it (an expired entry: withdrawn)."""
-    if entry is None:
-        approval.withdraw()
-        return
-    status = entry["status"]
-    if status == "pending":
-        return
-    result = entry.get("result")
-    if result is not None:
-        approval.settle(result_from_json(result), cast(ApprovalStatus, status))
-    elif status == "withdrawn":
-        approval.withdraw()
-    else:
-        approval.settle(ApprovalResult(decision="deny"), cast(ApprovalStatus, status))
-
-
-def _iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    apply_stored(approval, entry, result_from_json, ApprovalResult(decision="deny"))

@@ -12,12 +12,9 @@ an app learns about a bad answer while the person can still fix it, not from a f
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Mapping
-from datetime import UTC, datetime, timedelta
+from datetime import datetime
 from typing import Any, Literal
-
-import anyio
 
 from mcp_client import ClientRequestContext, ElicitationError, InvalidElicitationContentError
 from mcp_client.schema import FormSchema
@@ -29,6 +26,7 @@ from mcp_client.types import (
 )
 from ui_adapters._form_json import describe_form
 from ui_adapters._url_safety import inspect_url
+from ui_adapters.broker._pending_item import PendingItem, json_time
 from ui_adapters.text import sanitize
 
 __all__ = ["PendingQuestion", "QuestionNotPendingError", "QuestionStatus"]
@@ -37,8 +35,6 @@ QuestionStatus = Literal["pending", "answered", "declined", "cancelled", "timed-
 """Where a question stands. ``answered`` / ``declined`` / ``cancelled``: the app (or the person) chose;
 ``timed-out``: nobody answered in time (sent as cancel); ``withdrawn``: the call that asked went away
 first (cancelled, or its client closed), so no answer can be sent any more."""
-
-_ID_BYTES = 18  # 24 URL-safe characters
 
 
 class QuestionNotPendingError(ElicitationError, LookupError):
@@ -49,7 +45,7 @@ class QuestionNotPendingError(ElicitationError, LookupError):
     """
 
 
-class PendingQuestion:
+class PendingQuestion(PendingItem[ElicitResult, QuestionStatus]):
     """A question from a server, waiting for an answer.
 
     ``id`` is 24 random URL-safe characters (unguessable, so it can appear in a URL); ``server`` is the
@@ -65,23 +61,7 @@ class PendingQuestion:
     kind: Literal["question"] = "question"
     """``"question"``: a server asks (``broker.pending()`` also lists approvals, ``kind == "approval"``)."""
 
-    __slots__ = (
-        "_done",
-        "_result",
-        "_status",
-        "call_id",
-        "context",
-        "created_at",
-        "elicitation_id",
-        "expires_at",
-        "form",
-        "id",
-        "message",
-        "mode",
-        "params",
-        "server",
-        "url",
-    )
+    __slots__ = ("elicitation_id", "form", "message", "mode", "params", "url")
 
     def __init__(
         self,
@@ -93,12 +73,10 @@ class PendingQuestion:
         question_id: str | None = None,
         created_at: datetime | None = None,
     ) -> None:
-        self.id: str = question_id or secrets.token_urlsafe(_ID_BYTES)
-        self.call_id: str | None = call_id
-        """The ``PausedCall`` this question belongs to, or ``None`` while its call waits for it."""
-        self.context: ClientRequestContext = context
+        super().__init__(
+            context, timeout=timeout, item_id=question_id, created_at=created_at, call_id=call_id
+        )
         self.params: ElicitRequestParams = params
-        self.server: str = context.server
         self.message: str = params.message
         self.mode: Literal["form", "url"] = params.mode
         self.url: str | None = params.url if isinstance(params, ElicitRequestURLParams) else None
@@ -107,34 +85,9 @@ class PendingQuestion:
         )
         # The form the client already parsed (never the raw JSON Schema).
         self.form: FormSchema | None = params.form if isinstance(params, ElicitRequestFormParams) else None
-        self.created_at: datetime = created_at or datetime.now(UTC)
-        self.expires_at: datetime | None = (
-            self.created_at + timedelta(seconds=timeout) if timeout is not None else None
-        )
-        self._status: QuestionStatus = "pending"
-        self._result: ElicitResult | None = None
-        self._done = anyio.Event()
 
     def __repr__(self) -> str:
         return f"<PendingQuestion {self.id} {self.mode} from {self.server_name!r}: {self.status}>"
-
-    @property
-    def server_name(self) -> str:
-        """The best name to show for the server (its own title or name, else ``server``)."""
-        return self.context.server_name
-
-    @property
-    def status(self) -> QuestionStatus:
-        return self._status
-
-    @property
-    def is_pending(self) -> bool:
-        return self._status == "pending"
-
-    @property
-    def result(self) -> ElicitResult | None:
-        """The answer sent for this question (``None`` while it is pending, or if it was withdrawn)."""
-        return self._result
 
     def to_json(self) -> dict[str, Any]:
         """A UI-ready description of the question that ``json.dumps`` accepts as is.
@@ -164,8 +117,8 @@ class PendingQuestion:
             "mode": self.mode,
             "message": sanitize(self.message),
             "status": self._status,
-            "created_at": _iso(self.created_at),
-            "expires_at": _iso(self.expires_at) if self.expires_at is not None else None,
+            "created_at": json_time(self.created_at),
+            "expires_at": json_time(self.expires_at) if self.expires_at is not None else None,
             "question_index": self.context.question_index,
             "question_count": self.context.question_count,
             "call_id": self.call_id,
@@ -210,33 +163,8 @@ class PendingQuestion:
         content = self.form.validate_content(self.form.fill_defaults(result.content))
         return ElicitResult(action="accept", content=dict(content))
 
-    def settle(self, result: ElicitResult, status: QuestionStatus | None = None) -> bool:
-        """Make ``result`` this question's final answer and wake whoever waits; False if already settled.
-
-        ``result`` must already be checked (``check_answer``). ``status`` defaults to the one that
-        matches the action (``answered``, ``declined``, ``cancelled``).
-        """
-        if self._status != "pending":
-            return False
-        self._result = result
-        self._status = status or _STATUS_OF[result.action]
-        self._done.set()
-        return True
-
-    def withdraw(self) -> None:
-        """Mark the question gone without an answer (the call that asked went away)."""
-        if self._status == "pending":
-            self._status = "withdrawn"
-            self._done.set()
-
-    async def wait(self) -> ElicitResult | None:
-        """Wait until the question is settled or withdrawn; the answer (``None`` if withdrawn)."""
-        await self._done.wait()
-        return self._result
+    def _status_of(self, result: ElicitResult) -> QuestionStatus:
+        return _STATUS_OF[result.action]
 
 
 _STATUS_OF: dict[str, QuestionStatus] = {"accept": "answered", "decline": "declined", "cancel": "cancelled"}
-
-
-def _iso(moment: datetime) -> str:
-    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")

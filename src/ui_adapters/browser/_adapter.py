@@ -24,6 +24,7 @@ import anyio.abc
 from mcp_client import ClientRequestContext
 from mcp_client.types import ElicitRequestFormParams, ElicitRequestParams, ElicitResult
 from ui_adapters.broker.pending import PendingQuestion
+from ui_adapters.browser._loopback import accept_forever, listen
 from ui_adapters.browser._site import PageSite, QuestionSite
 
 __all__ = ["BrowserFormAdapter"]
@@ -115,22 +116,11 @@ async def run_site(
     closed_tab_grace: float,
 ) -> None:
     """Accept connections (each served in ``handlers``) and watch for the tab closing, until ``scope``
-    is cancelled.
-
-    The accept loop waits for the socket to be readable and accepts by itself: cancelling a pending
-    ``loop.sock_accept`` races with a connection arriving in the same loop iteration on Python 3.11
-    (``InvalidStateError`` in the event loop), and a browser does open spare connections.
-    """
+    is cancelled."""
     with scope:
         async with anyio.create_task_group() as tg:
             tg.start_soon(_watch_tab, site, closed_tab_grace)
-            while True:
-                await anyio.wait_readable(listener)
-                try:
-                    connection, _address = listener.accept()
-                except (BlockingIOError, InterruptedError):
-                    continue
-                handlers.start_soon(site.handle, await anyio.abc.SocketStream.from_socket(connection))
+            await accept_forever(listener, site.handle, handlers)
 
 
 async def _watch_tab(site: PageSite, closed_tab_grace: float) -> None:
@@ -147,20 +137,6 @@ async def _watch_tab(site: PageSite, closed_tab_grace: float) -> None:
         if presence.abandoned:
             site.abandon()
             return
-
-
-def listen(address: str) -> socket.socket:
-    """A non-blocking TCP socket listening on ``address`` (a loopback IP), on a port the system picks."""
-    family = socket.AF_INET6 if ":" in address else socket.AF_INET
-    listener = socket.socket(family, socket.SOCK_STREAM)
-    try:
-        listener.bind((address, 0))
-        listener.listen(16)
-        listener.setblocking(False)
-    except BaseException:
-        listener.close()
-        raise
-    return listener
 
 
 def check_page_times(timeout: float | None, closed_tab_grace: float) -> None:

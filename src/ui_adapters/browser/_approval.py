@@ -25,9 +25,10 @@ from anyio.abc import ByteStream
 
 from mcp_client import ApprovalRequest, ApprovalResult, ClientRequestContext
 from ui_adapters.broker.approval import PendingApproval
-from ui_adapters.browser._adapter import check_page_times, listen, loopback, run_site
+from ui_adapters.browser._adapter import check_page_times, loopback, run_site
 from ui_adapters.browser._approval_page import CHOICE_VALUES, render_approval, render_approval_closed
 from ui_adapters.browser._http import BadRequest, Request
+from ui_adapters.browser._loopback import listen
 from ui_adapters.browser._page import render_notice
 from ui_adapters.browser._site import PageSite
 

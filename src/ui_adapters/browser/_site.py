@@ -27,16 +27,14 @@ from anyio.streams.buffered import BufferedByteReceiveStream
 from mcp_client.schema import FormSchema
 from mcp_client.types import ElicitResult
 from ui_adapters.broker.pending import PendingQuestion
-from ui_adapters.browser._http import BadRequest, Request, read_request, response_head, send_response
+from ui_adapters.browser._http import BadRequest, Request, response_head, send_response
+from ui_adapters.browser._loopback import read_in_time, serve_connection, until_hung_up
 from ui_adapters.browser._page import render_closed, render_form, render_notice
 from ui_adapters.browser._submission import Submission, parse_submission, read_answer
 
 __all__ = ["PageSite", "Presence", "QuestionSite", "Settles"]
 
 logger = logging.getLogger("ui_adapters.browser")
-
-_REQUEST_SECONDS = 10.0
-"""How long a browser may take to send one request."""
 
 
 class Presence:
@@ -115,18 +113,7 @@ class PageSite:
 
     async def handle(self, stream: ByteStream) -> None:
         """Serve one connection (one request); never raises for anything a browser can send."""
-        async with stream:
-            try:
-                await self._handle(stream)
-            except (
-                anyio.EndOfStream,
-                anyio.IncompleteRead,
-                anyio.BrokenResourceError,
-                anyio.ClosedResourceError,
-            ):
-                pass  # the browser went away
-            except Exception:
-                logger.exception("the question page failed to answer a request")
+        await serve_connection(stream, self._handle, logger, "the question page failed to answer a request")
 
     def csrf_matches(self, token: str) -> bool:
         """The posted token is this page's (compared in constant time)."""
@@ -140,12 +127,11 @@ class PageSite:
     async def _handle(self, stream: ByteStream) -> None:
         reader = BufferedByteReceiveStream(stream)
         try:
-            with anyio.fail_after(_REQUEST_SECONDS):
-                request = await read_request(reader)
-        except TimeoutError:
-            return
+            request = await read_in_time(reader)
         except BadRequest as exc:
             await self._plain(stream, exc.status, str(exc))
+            return
+        if request is None:
             return
         host = request.headers.get("host", "")
         if host.lower() != self.authority.lower():
@@ -184,11 +170,7 @@ class PageSite:
             async with anyio.create_task_group() as tg:
 
                 async def until_gone() -> None:
-                    try:
-                        while True:
-                            await reader.receive()
-                    except (anyio.EndOfStream, anyio.BrokenResourceError, anyio.ClosedResourceError):
-                        pass
+                    await until_hung_up(reader)
                     tg.cancel_scope.cancel()
 
                 async def until_closed() -> None:
