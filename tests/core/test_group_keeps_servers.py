@@ -94,11 +94,11 @@ async def test_one_member_crashes_mid_run_one_starts_late_and_the_others_keep_wo
                     steady_failures.append(exc)
                 await anyio.sleep(0.05)
 
-        async def health_becomes(name: str, states: tuple[str, ...]) -> ServerHealth:
+        async def health_becomes(name: str, states: tuple[str, ...], saying: str = "") -> ServerHealth:
             with anyio.fail_after(BOUND):
                 while True:
                     health = (await group.health())[name]
-                    if health.state in states:
+                    if health.state in states and saying in (health.reason or ""):
                         return health
                     await anyio.sleep(0.1)
 
@@ -113,8 +113,10 @@ async def test_one_member_crashes_mid_run_one_starts_late_and_the_others_keep_wo
 
             # Step 2: crashy is killed mid-run, and cannot start again: health says so, steady works on.
             os.kill(crashy_pid, signal.SIGKILL)
-            down = await health_becomes("crashy", ("reconnecting", "failed"))
-            assert "boom at start" in (down.reason or ""), down
+            # (On a busy machine the first look may be a ping that timed out while the server was
+            # starting again: the reason comes with the next attempt.)
+            down = await health_becomes("crashy", ("reconnecting", "failed"), saying="boom at start")
+            assert down.state in ("reconnecting", "failed"), down
             assert (await group.health())["steady"].state == "connected"
 
             # Step 3: late may start: it joins by itself, its tools appear.

@@ -9,7 +9,7 @@ for a call that is never answered nor cancelled.
     python tests/hostile/hostile_stdio_server.py stdio [--silent-discover]
 
 ``--silent-discover`` makes it a legacy server that says nothing at all to ``server/discover`` (as
-legacy stdio servers may). Blocking I/O on purpose: a hostile server does not need to be clever, only
+legacy stdio servers may); ``--silent-ping`` one that never answers a ``ping``. Blocking I/O on purpose: a hostile server does not need to be clever, only
 exact about its bytes.
 """
 
@@ -41,6 +41,7 @@ def text_result(request_id: Any, text: str) -> dict[str, Any]:
 
 def main() -> None:
     silent_discover = "--silent-discover" in sys.argv
+    silent_ping = "--silent-ping" in sys.argv  # alive, and never answers a ping
     hanging: list[Any] = []
     list_ttl: str | None = None  # the raw ``ttlMs`` JSON text of tools/list, once a test set one
     listed_twice = False  # tools/list names ``echo`` twice (a buggy server)
@@ -80,7 +81,8 @@ def main() -> None:
             send({"jsonrpc": "2.0", "id": request_id, "result": value})
             continue
         if method == "ping":
-            send({"jsonrpc": "2.0", "id": request_id, "result": {}})
+            if not silent_ping:
+                send({"jsonrpc": "2.0", "id": request_id, "result": {}})
             continue
         if method in ("resources/subscribe", "resources/unsubscribe"):
             send({"jsonrpc": "2.0", "id": request_id, "result": {}})

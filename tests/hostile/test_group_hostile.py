@@ -286,3 +286,14 @@ async def test_a_server_listing_one_tool_twice_offers_it_once(caplog: pytest.Log
             assert "server 'buggy' lists its tool 'echo' twice" in caplog.text
             result = await group.call_tool("echo", {"text": "hi"})
             assert not result.is_error
+
+
+async def test_a_server_that_never_answers_a_ping_is_failed_saying_so() -> None:
+    """health() pings each server within a bound: one that stays silent is ``failed``, and the reason
+    says what did not happen (a bare ``TimeoutError`` said nothing)."""
+    args = [str(STDIO_SCRIPT), "stdio", "--silent-ping"]
+    servers = {"mute": {"command": sys.executable, "args": args}}
+    with anyio.fail_after(BOUND):
+        async with ClientGroup({"mcpServers": servers}, client_options={"mode": "legacy"}) as group:
+            health = (await group.health())["mute"]
+    assert (health.state, health.reason) == ("failed", "no answer to a ping within 5s")

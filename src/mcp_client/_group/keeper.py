@@ -67,5 +67,7 @@ async def client_health(client: Client) -> ServerHealth:
     except (MCPClientError, TimeoutError) as exc:
         if supervisor is not None and supervisor.state.state != "connected":
             return supervisor.state
+        if isinstance(exc, TimeoutError):  # its message is empty: say what did not happen
+            return ServerHealth("failed", 0, None, f"no answer to a ping within {_HEALTH_PING_SECONDS:g}s")
         return ServerHealth("failed", 0, None, str(exc) or type(exc).__name__)
     return ServerHealth("connected")
