@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from mcp_client._connection.shown_url import without_credentials
 from mcp_client._errors import MCPClientError
 from mcp_client._group.config_json import JsonTextError, parse_json
 from mcp_client._protocol.json_names import json_type
@@ -137,9 +138,9 @@ class ServerConfig:
 
     @property
     def target(self) -> str:
-        """The URL, or the command line, for messages."""
+        """The URL (without ``user:password@``), or the command line, for messages."""
         if self.url is not None:
-            return self.url
+            return without_credentials(self.url)
         if self.server is not None:
             return f"in-process {type(self.server).__name__}"
         import shlex
