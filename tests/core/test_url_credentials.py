@@ -227,6 +227,12 @@ def test_telemetry_names_the_server_without_the_password(plain_url: str) -> None
     assert spans and SECRET not in done.stdout
 
 
+def test_a_refused_url_is_named_without_the_password() -> None:
+    with pytest.raises(ValueError, match="server must be an http:// or https:// URL") as caught:
+        Client("ftp://user:s3cret@files.example/mcp")
+    assert "'ftp://files.example/mcp'" in str(caught.value) and SECRET not in str(caught.value)
+
+
 def test_a_config_entry_is_named_without_the_password() -> None:
     entry = ServerConfig(name="notes", kind="http", url="https://user:s3cret@notes.example:8443/mcp?x=1")
     assert entry.target == "https://notes.example:8443/mcp?x=1"
