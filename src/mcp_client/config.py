@@ -412,7 +412,8 @@ class _Entry:
         url = self._string(raw, "url")
         if not url.startswith(("http://", "https://")):
             # the text as written: the expanded one may hold a secret (an API key in the query)
-            raise self.fail("url", f"must start with http:// or https://; got {raw['url']!r}")
+            written = without_credentials(str(raw["url"]))  # nor a user:password@ written in it
+            raise self.fail("url", f"must start with http:// or https://; got {written!r}")
         return url
 
     def _mode(self, raw: Mapping[str, Any]) -> str | None:

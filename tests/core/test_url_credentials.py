@@ -32,7 +32,7 @@ from mcp_client import (
     ToolPolicy,
 )
 from mcp_client._connection.shown_url import without_credentials
-from mcp_client.config import ServerConfig
+from mcp_client.config import ConfigError, ServerConfig, load_config
 from mcp_client.types import ElicitRequestParams, ElicitResult
 from tests.core.helpers import text_of
 from tests.support.servers import LOOPBACK, PEER_PYTHON, SERVERS_DIR, refused_loopback_port, run_http_server
@@ -236,6 +236,9 @@ def test_a_refused_url_is_named_without_the_password() -> None:
 def test_a_config_entry_is_named_without_the_password() -> None:
     entry = ServerConfig(name="notes", kind="http", url="https://user:s3cret@notes.example:8443/mcp?x=1")
     assert entry.target == "https://notes.example:8443/mcp?x=1"
+    with pytest.raises(ConfigError) as caught:
+        load_config({"mcpServers": {"notes": {"url": "htps://user:s3cret@notes.example/mcp"}}})
+    assert "got 'htps://notes.example/mcp'" in str(caught.value) and SECRET not in str(caught.value)
 
 
 @pytest.mark.parametrize(
