@@ -302,7 +302,11 @@ class Client:
 
     @property
     def server(self) -> str:
-        """The URL or command line of the server, as shown to users."""
+        """The URL or command line of the server, as shown to users.
+
+        A URL is shown without the ``user:password@`` it may carry (``http://user:pw@host/mcp`` is
+        ``http://host/mcp`` here, in error messages, logs and every callback's context); the requests
+        still send those credentials as Basic auth."""
         return self._session.label
 
     @property

@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from mcp_client._connection.shown_url import without_credentials
 from mcp_client._errors import MCPClientError
 from mcp_client._group.config_json import JsonTextError, parse_json
 from mcp_client._protocol.json_names import json_type
@@ -137,9 +138,9 @@ class ServerConfig:
 
     @property
     def target(self) -> str:
-        """The URL, or the command line, for messages."""
+        """The URL (without ``user:password@``), or the command line, for messages."""
         if self.url is not None:
-            return self.url
+            return without_credentials(self.url)
         if self.server is not None:
             return f"in-process {type(self.server).__name__}"
         import shlex
@@ -411,7 +412,8 @@ class _Entry:
         url = self._string(raw, "url")
         if not url.startswith(("http://", "https://")):
             # the text as written: the expanded one may hold a secret (an API key in the query)
-            raise self.fail("url", f"must start with http:// or https://; got {raw['url']!r}")
+            written = without_credentials(str(raw["url"]))  # nor a user:password@ written in it
+            raise self.fail("url", f"must start with http:// or https://; got {written!r}")
         return url
 
     def _mode(self, raw: Mapping[str, Any]) -> str | None:

@@ -484,7 +484,7 @@ async def test_a_paused_call_of_a_server_without_a_name_leaves_no_password_in_th
                 paused = await broker.call_tool(client, "state_tagged", {"tag": "nameless"})
                 assert isinstance(paused, PausedCall) and client.server_info is None
                 (question,) = paused.questions.values()
-                assert question.server_name == url  # shown in this process as it is
+                assert question.server_name == nameless_url  # the client never shows the password
                 raw = _bytes_of(tmp_path, "nameless.db*")
                 assert question.id.encode() in raw and paused.id.encode() in raw  # in the file...
                 assert b"pa55word" not in raw and b"user:" not in raw  # ...without the credentials

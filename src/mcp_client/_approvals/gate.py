@@ -112,9 +112,15 @@ class ApprovalGate:
         return info.name if info is not None and info.name else self._session.label
 
     def _identity(self) -> str:
-        """The server as the store knows it: its own name and where it is reached."""
+        """The server as the store knows it: its own name and where it is reached.
+
+        Where: the URL as given, ``user:password@`` included (the label shows it without): the key is a
+        digest, never shown, and decisions kept before the label dropped the credentials still apply.
+        """
         info = self._session.description.info
-        return f"{info.name if info is not None else ''}|{self._session.label}"
+        url = getattr(self._session.transport, "url", None)
+        where = url if isinstance(url, str) else self._session.label
+        return f"{info.name if info is not None else ''}|{where}"
 
     async def _entry(self, tool: str) -> Mapping[str, Any] | None:
         """The tool as last listed (listed now if the client holds no listing, or does not list it)."""

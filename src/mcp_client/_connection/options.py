@@ -78,9 +78,12 @@ def transport_for(
     options = http_options or DEFAULT_HTTP_OPTIONS
     if isinstance(server, str):
         if not server.startswith(("http://", "https://")):
+            from mcp_client._connection.shown_url import without_credentials
+
             raise ValueError(
                 f"server must be an http:// or https:// URL, a StdioServerParameters or a transport; got "
-                f"{server!r}. For a command, use StdioServerParameters(command, args=[...])."
+                f"{without_credentials(server)!r}. For a command, use StdioServerParameters(command, "
+                "args=[...])."
             )
         common: dict[str, Any] = {
             "headers": headers,

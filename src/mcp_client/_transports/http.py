@@ -32,6 +32,7 @@ import httpx2
 
 from mcp_client._connection.http_auth import HttpAuth, as_httpx2_auth, own_client_auth
 from mcp_client._connection.http_options import DEFAULT_HTTP_OPTIONS, HttpOptions, require_httpx2_client
+from mcp_client._connection.shown_url import without_credentials
 from mcp_client._connection.transport import (
     DEFAULT_MAX_MESSAGE_BYTES,
     Message,
@@ -109,6 +110,7 @@ class StreamableHTTPTransport:
         http_options: HttpOptions | None = None,
     ) -> None:
         self.url = url
+        self._shown = without_credentials(url)  # what names the server: never its password
         self._http_options = http_options or DEFAULT_HTTP_OPTIONS
         self._extra_headers = dict(headers or {})
         self._auth = as_httpx2_auth(auth, max_body_bytes=max_message_bytes)
@@ -141,7 +143,7 @@ class StreamableHTTPTransport:
 
     @property
     def label(self) -> str:
-        return self.url
+        return self._shown
 
     @property
     def cancels_by_closing(self) -> bool:
@@ -189,7 +191,7 @@ class StreamableHTTPTransport:
             self._client.headers.update(self._extra_headers)
         limit = pool_limit(self._client)
         if limit is not None:  # a pool with a cap (a user's): keep room in it for the answers
-            self._pool = PoolSplit(self.url, limit, self._client.timeout.pool, self._timeout)
+            self._pool = PoolSplit(self._shown, limit, self._client.timeout.pool, self._timeout)
             self._send_slots = anyio.Semaphore(self._pool.answers)
 
     async def request(
@@ -229,12 +231,12 @@ class StreamableHTTPTransport:
                 if content_type == "application/json":
                     return await self._read_json(response, request_id)
                 raise ProtocolError(
-                    f"{self.url} answered {message.get('method')!r} with HTTP {response.status_code} and "
+                    f"{self._shown} answered {message.get('method')!r} with HTTP {response.status_code} and "
                     f"content type {content_type or '(none)'!r}; expected application/json or "
                     "text/event-stream. Is this URL an MCP endpoint?"
                 )
         except httpx2.TransportError as exc:
-            raise connection_error(self.url, exc) from exc
+            raise connection_error(self._shown, exc) from exc
         finally:
             self._requests_in_flight -= 1
             if pool is not None:
@@ -267,21 +269,21 @@ class StreamableHTTPTransport:
                     "POST", self._headers(headers), _jsonrpc.encode(message)
                 ) as response:
                     status = response.status_code
-                    body = await read_limited(response, self.url, self._max_bytes)
+                    body = await read_limited(response, self._shown, self._max_bytes)
             except httpx2.TransportError as exc:
-                raise connection_error(self.url, exc) from exc
+                raise connection_error(self._shown, exc) from exc
             except ProtocolError as exc:
                 logger.warning("%s (answering a %s)", exc, what)
                 return
             finally:
                 slots.release()
         if waiting.cancelled_caught:
-            logger.warning("%s did not acknowledge a %s within %ss", self.url, what, self._timeout)
+            logger.warning("%s did not acknowledge a %s within %ss", self._shown, what, self._timeout)
             return
         if status >= 400:
             logger.warning(
                 "%s refused a %s with HTTP %s: %.200s",
-                self.url,
+                self._shown,
                 what,
                 status,
                 body[:200].decode("utf-8", "replace"),
@@ -315,7 +317,7 @@ class StreamableHTTPTransport:
 
     def _require_client(self) -> httpx2.AsyncClient:
         if self._client is None:
-            raise MCPConnectionError(f"the HTTP transport to {self.url} is not open")
+            raise MCPConnectionError(f"the HTTP transport to {self._shown} is not open")
         return self._client
 
     def _exchange(self, method: str, headers: Mapping[str, str], content: bytes | None = None) -> Exchange:
@@ -340,17 +342,17 @@ class StreamableHTTPTransport:
         session_id = response.headers.get(_SESSION) or None
         if session_id is not None and not _SESSION_ID.fullmatch(session_id):
             raise ProtocolError(
-                f"{self.url} gave a session id (Mcp-Session-Id) with characters other than visible ASCII "
+                f"{self._shown} gave a session id (Mcp-Session-Id) with characters other than visible ASCII "
                 f"({session_id[:80]!r}); the spec forbids that, and the client could not send it back"
             )
         return session_id
 
     async def _error_reply(self, response: httpx2.Response, request_id: Any, is_initialize: bool) -> Message:
-        body = await read_limited(response, self.url, self._max_bytes)
+        body = await read_limited(response, self._shown, self._max_bytes)
         status = response.status_code
         if status == 404 and self._session_id is not None and not is_initialize:
             self._session_id = None
-            raise SessionExpiredError(f"{self.url} no longer knows our session (HTTP 404)")
+            raise SessionExpiredError(f"{self._shown} no longer knows our session (HTTP 404)")
         try:
             reply = _jsonrpc.decode(body)
             if "error" in reply:
@@ -359,21 +361,23 @@ class StreamableHTTPTransport:
         except ProtocolError:
             pass
         if status == 404:
-            return _jsonrpc.error_response(request_id, _jsonrpc.METHOD_NOT_FOUND, f"HTTP 404 from {self.url}")
+            return _jsonrpc.error_response(
+                request_id, _jsonrpc.METHOD_NOT_FOUND, f"HTTP 404 from {self._shown}"
+            )
         text = body[:200].decode("utf-8", "replace").strip()
         detail = f": {text}" if text else ""
         return _jsonrpc.error_response(
             request_id,
             _jsonrpc.INTERNAL_ERROR,
-            f"HTTP {status} {response.reason_phrase} from {self.url}{detail}",
+            f"HTTP {status} {response.reason_phrase} from {self._shown}{detail}",
             {"httpStatus": status},  # a gateway's 502/503/504 is read by _reconnect
         )
 
     async def _read_json(self, response: httpx2.Response, request_id: Any) -> Message:
-        body = await read_limited(response, self.url, self._max_bytes)
+        body = await read_limited(response, self._shown, self._max_bytes)
         if not body.strip():
             raise ProtocolError(
-                f"{self.url} answered a request with an empty body (HTTP {response.status_code})"
+                f"{self._shown} answered a request with an empty body (HTTP {response.status_code})"
             )
         reply = self._decode(body)
         if _jsonrpc.is_response(reply):
@@ -382,10 +386,10 @@ class StreamableHTTPTransport:
             if reply.get("id") == request_id:
                 return reply
             raise ProtocolError(
-                f"{self.url} answered request {request_id!r} with a response for {reply.get('id')!r}"
+                f"{self._shown} answered request {request_id!r} with a response for {reply.get('id')!r}"
             )
         raise ProtocolError(
-            f"{self.url} answered a request with a {reply.get('method')!r} message, not a response"
+            f"{self._shown} answered a request with a {reply.get('method')!r} message, not a response"
         )
 
     async def _read_sse(self, response: httpx2.Response, request_id: Any, resumable: bool) -> Message:
@@ -418,16 +422,16 @@ class StreamableHTTPTransport:
         while reply is None:
             if not resumable:
                 raise RequestStreamLost(
-                    f"{self.url} closed the stream for request {request_id!r} before answering it"
+                    f"{self._shown} closed the stream for request {request_id!r} before answering it"
                 )
             if cursor.last_id is None:
                 raise MCPConnectionError(
-                    f"{self.url} closed the stream for request {request_id!r} before answering it, "
+                    f"{self._shown} closed the stream for request {request_id!r} before answering it, "
                     "and gave no event id to resume from"
                 )
             if attempts >= _MAX_RESUME_ATTEMPTS:
                 raise MCPConnectionError(
-                    f"{self.url} never answered request {request_id!r}: its response stream broke off "
+                    f"{self._shown} never answered request {request_id!r}: its response stream broke off "
                     f"{attempts + 1} times in a row, and resuming it (from event {cursor.last_id!r}) brought "
                     "nothing new; the server may be overloaded or restarting, try again later"
                 )
@@ -447,7 +451,7 @@ class StreamableHTTPTransport:
                 if response.status_code >= 400:
                     if response.status_code == 404 and self._session_id is not None:
                         self._session_id = None
-                        raise SessionExpiredError(f"{self.url} no longer knows our session (HTTP 404)")
+                        raise SessionExpiredError(f"{self._shown} no longer knows our session (HTTP 404)")
                     return None
                 if not is_event_stream(response):
                     return None
@@ -467,7 +471,7 @@ class StreamableHTTPTransport:
         """
         reply: Message | None = None
         try:
-            reader = EventReader(response, self.url, self._max_bytes, cursor)
+            reader = EventReader(response, self._shown, self._max_bytes, cursor)
             async for raw in response.aiter_raw():
                 for data in reader.feed(raw):
                     message = self._decode(data)
@@ -500,7 +504,7 @@ class StreamableHTTPTransport:
         try:
             return _jsonrpc.decode(data)
         except ProtocolError as exc:
-            raise ProtocolError(f"{self.url}: {exc}") from None
+            raise ProtocolError(f"{self._shown}: {exc}") from None
 
     async def _dispatch(self, message: Message, related: RequestId | None) -> None:
         """Pass a server message on; one that came on a request's own stream names that request.
@@ -566,7 +570,7 @@ class StreamableHTTPTransport:
                     ready.set()
                     if response.status_code >= 400 or not is_event_stream(response):
                         return  # 405: the server offers no standalone stream
-                    reader = EventReader(response, self.url, self._max_bytes, cursor)
+                    reader = EventReader(response, self._shown, self._max_bytes, cursor)
                     async for raw in response.aiter_raw():
                         for data in reader.feed(raw):
                             try:

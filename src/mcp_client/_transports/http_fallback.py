@@ -19,6 +19,7 @@ from typing import Any
 
 from mcp_client._connection.http_auth import HttpAuth
 from mcp_client._connection.http_options import HttpOptions
+from mcp_client._connection.shown_url import without_credentials
 from mcp_client._connection.transport import (
     DEFAULT_MAX_MESSAGE_BYTES,
     Message,
@@ -56,6 +57,7 @@ class HttpTransportWithFallback(DelegatingTransport):
         http_options: HttpOptions | None = None,
     ) -> None:
         self.url = url
+        self._shown = without_credentials(url)  # what names the server: never its password
         self._options: dict[str, Any] = {
             "headers": headers,
             "auth": auth,
@@ -76,7 +78,7 @@ class HttpTransportWithFallback(DelegatingTransport):
 
     @property
     def label(self) -> str:
-        return self.url
+        return self._shown
 
     async def open(self, spawn: Spawn, on_message: ServerMessageSink) -> None:
         self._spawn, self._on_message = spawn, on_message
@@ -122,7 +124,7 @@ class HttpTransportWithFallback(DelegatingTransport):
             return None
         logger.debug(
             "%s refused initialize with HTTP %s and serves the older HTTP+SSE transport: using it",
-            self.url,
+            self._shown,
             status,
         )
         await self._http.aclose()

@@ -14,6 +14,7 @@ from types import TracebackType
 
 import httpx2
 
+from mcp_client._connection.shown_url import without_credentials
 from mcp_client._errors import ProtocolError
 
 MAX_REDIRECTS = 3
@@ -38,28 +39,29 @@ async def open_following(
         await response.aclose()
         current = redirect_target(url, method, current, response.status_code, location)
     raise ProtocolError(
-        f"{url} redirected {method} more than {MAX_REDIRECTS} times; an MCP endpoint does not "
-        "move: connect to its final URL directly"
+        f"{without_credentials(url)} redirected {method} more than {MAX_REDIRECTS} times; an MCP endpoint "
+        "does not move: connect to its final URL directly"
     )
 
 
 def redirect_target(url: str, method: str, current: str, status: int, location: str) -> str:
     """Where a redirect from ``current`` leads, if the policy allows it (``url`` is the endpoint)."""
+    endpoint = without_credentials(url)  # the messages name it: never with its user:password
     shown = location if len(location) <= 200 else location[:200] + "..."
     if status not in _SAME_METHOD_REDIRECTS:
         raise ProtocolError(
-            f"{url} answered {method} with an HTTP {status} redirect to {shown!r}; the client "
+            f"{endpoint} answered {method} with an HTTP {status} redirect to {shown!r}; the client "
             "follows only 307 and 308 redirects within the same origin: connect to the new URL "
             "directly if the endpoint moved"
         )
     try:
         target = httpx2.URL(current).join(location)
     except (httpx2.InvalidURL, ValueError):
-        raise ProtocolError(f"{url} redirected {method} to an invalid URL {shown!r}") from None
+        raise ProtocolError(f"{endpoint} redirected {method} to an invalid URL {shown!r}") from None
     home = _origin(httpx2.URL(url))
     if _origin(target) != home:
         raise ProtocolError(
-            f"{url} redirected {method} to another origin ({shown!r}); the client never follows "
+            f"{endpoint} redirected {method} to another origin ({shown!r}); the client never follows "
             f"a redirect to another origin, so your headers, session id and credentials stay with "
             f"{_origin_text(home)}. If the endpoint really moved, connect to the new URL directly."
         )

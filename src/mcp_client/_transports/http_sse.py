@@ -35,6 +35,7 @@ import httpx2
 
 from mcp_client._connection.http_auth import HttpAuth, as_httpx2_auth, own_client_auth
 from mcp_client._connection.http_options import DEFAULT_HTTP_OPTIONS, HttpOptions, require_httpx2_client
+from mcp_client._connection.shown_url import without_credentials
 from mcp_client._connection.transport import (
     DEFAULT_MAX_MESSAGE_BYTES,
     Message,
@@ -86,6 +87,7 @@ class SSETransport(Transport):
         http_options: HttpOptions | None = None,
     ) -> None:
         self.url = url
+        self._shown = without_credentials(url)  # what names the server: never its password
         self._http_options = http_options or DEFAULT_HTTP_OPTIONS
         self._extra_headers = dict(headers or {})
         self._auth = as_httpx2_auth(auth, max_body_bytes=max_message_bytes)
@@ -112,7 +114,7 @@ class SSETransport(Transport):
 
     @property
     def label(self) -> str:
-        return self.url
+        return self._shown
 
     @property
     def endpoint(self) -> str | None:
@@ -156,11 +158,11 @@ class SSETransport(Transport):
                     self._lose(exc)
                     failure.append(exc)
                 except httpx2.HTTPError as exc:
-                    error = connection_error(self.url, exc)
+                    error = connection_error(self._shown, exc)
                     self._lose(error)
                     failure.append(error)
                 else:
-                    self._lose(MCPConnectionError(f"{self.url} closed its event stream"))
+                    self._lose(MCPConnectionError(f"{self._shown} closed its event stream"))
                 finally:
                     ready.set()
 
@@ -170,11 +172,11 @@ class SSETransport(Transport):
         if waiting.cancelled_caught:
             scope.cancel()
             raise MCPConnectionError(
-                f'{self.url} sent no "endpoint" event within {self._timeout:g} s: is it an HTTP+SSE '
+                f'{self._shown} sent no "endpoint" event within {self._timeout:g} s: is it an HTTP+SSE '
                 'server (protocol 2024-11-05)? A streamable HTTP server needs transport="http"'
             )
         if self._endpoint is None:
-            raise failure[0] if failure else MCPConnectionError(f"{self.url} closed its event stream")
+            raise failure[0] if failure else MCPConnectionError(f"{self._shown} closed its event stream")
 
     async def request(
         self,
@@ -191,7 +193,7 @@ class SSETransport(Transport):
             if pending.reply is None:
                 await pending.done.wait()
             if pending.reply is None:
-                raise self._lost or MCPConnectionError(f"the connection to {self.url} ended")
+                raise self._lost or MCPConnectionError(f"the connection to {self._shown} ended")
             return pending.reply
         finally:
             self._pending.pop(request_id, None)
@@ -209,13 +211,13 @@ class SSETransport(Transport):
             await self._post(message, headers, None)
         if waiting.cancelled_caught:
             what = message.get("method", "response")
-            logger.warning("%s did not acknowledge a %s within %ss", self.url, what, self._timeout)
+            logger.warning("%s did not acknowledge a %s within %ss", self._shown, what, self._timeout)
 
     async def aclose(self) -> None:
         scope, self._stream_scope = self._stream_scope, None
         if scope is not None:
             scope.cancel()
-        self._lose(MCPConnectionError(f"the connection to {self.url} was closed"))
+        self._lose(MCPConnectionError(f"the connection to {self._shown} was closed"))
         client, self._client = self._client, None
         if client is not None and self._owns_client:
             with anyio.CancelScope(shield=True):
@@ -227,17 +229,17 @@ class SSETransport(Transport):
         client = self._require_client()
         async with Exchange(client, self.url, "GET", _STREAM_HEADERS, None) as response:
             if response.status_code >= 400:
-                body = await _short_body(response, self.url, self._max_bytes)
+                body = await _short_body(response, self._shown, self._max_bytes)
                 raise MCPConnectionError(
-                    f"{self.url} answered the event stream's GET with HTTP {response.status_code} "
+                    f"{self._shown} answered the event stream's GET with HTTP {response.status_code} "
                     f"{response.reason_phrase}{body}; is it an HTTP+SSE server (protocol 2024-11-05)?"
                 )
             if response.headers.get("content-type", "").split(";")[0].strip() != "text/event-stream":
                 raise MCPConnectionError(
-                    f"{self.url} answered the event stream's GET with "
+                    f"{self._shown} answered the event stream's GET with "
                     f"{response.headers.get('content-type') or 'no content type'}, not an event stream"
                 )
-            events = EventReader(response, self.url, self._max_bytes, StreamCursor())
+            events = EventReader(response, self._shown, self._max_bytes, StreamCursor())
             async for raw in response.aiter_raw():
                 for event in events.events(raw):
                     if event.event == "endpoint":
@@ -247,7 +249,7 @@ class SSETransport(Transport):
                         continue
                     if self._endpoint is None:
                         raise ProtocolError(
-                            f'{self.url} sent a {event.event!r} event before its "endpoint" event'
+                            f'{self._shown} sent a {event.event!r} event before its "endpoint" event'
                         )
                     if event.event == "message" and event.data:
                         await self._received(event.data)
@@ -258,10 +260,12 @@ class SSETransport(Transport):
         try:
             endpoint = base.join(text)
         except httpx2.InvalidURL:
-            raise ProtocolError(f"{self.url} named an endpoint that is not a URL: {text[:200]!r}") from None
+            raise ProtocolError(
+                f"{self._shown} named an endpoint that is not a URL: {text[:200]!r}"
+            ) from None
         if (endpoint.scheme, endpoint.host, endpoint.port) != (base.scheme, base.host, base.port):
             raise ProtocolError(
-                f"{self.url} named an endpoint on another origin ({endpoint.scheme}://{endpoint.host}"
+                f"{self._shown} named an endpoint on another origin ({endpoint.scheme}://{endpoint.host}"
                 f"{':' + str(endpoint.port) if endpoint.port else ''}); refused: the client only sends "
                 "messages to the server it connected to"
             )
@@ -271,12 +275,12 @@ class SSETransport(Transport):
         try:
             message = _jsonrpc.decode(data)
         except ProtocolError as exc:
-            logger.warning("%s: ignoring a malformed message on the event stream: %s", self.url, exc)
+            logger.warning("%s: ignoring a malformed message on the event stream: %s", self._shown, exc)
             return
         if _jsonrpc.is_response(message):
             pending = self._pending.get(message.get("id"))  # type: ignore[arg-type]
             if pending is None or pending.reply is not None:
-                logger.debug("%s: ignoring a response for unknown request %r", self.url, message.get("id"))
+                logger.debug("%s: ignoring a response for unknown request %r", self._shown, message.get("id"))
                 return
             pending.reply = message
             pending.done.set()
@@ -307,24 +311,25 @@ class SSETransport(Transport):
             raise self._lost
         endpoint = self._endpoint
         if endpoint is None:
-            raise MCPConnectionError(f"{self.url}: the transport is not open")
+            raise MCPConnectionError(f"{self._shown}: the transport is not open")
         client = self._require_client()
+        shown = without_credentials(endpoint)  # joined to our URL: it carries its user:password
         try:
             async with Exchange(
                 client, endpoint, "POST", {**_POST_HEADERS, **headers}, _jsonrpc.encode(message)
             ) as response:
                 status, reason = response.status_code, response.reason_phrase
-                body = await read_limited(response, endpoint, self._max_bytes)
+                body = await read_limited(response, shown, self._max_bytes)
         except httpx2.HTTPError as exc:
-            raise connection_error(self.url, exc) from None
+            raise connection_error(self._shown, exc) from None
         if status < 400:
             return
         if status == 404:
             raise SessionExpiredError(
-                f"{self.url} no longer knows our session (HTTP 404 from {endpoint}); connect again"
+                f"{self._shown} no longer knows our session (HTTP 404 from {shown}); connect again"
             )
         detail = body[:_ERROR_BODY_BYTES].decode("utf-8", "replace").strip()
-        text = f"HTTP {status} {reason} from {endpoint}"
+        text = f"HTTP {status} {reason} from {shown}"
         if detail:
             text += f": {detail[:200]}"
         if request_id is None:
@@ -336,7 +341,7 @@ class SSETransport(Transport):
 
     def _require_client(self) -> httpx2.AsyncClient:
         if self._client is None:
-            raise MCPConnectionError(f"{self.url}: the transport is not open")
+            raise MCPConnectionError(f"{self._shown}: the transport is not open")
         return self._client
 
 

@@ -177,7 +177,9 @@ def _run(args: argparse.Namespace, out: Console, err: Console) -> int:
         label = connection.label if connection is not None else "the server"
         typed = getattr(args, "server", None)
         if connection is None and isinstance(typed, str) and not getattr(args, "config", None):
-            label = typed  # login / logout: the URL as given
+            from ui_adapters.broker.stores import redact_server
+
+            label = redact_server(typed)  # login / logout: the URL as given, less any user:password
         in_config = None
         if connection is not None and connection.name is not None:
             if connection.mode != getattr(args, "mode", None):  # the file's entry chose it, not --mode

@@ -24,6 +24,7 @@ from mcp_client import (
     with_server_name,
 )
 from mcp_client.types import CallToolResult, LoggingLevel, Root, Tool
+from ui_adapters.broker.stores import redact_server
 from ui_adapters.cli._approval import ask_before_call
 from ui_adapters.cli._args import parse_arguments, suggest
 from ui_adapters.cli._era_choice import connected
@@ -77,10 +78,11 @@ class Connection:
 
     @property
     def label(self) -> str:
-        """The server's name in the --config file, else its URL or command line."""
+        """The server's name in the --config file, else its URL (without ``user:password@``) or command
+        line."""
         if self.name is not None:
             return self.name
-        return self.server if isinstance(self.server, str) else self.server.command_line
+        return redact_server(self.server) if isinstance(self.server, str) else self.server.command_line
 
     @property
     def http_options(self) -> dict[str, Any]:

@@ -46,9 +46,9 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Mapping
 from typing import Any, Literal, Protocol, runtime_checkable
-from urllib.parse import urlsplit, urlunsplit
 
 __all__ = [
     "DEFAULT_KEEP_FOR",
@@ -61,6 +61,8 @@ __all__ = [
 ]
 
 _log = logging.getLogger("ui_adapters.broker")
+_URL_START = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*://")
+"""A scheme and ``//``: the server is a URL with an authority (not a command line, not a name)."""
 
 DEFAULT_KEEP_FOR = 24 * 3600.0
 """Seconds a settled question or a record stays in a store before it expires (one day)."""
@@ -162,17 +164,25 @@ def checked_decision(decision: object) -> Literal["allow", "deny"]:
 
 
 def redact_server(server: str) -> str:
-    """``server`` without ``user:password@`` (a URL may carry credentials; a store never does)."""
-    if not server.startswith(("http://", "https://")):
+    """``server`` without ``user:password@`` (a URL may carry credentials; a store never does).
+
+    Only the userinfo goes (it ends at the authority's last ``@``); scheme, host, port, path, query and
+    fragment stay as given. The same rule as ``Client.server``, which already shows a URL this way: a
+    mirror of ``mcp_client``'s own (private) helper, held to the same answers by the tests.
+    """
+    start = _URL_START.match(server)
+    if start is None:
         return server
-    parts = urlsplit(server)
-    if parts.username is None and parts.password is None:
+    head = start.end()
+    end = len(server)
+    for mark in "/?#":
+        found = server.find(mark, head)
+        if found != -1:
+            end = min(end, found)
+    at = server.rfind("@", head, end)
+    if at == -1:
         return server
-    host = parts.hostname or ""
-    if ":" in host:
-        host = f"[{host}]"
-    netloc = host + (f":{parts.port}" if parts.port is not None else "")
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+    return server[:head] + server[at + 1 :]
 
 
 class UnreadableEntries:

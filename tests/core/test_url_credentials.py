@@ -1,0 +1,267 @@
+"""A server URL with credentials, ``http://user:s3cret@127.0.0.1:N/mcp``: the password goes to the server
+as Basic auth (httpx2 reads the URL's userinfo) and nowhere else.
+
+Against ``servers/basic_auth_server.py`` (the official SDK behind a gate that refuses any request without
+``Authorization: Basic user:s3cret``, and records what it received; its server has no name, so a client
+names it by its URL): the calls work over streamable HTTP, HTTP+SSE chosen and HTTP+SSE fallen back to,
+while ``client.server``, the context a question callback gets, an ``ApprovalRequest``, the audit line,
+telemetry, log lines and the errors of failing calls show the URL without ``user:s3cret@``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+import sys
+import traceback
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from mcp_client import (
+    ApprovalRequest,
+    ApprovalResult,
+    Client,
+    ClientRequestContext,
+    MCPClientError,
+    MCPConnectionError,
+    ToolPolicy,
+)
+from mcp_client._connection.shown_url import without_credentials
+from mcp_client.config import ConfigError, ServerConfig, load_config
+from mcp_client.types import ElicitRequestParams, ElicitResult
+from tests.core.helpers import text_of
+from tests.support.servers import LOOPBACK, PEER_PYTHON, SERVERS_DIR, refused_loopback_port, run_http_server
+from ui_adapters.broker.stores import redact_server
+
+SERVER = SERVERS_DIR / "basic_auth_server.py"
+TELEMETRY_SCRIPT = Path(__file__).with_name("url_credentials_telemetry_script.py")
+REPO = Path(__file__).resolve().parents[2]
+SECRET = "s3cret"
+BOUND = 30
+
+
+def _serve(*extra: str, path: str = "/mcp") -> Any:
+    return run_http_server(
+        lambda port: [PEER_PYTHON, str(SERVER), "http", "--host", LOOPBACK, "--port", str(port), *extra],
+        path=path,
+    )
+
+
+def _with_credentials(url: str) -> str:
+    return url.replace("http://", f"http://user:{SECRET}@", 1)
+
+
+@pytest.fixture(scope="module")
+def plain_url() -> Iterator[str]:
+    """The streamable HTTP endpoint, without credentials (what every name of the server must read)."""
+    with _serve() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def sse_url() -> Iterator[str]:
+    """The same server over HTTP+SSE only (``/sse``): streamable HTTP is refused there."""
+    with _serve("--sse", path="/sse") as url:
+        yield url
+
+
+def _gate_log(result: Any) -> list[dict[str, str]]:
+    return json.loads(text_of(result))
+
+
+def _shown(exc: BaseException) -> str:
+    """Everything a user may see of an error: its message and the traceback with its causes."""
+    return "".join(traceback.format_exception(exc))
+
+
+def _our_log_lines(caplog: pytest.LogCaptureFixture) -> list[str]:
+    return [record.getMessage() for record in caplog.records if record.name.startswith("mcp_client")]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("where", "transport", "kind"),
+    [("streamable", "auto", "http"), ("sse", "sse", "sse"), ("sse", "auto", "sse")],
+    ids=["streamable-http", "sse-chosen", "sse-fallback"],
+)
+async def test_the_password_reaches_the_server_and_no_name_of_it(
+    plain_url: str, sse_url: str, where: str, transport: Any, kind: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG, logger="mcp_client")
+    url = plain_url if where == "streamable" else sse_url
+    with anyio.fail_after(BOUND):
+        async with Client(_with_credentials(url), mode="legacy", transport=transport) as client:
+            assert client.transport_kind == kind
+            assert client.server == url
+            assert (await client.call_tool("echo", {"text": "hi"})).content[0].text == "hi"  # type: ignore[union-attr]
+            log = _gate_log(await client.call_tool("gate_log"))
+    # Every request of this client carried the Basic credentials (a fallback's refused POST too).
+    assert log and {entry["verdict"] for entry in log} == {"accepted"}
+    lines = _our_log_lines(caplog)
+    assert not [line for line in lines if SECRET in line]
+    if transport == "auto" and kind == "sse":  # the fallback says why, naming the server
+        assert [line for line in lines if line.startswith(f"{url} refused initialize")]
+
+
+@pytest.mark.anyio
+async def test_without_the_password_the_gate_refuses(plain_url: str) -> None:
+    """The peer's own check: the calls above work because the credentials were sent."""
+    with anyio.fail_after(BOUND), pytest.raises(MCPClientError) as caught:
+        async with Client(_with_credentials(plain_url).replace(SECRET, "wrong"), mode="legacy") as client:
+            await client.call_tool("echo", {"text": "hi"})
+    assert "401" in str(caught.value)
+
+
+@pytest.mark.anyio
+async def test_given_auth_wins_over_the_url_credentials(plain_url: str) -> None:
+    """As httpx2 does: ``auth=`` replaces the URL's userinfo (here with the right password)."""
+    import httpx2
+
+    with anyio.fail_after(BOUND):
+        wrong_in_url = _with_credentials(plain_url).replace(SECRET, "wrong")
+        async with Client(wrong_in_url, mode="legacy", auth=httpx2.BasicAuth("user", SECRET)) as client:
+            assert text_of(await client.call_tool("echo", {"text": "hi"})) == "hi"
+            assert client.server == plain_url
+
+
+@pytest.mark.anyio
+async def test_a_question_callback_sees_the_server_without_the_password(plain_url: str) -> None:
+    seen: list[ClientRequestContext] = []
+
+    async def answer(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        seen.append(context)
+        return ElicitResult(action="accept", content={"confirm": True})
+
+    with anyio.fail_after(BOUND):
+        async with Client(_with_credentials(plain_url), mode="legacy", elicitation_callback=answer) as client:
+            result = await client.call_tool("confirm")
+    assert text_of(result) == "confirm: accept confirm=True"
+    (context,) = seen
+    assert context.server == plain_url
+    assert context.server_name == plain_url  # the server gave no name: its URL names it
+    assert SECRET not in repr(context)
+
+
+@pytest.mark.anyio
+async def test_an_approval_names_the_server_without_the_password(
+    plain_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="mcp_client.approvals")
+    asked: list[tuple[ClientRequestContext, ApprovalRequest]] = []
+
+    async def approve(context: ClientRequestContext, request: ApprovalRequest) -> ApprovalResult:
+        asked.append((context, request))
+        return ApprovalResult("allow")
+
+    with anyio.fail_after(BOUND):
+        async with Client(
+            _with_credentials(plain_url), mode="legacy", tool_policy=ToolPolicy(), approval_callback=approve
+        ) as client:
+            assert text_of(await client.call_tool("write_note", {"text": "n"})) == "wrote n"
+    ((context, request),) = asked
+    assert request.server == plain_url  # no name of its own: the URL, without user:s3cret@
+    assert context.server == plain_url
+    (line,) = [r.getMessage() for r in caplog.records if r.name == "mcp_client.approvals"]
+    assert plain_url in line and SECRET not in line
+
+
+@pytest.mark.anyio
+async def test_an_http_500_names_the_server_without_the_password(plain_url: str) -> None:
+    with anyio.fail_after(BOUND):
+        async with Client(_with_credentials(plain_url), mode="legacy") as client:
+            with pytest.raises(MCPClientError) as caught:
+                await client.call_tool("http_500")
+    message = str(caught.value)
+    assert f"HTTP 500 Internal Server Error from {plain_url}" in message
+    assert SECRET not in _shown(caught.value)
+
+
+@pytest.mark.anyio
+async def test_a_server_that_stopped_is_named_without_the_password(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="mcp_client")
+    with anyio.fail_after(BOUND):
+        with _serve() as url:
+            client = Client(_with_credentials(url), mode="legacy", reconnect=False)
+            await client.__aenter__()
+            try:
+                assert text_of(await client.call_tool("echo", {"text": "hi"})) == "hi"
+            except BaseException:
+                await client.__aexit__(None, None, None)
+                raise
+        try:  # the server is gone
+            with pytest.raises(MCPClientError) as caught:
+                await client.call_tool("echo", {"text": "again"})
+        finally:
+            await client.__aexit__(None, None, None)
+    assert url in str(caught.value)
+    assert SECRET not in _shown(caught.value)
+    assert not [line for line in _our_log_lines(caplog) if SECRET in line]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("transport", ["auto", "http", "sse"])
+async def test_a_dead_port_is_named_without_the_password(transport: Any) -> None:
+    with refused_loopback_port() as port, anyio.fail_after(BOUND):
+        url = f"http://{LOOPBACK}:{port}/mcp"
+        with pytest.raises(MCPConnectionError) as caught:
+            async with Client(_with_credentials(url), transport=transport, reconnect=False):
+                pass
+    assert f"could not connect to {url}" in str(caught.value)
+    assert SECRET not in _shown(caught.value)
+
+
+def test_telemetry_names_the_server_without_the_password(plain_url: str) -> None:
+    done = subprocess.run(
+        [sys.executable, str(TELEMETRY_SCRIPT), _with_credentials(plain_url)],
+        capture_output=True, text=True, timeout=120, check=False, cwd=REPO,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    spans = json.loads(done.stdout.strip().splitlines()[-1])
+    events = [event for span in spans for event in span["events"]]
+    assert [event["attributes"]["mcp.server"] for event in events] == [plain_url] * 2  # one per decision
+    assert spans and SECRET not in done.stdout
+
+
+def test_a_refused_url_is_named_without_the_password() -> None:
+    with pytest.raises(ValueError, match="server must be an http:// or https:// URL") as caught:
+        Client("ftp://user:s3cret@files.example/mcp")
+    assert "'ftp://files.example/mcp'" in str(caught.value) and SECRET not in str(caught.value)
+
+
+def test_a_config_entry_is_named_without_the_password() -> None:
+    entry = ServerConfig(name="notes", kind="http", url="https://user:s3cret@notes.example:8443/mcp?x=1")
+    assert entry.target == "https://notes.example:8443/mcp?x=1"
+    with pytest.raises(ConfigError) as caught:
+        load_config({"mcpServers": {"notes": {"url": "htps://user:s3cret@notes.example/mcp"}}})
+    assert "got 'htps://notes.example/mcp'" in str(caught.value) and SECRET not in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("https://u:p@h.example:8443/mcp?x=1#f", "https://h.example:8443/mcp?x=1#f"),
+        ("http://u@h/mcp", "http://h/mcp"),
+        ("http://:p@h/mcp", "http://h/mcp"),
+        ("http://u:p@ss@h/mcp", "http://h/mcp"),  # an @ in the password: the last one ends the userinfo
+        ("http://u:p@[::1]:9/mcp", "http://[::1]:9/mcp"),
+        ("http://u:p@Example.COM:80/mcp", "http://Example.COM:80/mcp"),  # the host as given
+        ("http://h:9/a@b?c=d@e#f@g", "http://h:9/a@b?c=d@e#f@g"),  # an @ after the authority stays
+        ("http://u:p@h?c=d@e", "http://h?c=d@e"),
+        ("HTTPS://u:p@h/mcp", "HTTPS://h/mcp"),
+        ("http://h:9/mcp", "http://h:9/mcp"),
+        (
+            "python server.py --db postgres://u:p@db/x",
+            "python server.py --db postgres://u:p@db/x",
+        ),  # a command
+        ("stdio: python x.py", "stdio: python x.py"),
+        ("", ""),
+    ],
+)
+def test_the_shown_url_and_the_stores_agree(url: str, shown: str) -> None:
+    assert without_credentials(url) == shown
+    assert redact_server(url) == shown  # ui_adapters mirrors the client's rule
