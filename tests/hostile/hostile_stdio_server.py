@@ -6,11 +6,11 @@ an answer with both ``result`` and ``error``, a line longer than the client's li
 stderr, silence, a crash while calls are pending, half a line and then an exit, a question pushed
 for a call that is never answered nor cancelled.
 
-    python tests/hostile/hostile_stdio_server.py stdio [--silent-discover]
+    python tests/hostile/hostile_stdio_server.py stdio [--silent-discover] [--silent-ping]
 
 ``--silent-discover`` makes it a legacy server that says nothing at all to ``server/discover`` (as
-legacy stdio servers may); ``--silent-ping`` one that never answers a ``ping``. Blocking I/O on purpose: a hostile server does not need to be clever, only
-exact about its bytes.
+legacy stdio servers may); ``--silent-ping`` one that never answers a ``ping``. Blocking I/O on
+purpose: a hostile server does not need to be clever, only exact about its bytes.
 """
 
 from __future__ import annotations
