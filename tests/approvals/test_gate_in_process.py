@@ -30,6 +30,7 @@ from mcp_client import (
     ToolCallDenied,
     ToolPolicy,
 )
+from mcp_client._approvals import store as approvals_store
 from mcp_client._transports.in_process import InProcessTransport
 from mcp_client.approvals import (
     approval_callback_of,
@@ -832,3 +833,18 @@ async def test_the_key_a_store_is_given_stays_the_same_across_processes_and_rele
         ("mcp-approval:0b0c467d4997a040f21b49e614ff9fdb9a96d8892dfc04f092f2cbf36f0ed1d0", "allow"),
         ("mcp-approval:43fde3f3b3be824f0773746713869d796ef886256a6ca2f81836936dc3cd6ba7", "allow"),
     ]
+
+
+async def test_the_default_store_is_made_once_per_process(
+    peer: Peer, monkeypatch: pytest.MonkeyPatch, audit: list[tuple[str, str]]
+) -> None:
+    """Clients given no ``approval_store`` share one ``MemoryApprovalStore``, made by the first of
+    them: here from nothing, as in a new process (an earlier test of this one made it already)."""
+    monkeypatch.setattr(approvals_store, "_default", None)
+    approver = Approver({"*": ApprovalResult("allow", remember="always")})
+    with anyio.fail_after(BOUND):
+        for _ in range(2):
+            async with Client(peer.server, approval_callback=approver) as client:
+                await client.call_tool("write")
+    assert approver.tools == ["write"] and peer.runs == ["write", "write"]
+    assert [line for line in audit if line[0] == "ERROR"] == []  # the store was there to read and keep
