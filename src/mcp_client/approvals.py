@@ -44,7 +44,8 @@ async def pending_approval(
     client: Client, name: str, arguments: Mapping[str, Any] | None = None
 ) -> tuple[ApprovalRequest, ClientRequestContext] | None:
     """What a call of ``name`` would ask the person now, with its context; ``None`` when it asks nothing
-    (no policy, a pattern or a remembered answer decides, or inside ``approved_by_app()``)."""
+    (no policy, a pattern or a remembered answer decides, or inside ``approved_by_app()``).
+    ``ClientStateError`` if the gated ``client`` is not connected or is closed, as from ``call_tool``."""
     gate = gate_of(client)
     if gate is None or is_approved_by_app() or await gate.needs_asking(name) is None:
         return None

@@ -1,7 +1,8 @@
 """Run by test_audit.py in a process of its own (the OpenTelemetry tracer provider is process-wide):
 calls three tools of the approvals server (``argv[1]``: its command line as JSON) inside an app span,
 one allowed by the policy, one the person allows, one denied by a pattern, and one more outside any
-span; prints the finished spans with their events as JSON."""
+span; then one whose approval callback fails, in a span of its own; prints the finished spans with
+their events as JSON."""
 
 import json
 import sys
@@ -24,6 +25,10 @@ async def allow(context: object, request: object) -> ApprovalResult:
     return ApprovalResult("allow", remember="session")
 
 
+async def broken(context: object, request: object) -> ApprovalResult:
+    raise RuntimeError("the approval UI crashed")
+
+
 async def main(command: list[str]) -> None:
     server = StdioServerParameters(command[0], command[1:])
     policy = ToolPolicy(deny=["drop_*"])
@@ -38,6 +43,12 @@ async def main(command: list[str]) -> None:
                 except ToolCallDenied:
                     pass
             await client.call_tool("write_note", {"text": "again"})
+        async with Client(server, mode="legacy", tool_policy=policy, approval_callback=broken) as client:
+            with tracer.start_as_current_span("broken step"):
+                try:
+                    await client.call_tool("write_note", {"text": "x"})
+                except ToolCallDenied:
+                    pass
     spans = [
         {
             "name": span.name,

@@ -136,6 +136,16 @@ def test_each_decision_is_an_event_on_the_calls_span() -> None:
     assert drop["mcp.approval.rule"] == "deny pattern 'drop_*'"
     assert search["mcp.server"] == "approvals-server"
     assert "secret" not in json.dumps(spans)  # no arguments in the trace
+    assert drop["mcp.approval.asked"] is False and drop["mcp.approval.source"] == "policy"
     # Outside any span of the app's, the decision is a short span of its own.
     (own,) = [s for s in spans if s["name"] == "mcp.client.approval write_note"]
-    assert own["events"][0]["attributes"]["mcp.approval.source"] == "session"
+    remembered = own["events"][0]["attributes"]
+    assert remembered["mcp.approval.source"] == "session" and remembered["mcp.approval.asked"] is False
+    assert remembered["mcp.approval.decision"] == "allow"
+    # A callback that fails denies: asked, and the answer is "deny".
+    (failed_step,) = [s for s in spans if s["name"] == "broken step"]
+    (failed,) = [e["attributes"] for e in failed_step["events"] if e["name"] == "mcp.client.tool_approval"]
+    assert (failed["mcp.approval.decision"], failed["mcp.approval.asked"], failed["mcp.approval.source"]) == (
+        "deny", True, "callback"
+    )  # fmt: skip
+    assert failed["mcp.approval.rule"] == "the approval callback failed"

@@ -12,6 +12,7 @@ import anyio
 import pytest
 
 from mcp_client import ApprovalResult, Client, ClientGroup, ToolCallDenied, ToolPolicy
+from mcp_client.approvals import pending_approval
 from mcp_client.llm import ToolBridge
 from tests.approvals.conftest import APPROVALS_SERVER, BOUND, Approver, approvals_server, ran, text
 
@@ -65,6 +66,29 @@ async def test_a_group_policy_per_member() -> None:
                 await group.call_tool("files_get_note", {"id": "1"})  # read-only, but always asked
             assert await ran(group["files"]) == []
     assert approver.tools == ["files_get_note"]
+
+
+async def test_pending_approval_of_a_group_member_speaks_the_groups_names() -> None:
+    """What an app that asks its own way reads for a member's call (``pending_approval``): the group's
+    server name and unique tool name, the ``server.tool`` patterns on the server's own tool name."""
+    approver = Approver()
+    policy = ToolPolicy(allow=["files.write_note"])
+    with anyio.fail_after(BOUND):
+        async with ClientGroup(
+            _config(), mode="legacy", tool_policy=policy, approval_callback=approver
+        ) as group:
+            member = group["files"]
+            assert await pending_approval(member, "write_note", {"text": "x"}) is None  # allowed
+            pending = await pending_approval(member, "plain", {"text": "x"})
+            assert pending is not None
+            request, context = pending
+            assert (request.server, request.tool, request.reason) == (
+                "files", "files_plain", 'ask="unless_read_only": the server does not mark it read-only'
+            )  # fmt: skip
+            assert (context.config_name, context.server_name, context.tool_name) == (
+                "files", "files", "files_plain"
+            )  # fmt: skip
+    assert approver.asked == []
 
 
 def test_a_group_checks_its_policies_at_construction() -> None:

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from uuid import uuid4
 
 import pytest
 
 from mcp_client._errors import InvalidElicitationSchemaError
-from mcp_client._schema.cache import parse_form_schema_once
+from mcp_client._schema.cache import MAX_SCHEMAS, parse_form_schema_once
 from mcp_client._session.elicitation import parse_request
 from mcp_client.schema import FieldKind, parse_form_schema
 
@@ -19,10 +20,12 @@ def _schema(**prop: Any) -> dict[str, Any]:
 
 
 def test_equal_json_gives_the_same_form_as_a_fresh_parse() -> None:
-    first = parse_form_schema_once(_schema(title="Count", minimum=1))
-    again = parse_form_schema_once(json.loads(json.dumps(_schema(title="Count", minimum=1))))
+    # A title of this run's own: a schema an earlier test of this process kept would be a hit either way.
+    title = f"Count {uuid4().hex}"
+    first = parse_form_schema_once(_schema(title=title, minimum=1))
+    again = parse_form_schema_once(json.loads(json.dumps(_schema(title=title, minimum=1))))
     assert again is first  # parsed once
-    assert again == parse_form_schema(_schema(title="Count", minimum=1))
+    assert again == parse_form_schema(_schema(title=title, minimum=1))
     assert again.field("n").minimum == 1
 
 
@@ -87,3 +90,56 @@ def test_a_number_field_is_still_a_number_field_after_a_boolean_one() -> None:
     number = {"type": "object", "properties": {"x": {"type": "number"}}}
     assert parse_form_schema_once(boolean).field("x").kind is FieldKind.BOOLEAN
     assert parse_form_schema_once(number).field("x").kind is FieldKind.NUMBER
+
+
+def _fill() -> tuple[list[dict[str, Any]], list[Any]]:
+    """``MAX_SCHEMAS + 1`` schemas of this run's own, the first ``MAX_SCHEMAS`` parsed (and kept): the
+    cache then holds exactly those, whatever earlier tests left in it (the oldest go first)."""
+    run = uuid4().hex
+    schemas = [_schema(title=f"{run} {i}") for i in range(MAX_SCHEMAS + 1)]
+    return schemas, [parse_form_schema_once(schema) for schema in schemas[:MAX_SCHEMAS]]
+
+
+def test_128_schemas_are_kept_and_the_129th_pushes_out_the_oldest() -> None:
+    assert MAX_SCHEMAS == 128
+    schemas, forms = _fill()
+    assert parse_form_schema_once(schemas[0]) is forms[0]  # 128 kept: the first is still there
+    newest = schemas[MAX_SCHEMAS]
+    assert parse_form_schema_once(newest).field("n").label == newest["properties"]["n"]["title"]
+    assert parse_form_schema_once(schemas[1]) is forms[1]  # the second is kept...
+    again = parse_form_schema_once(schemas[0])  # ...the oldest went: parsed anew, the same form
+    assert again is not forms[0]
+    assert again == forms[0] == parse_form_schema(schemas[0])
+
+
+def test_a_refused_schema_takes_no_place_in_the_cache() -> None:
+    schemas, forms = _fill()
+    nested = {"type": "object", "properties": {"where": {"type": "object", "properties": {}}}}
+    for _ in range(2):
+        with pytest.raises(InvalidElicitationSchemaError):
+            parse_form_schema_once({**nested, "title": uuid4().hex})
+    assert parse_form_schema_once(schemas[0]) is forms[0]  # nothing was pushed out by the refusals
+
+
+def test_a_schema_json_cannot_carry_is_parsed_as_it_is() -> None:
+    """Params built by hand may hold a value JSON has no word for: the schema is parsed as given (the
+    value kept as it is), not kept, and its fields are those it declares."""
+    marker = object()
+    schema = {"type": "object", "properties": {"n": {"type": "string", "x-widget": marker}}}
+    form = parse_form_schema_once(schema)
+    assert form.field("n").kind is FieldKind.TEXT
+    assert form.raw["properties"]["n"]["x-widget"] is marker
+    assert form == parse_form_schema(schema)
+
+
+@pytest.mark.parametrize("bound", [float("inf"), float("-inf"), float("nan")])
+def test_a_bound_json_numbers_cannot_carry_is_refused_as_the_parser_refuses_it(bound: float) -> None:
+    """The key keeps ``Infinity`` and ``NaN`` as they are: written as ``null`` the bound would vanish
+    and the schema be accepted with no bound at all."""
+    schema = _schema(minimum=bound)
+    with pytest.raises(InvalidElicitationSchemaError) as direct:
+        parse_form_schema(schema)
+    with pytest.raises(InvalidElicitationSchemaError) as cached:
+        parse_form_schema_once(schema)
+    assert str(cached.value) == str(direct.value)
+    assert "must be a finite number" in str(cached.value)

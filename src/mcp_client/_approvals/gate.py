@@ -180,7 +180,10 @@ class ApprovalGate:
 
     async def needs_asking(self, tool: str) -> str | None:
         """The rule that would ask about a call of ``tool`` now (no answer remembered), else ``None``:
-        for an app that asks its user its own way first (PydanticAI's deferred approvals)."""
+        for an app that asks its user its own way first (PydanticAI's deferred approvals). A client not
+        connected (or closed) raises ``ClientStateError``, as ``call_tool`` does: it has no listing to
+        judge by."""
+        self._session.require_open()
         _, annotations, server, name = await self._judge(tool)
         decision = self.policy.decide(name, annotations, server=server, own_name=tool)
         if decision.action != "ask":
@@ -228,6 +231,7 @@ class ApprovalGate:
     async def request(self, tool: str, arguments: Mapping[str, Any]) -> ApprovalRequest:
         """The ``ApprovalRequest`` the ``approval_callback`` would be handed for this call now: for an
         app that asks later and resumes the call (a ``QuestionBroker``'s paused calls)."""
+        self._session.require_open()
         entry, annotations, server, name = await self._judge(tool)
         decision = self.policy.decide(name, annotations, server=server, own_name=tool)
         return self._request(entry, annotations, server, name, arguments, decision.reason)
