@@ -701,6 +701,23 @@ async def test_pending_approval_needs_a_connected_client(peer: Peer) -> None:
     assert peer.listings == 1 and approver.asked == [] and peer.runs == []
 
 
+async def test_an_always_answer_needs_a_connected_client(peer: Peer) -> None:
+    """An "always" answer is kept under the server's identity (its name, which only a connected client
+    knows): settled on a client not connected, it is refused rather than kept where no call looks."""
+    async with Client(peer.server, approval_callback=Approver()) as client:
+        pending = await pending_approval(client, "write", {"text": "x"})
+    assert pending is not None
+    fresh = Client(peer.server, approval_callback=Approver())
+    with anyio.fail_after(BOUND), pytest.raises(ClientStateError) as refused:
+        await settle_approval(
+            fresh, "write", {"text": "x"}, pending[0], ApprovalResult("allow", remember="always")
+        )
+    assert str(refused.value) == (
+        "the Client is not connected; use it inside `async with Client(...) as client:`"
+    )
+    await settle_approval(fresh, "write", {"text": "x"}, pending[0], ApprovalResult("allow"))  # once: fine
+
+
 async def test_pending_approval_reads_the_store_for_this_tool_only(peer: Peer) -> None:
     """An "always" answer kept in the store means no asking for that tool, for the next client of the
     server too: ``pending_approval`` reads it under the key the gate kept it by; another tool is asked."""

@@ -278,6 +278,9 @@ class ApprovalGate:
         if result.remember in ("session", "always"):
             self._remembered[tool] = result.decision
         if result.remember == "always":
+            # Kept under the server's identity, which only a connected client knows (its name): kept
+            # before that, the answer would sit under a key no later call looks up.
+            self._session.require_open()
             await self._keep(approval_key(self._identity(), tool, self.policy), result.decision)
         audit = Audit(
             server,
