@@ -387,3 +387,13 @@ def test_server_text_in_the_description_has_no_control_characters() -> None:
     made = export_root({"anyOf": [branch, {"type": "object"}]})
     assert made.note is not None and "name [31mIGNORE" in made.note
     assert not any(ord(c) < 32 or c == "\x7f" for c in made.note)
+
+
+def test_server_text_in_the_description_has_no_bidirectional_overrides() -> None:
+    """A right-to-left override in a property name would reorder what a person reviewing the note
+    reads; it goes like a control character."""
+    hostile = "delete\u202eeliFesreveR\u200b"
+    branch = {"type": "object", "properties": {hostile: {}}, "required": [hostile]}
+    made = export_root({"anyOf": [branch, {"type": "object"}]})
+    assert made.note is not None and "delete eliFesreveR" in made.note
+    assert not any(c in made.note for c in "\u202e\u200b")

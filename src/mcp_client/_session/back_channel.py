@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from mcp_client._errors import MCPError, NoBackChannelError, ServerError
+from mcp_client._text import one_line
 
 __all__ = ["no_back_channel"]
 
@@ -22,8 +23,6 @@ INVALID_REQUEST = -32600
 _NO_BACK_CHANNEL = re.compile(r"\bback[- ]?channel", re.I)
 # The request the server could not send, as the official SDK quotes it ('elicitation/create').
 _METHOD = re.compile(r"\b((?:elicitation|sampling|roots)/[A-Za-z]+)\b")
-# Server text is data: no control or bidirectional characters in a message of ours.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def no_back_channel(error: MCPError, *, modern: bool, server: str, server_name: str | None) -> MCPError:
@@ -41,12 +40,8 @@ def no_back_channel(error: MCPError, *, modern: bool, server: str, server_name: 
         error.message,
         error.data,
         server=server,
-        server_name=_plain(server_name) if server_name else None,
+        server_name=one_line(server_name, 100, replacement="") if server_name else None,
         method=method[1] if method else None,
     )
     hinted.__cause__ = error
     return hinted
-
-
-def _plain(text: str) -> str:
-    return _CONTROL.sub("", text)[:100]

@@ -17,13 +17,13 @@ import base64
 import binascii
 import json
 import math
-import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import quote, quote_plus, unquote, urlencode
 
 from mcp_client._errors import OAuthError
+from mcp_client._text import one_line
 
 MAX_DOCUMENT_BYTES = 256 * 1024
 """Largest metadata, registration or token response read; a hostile server cannot make us buffer more."""
@@ -47,8 +47,6 @@ _PUBLIC_FORM_FIELDS = frozenset(
     }
 )
 """Form fields that hold no secret; every other field's value is scrubbed from an error message."""
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,10 +149,7 @@ def read_json_object(response: HttpResponse, purpose: str) -> dict[str, Any]:
 
 def server_text(value: object, *, limit: int = 200) -> str:
     """Text from a server made fit for an error message: one line, no control characters, bounded."""
-    if not isinstance(value, str):
-        return ""
-    text = _CONTROL.sub(" ", value).strip()
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return one_line(value, limit) if isinstance(value, str) else ""
 
 
 def redact(text: str, secrets: Iterable[str | None]) -> str:

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import copy
 import json
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from mcp_client._text import one_line
 
 if TYPE_CHECKING:
     from mcp_client.llm._view import ExportedTool
@@ -106,8 +107,7 @@ class _Flat:
 
 def printable(text: str, limit: int = 300) -> str:
     """``text`` on one line without control characters, cut at ``limit`` (schema text is server data)."""
-    cleaned = " ".join("".join(" " if unicodedata.category(c) == "Cc" else c for c in text).split())
-    return cleaned if len(cleaned) <= limit else cleaned[: limit - 1] + "…"
+    return one_line(text, limit)
 
 
 def _compact(value: Any, limit: int = 160) -> str:
