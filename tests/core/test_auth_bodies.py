@@ -241,6 +241,21 @@ async def test_a_challenge_body_past_max_message_bytes_is_refused_naming_the_lim
     assert auth.challenges == []  # the flow never saw a body cut short
 
 
+async def test_the_refusal_names_the_server_without_the_urls_password() -> None:
+    """A URL with ``user:password@`` names its server without them, in this refusal too."""
+    with start_http_server("--nonce", "--padding", "200000", script=SIGNED_SERVER) as url:
+        secret_url = url.replace("http://", "http://user:s3cret@", 1)
+        client = Client(
+            secret_url, mode="legacy", auth=HttpxNonceAuth(), timeout=BOUND, max_message_bytes=65536
+        )
+        with anyio.fail_after(BOUND), pytest.raises(MCPConnectionError) as caught:
+            async with client:
+                pass
+    message = str(caught.value)
+    assert "larger than 65536 bytes" in message and "s3cret" not in message, message
+    assert url.partition("://")[2].split("/")[0] in message  # the host and port still say which
+
+
 class _Peek(httpx.Auth):
     """No flag: is a 401's body there anyway?"""
 

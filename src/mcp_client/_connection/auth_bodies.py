@@ -22,6 +22,7 @@ from collections.abc import AsyncGenerator
 
 import httpx2
 
+from mcp_client._connection.shown_url import without_credentials
 from mcp_client._errors import ProtocolError
 from mcp_client._transports.content_encoding import BodyDecoder, ContentEncodingError
 
@@ -58,7 +59,7 @@ async def readable_response(response: httpx2.Response, max_bytes: int) -> httpx2
 
 async def _read_raw(stream: httpx2.AsyncByteStream, response: httpx2.Response, max_bytes: int) -> bytes:
     """The body as it came, refused once it passes ``max_bytes`` on the wire or decoded."""
-    where = response.request.url.copy_with(query=None, fragment=None)
+    where = without_credentials(str(response.request.url.copy_with(query=None, fragment=None)))
     try:
         decoder = BodyDecoder(response.headers.get("content-encoding"))
     except ContentEncodingError as exc:
@@ -87,7 +88,7 @@ async def _read_raw(stream: httpx2.AsyncByteStream, response: httpx2.Response, m
     return b"".join(chunks)
 
 
-def _too_large(where: httpx2.URL, max_bytes: int) -> ProtocolError:
+def _too_large(where: str, max_bytes: int) -> ProtocolError:
     return ProtocolError(
         f"{where} sent a body larger than {max_bytes} bytes for the auth flow to read "
         "(it sets requires_response_body); raise Client(max_message_bytes=...) if that is expected"
