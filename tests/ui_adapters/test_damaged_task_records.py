@@ -243,6 +243,7 @@ def test_records_a_broker_writes_still_load_and_missing_optional_fields_take_the
 async def test_the_web_apps_task_page_answers_a_damaged_record_with_its_message(
     tmp_path: Path, fastmcp_tasks_url: str
 ) -> None:
+    pytest.importorskip("uvicorn", reason="the web-app example's server is not installed")
     store = SqliteStore(tmp_path / "tasks.db")
     await store.open()
     try:
