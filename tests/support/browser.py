@@ -41,6 +41,30 @@ STEP_TIMEOUT = 20.0  # seconds for one browser step (a page load, a wait for som
 _T = TypeVar("_T")
 
 
+def wait_until(driver: Any, condition: Callable[[Any], _T | bool], timeout: float = STEP_TIMEOUT) -> _T:
+    """Selenium's wait, riding out a page that re-renders while it is read.
+
+    A page that replaces its content (the form closing, a view loading) turns an element found a moment
+    ago stale; Selenium's own wait only rides out an element not found yet, so a read racing the
+    re-render failed a test on a busy machine (CI, stop 48). The condition is simply asked again.
+    """
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    ignored = (NoSuchElementException, StaleElementReferenceException)
+    return WebDriverWait(driver, timeout, ignored_exceptions=ignored).until(condition)  # type: ignore[no-any-return]
+
+
+def closed_text(driver: Any) -> str:
+    """The text a page shows once it is done (its ``#closed`` element, shown and not empty)."""
+
+    def shown(d: Any) -> str | bool:
+        element = d.find_element("id", "closed")
+        return element.text if element.is_displayed() and element.text else False
+
+    return wait_until(driver, shown)
+
+
 def _missing() -> str | None:
     for path in (CHROMIUM, CHROMEDRIVER):
         if not path.exists():

@@ -17,7 +17,7 @@ import pytest
 
 from mcp_client import Client, ToolCallDenied, ToolPolicy
 from mcp_client.types import CallToolResult, TextContent
-from tests.support.browser import STEP_TIMEOUT, Browser
+from tests.support.browser import Browser, closed_text
 from tests.support.servers import SERVERS_DIR, start_http_server
 from tests.ui_adapters.test_browser_form import screenshot
 from ui_adapters import browser_approval
@@ -41,16 +41,6 @@ def by_id(driver: Any, element_id: str) -> Any:
     from selenium.webdriver.common.by import By
 
     return driver.find_element(By.ID, element_id)
-
-
-def closed_text(driver: Any) -> str:
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    def shown(d: Any) -> str | bool:
-        element = by_id(d, "closed")
-        return element.text if element.is_displayed() and element.text else False
-
-    return WebDriverWait(driver, STEP_TIMEOUT).until(shown)
 
 
 def rows(driver: Any) -> dict[str, str]:

@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from mcp_client import Client
-from tests.support.browser import STEP_TIMEOUT, Browser
+from tests.support.browser import STEP_TIMEOUT, Browser, closed_text
 from ui_adapters import BrowserFormAdapter
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -179,16 +179,6 @@ def asker_text(driver: Any) -> str:
 
 def click(driver: Any, element_id: str) -> None:
     by_id(driver, element_id).click()
-
-
-def closed_text(driver: Any) -> str:
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    def shown(d: Any) -> str | bool:
-        element = by_id(d, "closed")
-        return element.text if element.is_displayed() and element.text else False
-
-    return WebDriverWait(driver, STEP_TIMEOUT).until(shown)
 
 
 def screenshot(driver: Any, path: Path) -> None:

@@ -18,7 +18,7 @@ import anyio
 import httpx
 import pytest
 
-from tests.support.browser import STEP_TIMEOUT, Browser
+from tests.support.browser import Browser, wait_until
 from tests.support.servers import run_http_server
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
@@ -201,9 +201,7 @@ async def test_the_page_shows_server_text_as_text(forms_app: str, browser: Brows
 
 
 def wait_for(driver: Any, condition: Any) -> Any:
-    from selenium.webdriver.support.ui import WebDriverWait
-
-    return WebDriverWait(driver, STEP_TIMEOUT).until(condition)
+    return wait_until(driver, condition)
 
 
 async def test_ctrl_c_with_a_question_pending_cancels_it_and_stops_cleanly(tmp_path: Path) -> None:
