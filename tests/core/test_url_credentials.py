@@ -1,11 +1,13 @@
 """A server URL with credentials, ``http://user:s3cret@127.0.0.1:N/mcp``: the password goes to the server
-as Basic auth (httpx2 reads the URL's userinfo) and nowhere else.
+as Basic auth (the transports take it out of the URL: httpx2, which logs every URL, never sees it) and
+nowhere else.
 
 Against ``servers/basic_auth_server.py`` (the official SDK behind a gate that refuses any request without
 ``Authorization: Basic user:s3cret``, and records what it received; its server has no name, so a client
 names it by its URL): the calls work over streamable HTTP, HTTP+SSE chosen and HTTP+SSE fallen back to,
 while ``client.server``, the context a question callback gets, an ``ApprovalRequest``, the audit line,
-telemetry, log lines and the errors of failing calls show the URL without ``user:s3cret@``.
+telemetry, log lines (httpx2's too) and the errors of failing calls show the URL without ``user:s3cret@``.
+An ``auth=``, or the auth of the app's own ``http_client``, wins over the URL's credentials.
 """
 
 from __future__ import annotations
@@ -109,6 +111,98 @@ async def test_the_password_reaches_the_server_and_no_name_of_it(
 
 
 @pytest.mark.anyio
+@pytest.mark.parametrize(
+    ("where", "transport", "kind"),
+    [("streamable", "auto", "http"), ("sse", "sse", "sse"), ("sse", "auto", "sse")],
+    ids=["streamable-http", "sse-chosen", "sse-fallback"],
+)
+async def test_no_log_record_of_any_library_holds_the_password(
+    plain_url: str, sse_url: str, where: str, transport: Any, kind: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """httpx2 logs every request's URL at INFO (``HTTP Request: POST <url> ...``): it is never handed the
+    URL's ``user:s3cret@`` (the transports send it as Basic auth themselves), so no record holds it."""
+    caplog.set_level(logging.DEBUG)  # every logger: ours, httpx2's, its connection pool's
+    url = plain_url if where == "streamable" else sse_url
+    with anyio.fail_after(BOUND):
+        async with Client(_with_credentials(url), mode="legacy", transport=transport) as client:
+            assert client.transport_kind == kind
+            assert text_of(await client.call_tool("echo", {"text": "hi"})) == "hi"
+            log = _gate_log(await client.call_tool("gate_log"))
+    assert log and {entry["verdict"] for entry in log} == {"accepted"}
+    leaked = [
+        f"{r.name}: {r.getMessage()}"
+        for r in caplog.records
+        if SECRET in r.getMessage() or SECRET in repr(r.args) or SECRET in (r.exc_text or "")
+    ]
+    assert leaked == []
+    assert SECRET not in caplog.text
+    # httpx2 did log the requests: to the URL without the credentials
+    requests = [r.getMessage() for r in caplog.records if r.name == "httpx2" and r.levelno == logging.INFO]
+    assert [line for line in requests if line.startswith(f"HTTP Request: POST {url.rsplit('/', 1)[0]}/")]
+
+
+@pytest.mark.anyio
+async def test_percent_encoded_credentials_are_sent_decoded(
+    plain_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """As httpx2 reads a URL's userinfo: ``%75ser:s3%63ret`` is ``user:s3cret`` (and shown nowhere)."""
+    caplog.set_level(logging.DEBUG)
+    encoded = plain_url.replace("http://", "http://%75ser:s3%63ret@", 1)
+    with anyio.fail_after(BOUND):
+        async with Client(encoded, mode="legacy") as client:
+            assert text_of(await client.call_tool("echo", {"text": "hi"})) == "hi"
+            assert client.server == plain_url
+    assert "s3%63ret" not in caplog.text and SECRET not in caplog.text
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("kind", ["http", "sse"])
+async def test_the_apps_own_client_sends_the_url_credentials_too(
+    plain_url: str, sse_url: str, kind: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """``http_client=`` with no auth of its own: the URL's credentials go with each request (as httpx2
+    sent them), the client itself is left as the app made it, and its log lines hold no password."""
+    import httpx2
+
+    from mcp_client import StreamableHTTPTransport
+    from mcp_client._transports.http_sse import SSETransport
+
+    caplog.set_level(logging.DEBUG)
+    url = plain_url if kind == "http" else sse_url
+    with anyio.fail_after(BOUND):
+        async with httpx2.AsyncClient(timeout=BOUND) as http:
+            make = StreamableHTTPTransport if kind == "http" else SSETransport
+            transport = make(_with_credentials(url), http_client=http)
+            assert transport.url == url  # what the requests go to
+            async with Client(transport, mode="legacy") as client:
+                assert text_of(await client.call_tool("echo", {"text": "hi"})) == "hi"
+                log = _gate_log(await client.call_tool("gate_log"))
+            assert http.auth is None
+    assert log and {entry["verdict"] for entry in log} == {"accepted"}
+    assert SECRET not in caplog.text
+
+
+@pytest.mark.anyio
+async def test_the_apps_own_client_auth_wins_over_the_url_credentials(plain_url: str) -> None:
+    """The same rule as ``auth=``: a client with an auth of its own sends with it, not with the URL's."""
+    import httpx2
+
+    from mcp_client import StreamableHTTPTransport
+
+    wrong_in_url = _with_credentials(plain_url).replace(SECRET, "wrong")
+    with anyio.fail_after(BOUND):
+        async with httpx2.AsyncClient(auth=httpx2.BasicAuth("user", SECRET), timeout=BOUND) as http:
+            transport = StreamableHTTPTransport(wrong_in_url, http_client=http)
+            async with Client(transport, mode="legacy") as client:
+                assert text_of(await client.call_tool("echo", {"text": "hi"})) == "hi"
+        async with httpx2.AsyncClient(auth=httpx2.BasicAuth("user", "wrong"), timeout=BOUND) as http:
+            transport = StreamableHTTPTransport(_with_credentials(plain_url), http_client=http)
+            with pytest.raises(MCPClientError, match="401"):
+                async with Client(transport, mode="legacy") as client:
+                    await client.call_tool("echo", {"text": "hi"})
+
+
+@pytest.mark.anyio
 async def test_without_the_password_the_gate_refuses(plain_url: str) -> None:
     """The peer's own check: the calls above work because the credentials were sent."""
     with anyio.fail_after(BOUND), pytest.raises(MCPClientError) as caught:
@@ -127,6 +221,11 @@ async def test_given_auth_wins_over_the_url_credentials(plain_url: str) -> None:
         async with Client(wrong_in_url, mode="legacy", auth=httpx2.BasicAuth("user", SECRET)) as client:
             assert text_of(await client.call_tool("echo", {"text": "hi"})) == "hi"
             assert client.server == plain_url
+        # and the URL's credentials are then not sent at all, even as a second try
+        with pytest.raises(MCPClientError, match="401"):
+            wrong_auth = httpx2.BasicAuth("user", "wrong")
+            async with Client(_with_credentials(plain_url), mode="legacy", auth=wrong_auth) as client:
+                await client.call_tool("echo", {"text": "hi"})
 
 
 @pytest.mark.anyio

@@ -9,7 +9,9 @@ every byte it receives: after a refused redirect it must have received nothing, 
 
 from __future__ import annotations
 
+import base64
 import json
+import logging
 from collections.abc import AsyncIterator, Generator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -168,3 +170,48 @@ async def test_a_redirect_loop_fails_with_a_client_error_after_three_hops(
         assert _text(await client.call_tool("echo", {"text": "after"})) == "after"
     calls = [m for m in hostile.requests(tag) if m.get("method") == "tools/call"]
     assert len(calls) == 1 + 3 + 1  # the call, three hops followed, then the echo
+
+
+# --- a URL with user:password@: sent as Basic auth by the client, never taken to another origin -------
+
+URL_SECRET = "s3cret"
+BASIC = "Basic " + base64.b64encode(f"user:{URL_SECRET}".encode()).decode()
+
+
+def _with_credentials(url: str) -> str:
+    return url.replace("http://", f"http://user:{URL_SECRET}@", 1)
+
+
+@pytest.mark.parametrize("status", [307, 308])
+async def test_url_credentials_follow_a_same_origin_redirect(
+    hostile: HostileServer, tag: str, status: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    location = _path(hostile, tag) + "&redirected=1"
+    async with no_leaks(), Client(_with_credentials(hostile.url(tag)), mode="legacy", timeout=5) as client:
+        with anyio.fail_after(BOUND):
+            result = await client.call_tool("redirect", {"status": status, "location": location})
+        assert _text(result) == "arrived after the redirect"
+    first, second = [
+        e for e in hostile.entries(tag) if e["method"] == "POST" and e["body"].get("method") == "tools/call"
+    ]
+    assert second["path"] == location
+    assert first["headers"]["authorization"] == second["headers"]["authorization"] == BASIC
+    assert URL_SECRET not in caplog.text
+
+
+@pytest.mark.parametrize("status", [307, 308])
+async def test_url_credentials_never_reach_another_origin(
+    hostile: HostileServer, tag: str, era: str, status: int, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    async with no_leaks(), listener() as elsewhere:
+        async with Client(_with_credentials(hostile.url(tag)), mode=era, timeout=5) as client:
+            with anyio.fail_after(BOUND), pytest.raises(ProtocolError) as caught:
+                await client.call_tool("redirect", {"status": status, "location": elsewhere.url})
+            assert _text(await client.call_tool("echo", {"text": "after"})) == "after"
+    assert elsewhere.received == []
+    assert f"{hostile.url(tag)} redirected POST to another origin" in str(caught.value)
+    assert URL_SECRET not in str(caught.value) and URL_SECRET not in caplog.text
+    sent = {e["headers"].get("authorization") for e in hostile.entries(tag) if e["method"] == "POST"}
+    assert sent == {BASIC}  # every request to the server's own origin carried them

@@ -1,11 +1,11 @@
 """A server's URL as it may be shown: without the ``user:password@`` it may carry.
 
-``Client("http://user:s3cret@host/mcp")`` is a real way to reach a server behind Basic auth (httpx2
-turns the URL's userinfo into an ``Authorization: Basic`` header when no ``auth=`` is given). The
-requests keep that URL as it is; everything that *names* the server (``Client.server``, the transports'
-``label``, error messages, log lines, the context handed to callbacks, approval requests and audit
-lines, telemetry) shows it through ``without_credentials``, so the password never reaches a screen, a
-log file or a trace.
+``Client("http://user:s3cret@host/mcp")`` is a real way to reach a server behind Basic auth (the HTTP
+transports take the userinfo out of the URL and send it as an ``Authorization: Basic`` header when no
+``auth=`` is given: ``url_credentials``). Everything that *names* the server (``Client.server``, the
+transports' ``label``, error messages, log lines, the context handed to callbacks, approval requests and
+audit lines, telemetry) shows it through ``without_credentials``, so the password never reaches a
+screen, a log file or a trace.
 
 Only the userinfo goes: scheme, host (its case too), port, path, query and fragment stay as given, so
 the shown URL still tells which endpoint it is. ``ui_adapters.broker.stores.redact_server`` does the

@@ -41,6 +41,7 @@ from mcp_client._connection.transport import (
     ServerRequestSlots,
     Spawn,
 )
+from mcp_client._connection.url_credentials import request_auth, take_credentials
 from mcp_client._errors import (
     MCPClientError,
     MCPConnectionError,
@@ -109,7 +110,8 @@ class StreamableHTTPTransport:
         http_client: httpx2.AsyncClient | None = None,
         http_options: HttpOptions | None = None,
     ) -> None:
-        self.url = url
+        self.url, self._url_auth = take_credentials(url)  # httpx2 never sees user:password@ (it logs URLs)
+        self._request_auth: httpx2.Auth | None = None  # set on open: the URL's credentials, or the client's
         self._shown = without_credentials(url)  # what names the server: never its password
         self._http_options = http_options or DEFAULT_HTTP_OPTIONS
         self._extra_headers = dict(headers or {})
@@ -189,6 +191,7 @@ class StreamableHTTPTransport:
             )
         else:
             self._client.headers.update(self._extra_headers)
+        self._request_auth = request_auth(self._url_auth, self._client)
         limit = pool_limit(self._client)
         if limit is not None:  # a pool with a cap (a user's): keep room in it for the answers
             self._pool = PoolSplit(self._shown, limit, self._client.timeout.pool, self._timeout)
@@ -325,7 +328,7 @@ class StreamableHTTPTransport:
 
         ``async with self._exchange(...) as response``: the response's body is streamed and closed on exit.
         """
-        return Exchange(self._require_client(), self.url, method, headers, content)
+        return Exchange(self._require_client(), self.url, method, headers, content, self._request_auth)
 
     def _headers(self, era_headers: Mapping[str, str]) -> dict[str, str]:
         headers = {

@@ -24,15 +24,25 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 async def open_following(
-    client: httpx2.AsyncClient, url: str, method: str, headers: Mapping[str, str], content: bytes | None
+    client: httpx2.AsyncClient,
+    url: str,
+    method: str,
+    headers: Mapping[str, str],
+    content: bytes | None,
+    auth: httpx2.Auth | None = None,
 ) -> httpx2.Response:
-    """Send the request to ``url``, following allowed redirects; the final response, body not yet read."""
+    """Send the request to ``url``, following allowed redirects; the final response, body not yet read.
+
+    ``auth``: what each hop is sent with instead of the client's own auth (the URL's credentials,
+    ``_connection.url_credentials``); ``None``: the client's.
+    """
     current = url
     for _ in range(MAX_REDIRECTS + 1):
         # build_request + send(stream=True), not client.stream(): no generator-based context
         # manager on the hot path (two fewer frames per exchange; see bench/README.md).
         request = client.build_request(method, current, content=content, headers=headers)
-        response = await client.send(request, stream=True, follow_redirects=False)
+        sent_with = httpx2.USE_CLIENT_DEFAULT if auth is None else auth
+        response = await client.send(request, stream=True, follow_redirects=False, auth=sent_with)
         location = response.headers.get("location") if response.status_code in _REDIRECTS else None
         if location is None:
             return response
@@ -74,7 +84,7 @@ class Exchange:
     A plain class, not ``@asynccontextmanager``: it is entered once per request, on the hot path.
     """
 
-    __slots__ = ("_client", "_content", "_headers", "_method", "_response", "_url")
+    __slots__ = ("_auth", "_client", "_content", "_headers", "_method", "_response", "_url")
 
     def __init__(
         self,
@@ -83,8 +93,10 @@ class Exchange:
         method: str,
         headers: Mapping[str, str],
         content: bytes | None,
+        auth: httpx2.Auth | None = None,
     ) -> None:
         self._client = client
+        self._auth = auth
         self._url = url
         self._method = method
         self._headers = headers
@@ -92,7 +104,9 @@ class Exchange:
         self._response: httpx2.Response | None = None
 
     async def __aenter__(self) -> httpx2.Response:
-        response = await open_following(self._client, self._url, self._method, self._headers, self._content)
+        response = await open_following(
+            self._client, self._url, self._method, self._headers, self._content, self._auth
+        )
         self._response = response
         return response
 

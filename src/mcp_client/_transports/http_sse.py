@@ -45,6 +45,7 @@ from mcp_client._connection.transport import (
     Spawn,
     Transport,
 )
+from mcp_client._connection.url_credentials import request_auth, take_credentials
 from mcp_client._errors import MCPConnectionError, ProtocolError, SessionExpiredError
 from mcp_client._protocol import jsonrpc as _jsonrpc
 from mcp_client._transports.http_body import EventReader, StreamCursor, connection_error, read_limited
@@ -86,7 +87,8 @@ class SSETransport(Transport):
         http_client: httpx2.AsyncClient | None = None,
         http_options: HttpOptions | None = None,
     ) -> None:
-        self.url = url
+        self.url, self._url_auth = take_credentials(url)  # httpx2 never sees user:password@ (it logs URLs)
+        self._request_auth: httpx2.Auth | None = None  # set on open: the URL's credentials, or the client's
         self._shown = without_credentials(url)  # what names the server: never its password
         self._http_options = http_options or DEFAULT_HTTP_OPTIONS
         self._extra_headers = dict(headers or {})
@@ -146,6 +148,7 @@ class SSETransport(Transport):
             )
         else:
             self._client.headers.update(self._extra_headers)
+        self._request_auth = request_auth(self._url_auth, self._client)
         ready = anyio.Event()
         failure: list[BaseException] = []
         scope = self._stream_scope = anyio.CancelScope()
@@ -227,7 +230,7 @@ class SSETransport(Transport):
 
     async def _read_stream(self, ready: anyio.Event) -> None:
         client = self._require_client()
-        async with Exchange(client, self.url, "GET", _STREAM_HEADERS, None) as response:
+        async with Exchange(client, self.url, "GET", _STREAM_HEADERS, None, self._request_auth) as response:
             if response.status_code >= 400:
                 body = await _short_body(response, self._shown, self._max_bytes)
                 raise MCPConnectionError(
@@ -313,10 +316,15 @@ class SSETransport(Transport):
         if endpoint is None:
             raise MCPConnectionError(f"{self._shown}: the transport is not open")
         client = self._require_client()
-        shown = without_credentials(endpoint)  # joined to our URL: it carries its user:password
+        shown = without_credentials(endpoint)  # the server may name it with a user:password@
         try:
             async with Exchange(
-                client, endpoint, "POST", {**_POST_HEADERS, **headers}, _jsonrpc.encode(message)
+                client,
+                endpoint,
+                "POST",
+                {**_POST_HEADERS, **headers},
+                _jsonrpc.encode(message),
+                self._request_auth,
             ) as response:
                 status, reason = response.status_code, response.reason_phrase
                 body = await read_limited(response, shown, self._max_bytes)
