@@ -147,8 +147,12 @@ class Connection:
         )
 
     def _auth(self, status: StatusLine | None) -> httpx2.Auth | None:
-        """OAuth for http(s) servers (a 401 starts the login), unless the user sends Authorization."""
+        """OAuth for http(s) servers (a 401 starts the login), unless the user authorizes the requests:
+        a ``--header Authorization: ...``, or a URL with ``user:password@`` (Basic auth, which an auth
+        given to the client would replace)."""
         if not isinstance(self.server, str) or any(k.lower() == "authorization" for k in self.headers):
+            return None
+        if redact_server(self.server) != self.server:
             return None
         from ui_adapters.cli._login import cli_oauth
 

@@ -4,7 +4,8 @@
 a server that answers 401 starts the login by itself (the status spinner steps aside while the
 person logs in), and the tokens are kept for the next run. ``login`` logs in before any call (from
 the server's well-known metadata), ``logout`` revokes and forgets. A ``--header Authorization: ...``
-given by the user turns the CLI's own OAuth off: the user is managing authorization then.
+given by the user, or a server URL with ``user:password@`` (sent as Basic auth, which the OAuth would
+replace), turns the CLI's own OAuth off: the user is managing authorization then.
 """
 
 from __future__ import annotations

@@ -37,7 +37,8 @@ With --config FILE (an mcpServers file, read only when named), SERVER is one of 
 
 A server that needs a login (OAuth) gets one when it first asks: the login page opens in your browser
 after you agree (or, with no browser, you paste back the address it ends on), and the tokens are kept
-for next time. `login` and `logout` do that, and undo it, explicitly.
+for next time. `login` and `logout` do that, and undo it, explicitly. A URL with user:password@ (or an
+Authorization header of yours) sends your own credentials instead: no login then.
 """
 
 _EXAMPLES = """\
