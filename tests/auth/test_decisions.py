@@ -28,7 +28,7 @@ from mcp_client.auth._records import ClientRegistration, StoredTokens
 from mcp_client.auth._registration import ClientSettings, read_registration, registration_request
 from mcp_client.auth._retry import Attempts, Login, Pass, Refresh, after_response
 from mcp_client.auth._tokens import code_exchange, read_tokens
-from mcp_client.auth._wire import MAX_DOCUMENT_BYTES, HttpRequest, HttpResponse
+from mcp_client.auth._wire import MAX_DOCUMENT_BYTES, HttpRequest, HttpResponse, oauth_error_from
 
 FIXTURE = (
     Path(__file__).resolve().parents[1] / "fixtures" / "auth" / "2026-07-28" / "auth_metadata-default.json"
@@ -277,6 +277,103 @@ def test_plain_http_server_off_this_machine_gets_no_login() -> None:
     request = LoginRequest("http://mcp.example.com/mcp", ClientSettings("t"), lambda: "x", lambda: 0.0)
     with pytest.raises(OAuthError, match="plain http"):
         next(_flow.login(request))
+
+
+_WITH_CREDENTIALS = "https://user:s3cret@h.example/.well-known/oauth-protected-resource?token=t1"
+_SHOWN = "https://h.example/.well-known/oauth-protected-resource?token=t1"
+
+
+def _refusal_of(reader: str) -> OAuthError:
+    """The error one reader raises for a response at ``_WITH_CREDENTIALS`` (a URL with a user:password@)."""
+    _, document = _recorded_document("as")
+    readers = {
+        "resource metadata HTTP 500": lambda: read_resource_metadata(
+            _response(_WITH_CREDENTIALS, {}, 500), "https://h.example/mcp"
+        ),
+        "resource metadata not JSON": lambda: read_resource_metadata(
+            _response(_WITH_CREDENTIALS, b"{not json"), "https://h.example/mcp"
+        ),
+        "resource metadata for another server": lambda: read_resource_metadata(
+            _response(_WITH_CREDENTIALS, {"resource": "https://other.example/mcp"}), "https://h.example/mcp"
+        ),
+        "resource metadata, no server": lambda: read_resource_metadata(
+            _response(_WITH_CREDENTIALS, {"authorization_servers": []}), "https://h.example/mcp"
+        ),
+        "resource metadata, bad list": lambda: read_resource_metadata(
+            _response(_WITH_CREDENTIALS, {"authorization_servers": [1]}), "https://h.example/mcp"
+        ),
+        "server metadata HTTP 503": lambda: read_server_metadata(
+            _response(_WITH_CREDENTIALS, {}, 503), document["issuer"]
+        ),
+        "server metadata, other issuer": lambda: read_server_metadata(
+            _response(_WITH_CREDENTIALS, {**document, "issuer": "https://x.example"}), document["issuer"]
+        ),
+        "token endpoint refusal": lambda: _raise(
+            oauth_error_from(_response(_WITH_CREDENTIALS, {"error": "invalid_grant"}, 400), "token endpoint")
+        ),
+        "token response without a token": lambda: read_tokens(
+            _response(_WITH_CREDENTIALS, {"token_type": "Bearer"}),
+            _token_request(),
+            now=0.0,
+            issuer=None,
+            client=_client(),
+            resource=None,
+            token_endpoint=_WITH_CREDENTIALS,
+            revocation_endpoint=None,
+            requested_scope=None,
+        ),
+    }
+    with pytest.raises(OAuthError) as caught:
+        readers[reader]()
+    return caught.value
+
+
+def _raise(error: OAuthError) -> None:
+    raise error
+
+
+@pytest.mark.parametrize(
+    "reader",
+    [
+        "resource metadata HTTP 500",
+        "resource metadata not JSON",
+        "resource metadata for another server",
+        "resource metadata, no server",
+        "resource metadata, bad list",
+        "server metadata HTTP 503",
+        "server metadata, other issuer",
+        "token endpoint refusal",
+        "token response without a token",
+    ],
+)
+def test_an_error_quoting_a_url_never_shows_its_user_and_password(reader: str) -> None:
+    """The URL an answer came from is quoted without ``user:s3cret@``; its query (here a token of the
+    server's own) stays, as in every URL the client shows."""
+    message = str(_refusal_of(reader))
+    assert _SHOWN in message
+    assert "s3cret" not in message and "user:" not in message
+
+
+@pytest.mark.anyio
+async def test_an_unreachable_endpoint_is_named_without_its_user_and_password() -> None:
+    """The driver's own messages (``could not reach ... at <url>``) follow the same rule."""
+    import httpx2
+
+    from mcp_client.auth._loopback import no_browser_step
+    from mcp_client.auth._runner import StepRunner
+    from mcp_client.auth._storage import InMemoryTokenStorage
+    from mcp_client.auth._wire import get_json
+    from tests.support.servers import LOOPBACK, refused_loopback_port
+
+    with refused_loopback_port() as port:
+        url = f"http://user:s3cret@{LOOPBACK}:{port}/.well-known/oauth-protected-resource?token=t1"
+        async with httpx2.AsyncClient() as http:
+            runner = StepRunner(http, InMemoryTokenStorage(), "k", no_browser_step)
+            with pytest.raises(OAuthError) as caught:
+                await runner.send(get_json(url, "protected resource metadata"))
+    shown = f"http://{LOOPBACK}:{port}/.well-known/oauth-protected-resource?token=t1"
+    assert f"could not reach the protected resource metadata at {shown}: ConnectError" in str(caught.value)
+    assert "s3cret" not in str(caught.value)
 
 
 # ----------------------------------------------------------------------------------------------- scopes

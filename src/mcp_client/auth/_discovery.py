@@ -88,8 +88,8 @@ def read_resource_metadata(response: HttpResponse, server_url: str) -> ResourceM
     """
     if response.status in (429,) or response.status >= 500:
         raise OAuthError(
-            f"the protected resource metadata at {response.url} could not be read (HTTP {response.status}); "
-            "try again later"
+            f"the protected resource metadata at {response.shown_url} could not be read "
+            f"(HTTP {response.status}); try again later"
         )
     if response.status != 200:
         return None
@@ -97,18 +97,18 @@ def read_resource_metadata(response: HttpResponse, server_url: str) -> ResourceM
     document = read_json_object(response, what)
     resource = document.get("resource")
     if resource is not None:
-        resource = _urls.web_url(resource, f"the resource named in the {what} at {response.url}")
+        resource = _urls.web_url(resource, f"the resource named in the {what} at {response.shown_url}")
         if not _urls.resource_covers(resource, server_url):
             raise OAuthError(
-                f"the {what} at {response.url} is for {server_text(resource)}, not for {server_url}; "
+                f"the {what} at {response.shown_url} is for {server_text(resource)}, not for {server_url}; "
                 "refusing to log in for another resource (RFC 8707)"
             )
-    servers = _string_list(document, "authorization_servers", response.url, what)
+    servers = _string_list(document, "authorization_servers", response.shown_url, what)
     if not servers:
-        raise OAuthError(f"the {what} at {response.url} names no authorization server")
+        raise OAuthError(f"the {what} at {response.shown_url} names no authorization server")
     checked = tuple(
         _urls.web_url(
-            issuer, f"the authorization server named in the {what} at {response.url}", allow_query=False
+            issuer, f"the authorization server named in the {what} at {response.shown_url}", allow_query=False
         )
         for issuer in servers
     )
@@ -116,7 +116,7 @@ def read_resource_metadata(response: HttpResponse, server_url: str) -> ResourceM
         url=response.url,
         resource=resource,
         authorization_servers=checked,
-        scopes_supported=_scopes(document, "scopes_supported", response.url, what),
+        scopes_supported=_scopes(document, "scopes_supported", response.shown_url, what),
     )
 
 
@@ -151,22 +151,22 @@ def read_server_metadata(
     what = "authorization server metadata"
     if response.status >= 500 or response.status == 429:
         raise OAuthError(
-            f"the {what} at {response.url} could not be read (HTTP {response.status}); try again later"
+            f"the {what} at {response.shown_url} could not be read (HTTP {response.status}); try again later"
         )
     if response.status != 200:
         return None
     document = read_json_object(response, what)
     issuer = document.get("issuer")
     if not isinstance(issuer, str):
-        raise OAuthError(f"the {what} at {response.url} has no issuer")
+        raise OAuthError(f"the {what} at {response.shown_url} has no issuer")
     same = issuer == expected_issuer or (legacy and issuer == expected_issuer + "/")
     if not same:
         raise OAuthError(
-            f"the {what} at {response.url} says its issuer is {server_text(issuer)!r}, but it was looked up "
-            f"for {expected_issuer!r}; refusing to use it (RFC 8414 section 3.3)"
+            f"the {what} at {response.shown_url} says its issuer is {server_text(issuer)!r}, but it was "
+            f"looked up for {expected_issuer!r}; refusing to use it (RFC 8414 section 3.3)"
         )
     where = f"in the {what} of {issuer}"
-    methods = _string_list(document, "code_challenge_methods_supported", response.url, what)
+    methods = _string_list(document, "code_challenge_methods_supported", response.shown_url, what)
     if methods is None or "S256" not in methods:
         raise OAuthError(
             f"the authorization server {issuer} does not list PKCE S256 in code_challenge_methods_supported; "
@@ -178,9 +178,9 @@ def read_server_metadata(
         token_endpoint=_endpoint(document, "token_endpoint", where, required=True),
         registration_endpoint=_endpoint(document, "registration_endpoint", where),
         revocation_endpoint=_endpoint(document, "revocation_endpoint", where),
-        scopes_supported=_scopes(document, "scopes_supported", response.url, what),
+        scopes_supported=_scopes(document, "scopes_supported", response.shown_url, what),
         token_endpoint_auth_methods_supported=_tuple(
-            _string_list(document, "token_endpoint_auth_methods_supported", response.url, what)
+            _string_list(document, "token_endpoint_auth_methods_supported", response.shown_url, what)
         ),
         code_challenge_methods_supported=tuple(methods),
         client_id_metadata_document_supported=document.get("client_id_metadata_document_supported") is True,

@@ -330,8 +330,8 @@ def refresh(
     response = yield from fetch(request)
     if response.status >= 500 or response.status == 429:
         raise OAuthError(
-            f"the token endpoint at {response.url} failed to refresh the tokens (HTTP {response.status}); "
-            "try again later"
+            f"the token endpoint at {response.shown_url} failed to refresh the tokens "
+            f"(HTTP {response.status}); try again later"
         )
     if response.status != 200:
         return Refused(response.status, oauth_error_from(response, "token endpoint").error, client.client_id)

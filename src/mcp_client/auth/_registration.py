@@ -184,10 +184,10 @@ def read_registration(
     document = read_json_object(response, "registration response")
     client_id = document.get("client_id")
     if not isinstance(client_id, str) or not client_id:
-        raise OAuthError(f"the registration response from {response.url} has no client_id")
+        raise OAuthError(f"the registration response from {response.shown_url} has no client_id")
     secret = document.get("client_secret")
     if secret is not None and not isinstance(secret, str):
-        raise OAuthError(f"the registration response from {response.url} has a malformed client_secret")
+        raise OAuthError(f"the registration response from {response.shown_url} has a malformed client_secret")
     requested = (request.json_body or {}).get("token_endpoint_auth_method", "none")
     method = document.get("token_endpoint_auth_method", requested)
     if method not in SUPPORTED_AUTH_METHODS:
@@ -202,7 +202,7 @@ def read_registration(
         )
     expires = read_seconds(
         document.get("client_secret_expires_at"),
-        f"the client_secret_expires_at of the registration response from {response.url}",
+        f"the client_secret_expires_at of the registration response from {response.shown_url}",
     )
     return ClientRegistration(
         client_id=client_id,

@@ -17,6 +17,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx2
 
 from mcp_client._connection.http_options import untrusted_certificate_advice
+from mcp_client._connection.shown_url import without_credentials
 from mcp_client._errors import OAuthError
 from mcp_client._session.timeouts import waiting_on_a_person
 from mcp_client.auth import _urls
@@ -90,17 +91,18 @@ class StepRunner:
             return await self._signer.send(request, self._send)
         if request.client_assertion_audience is not None:
             raise OAuthError(
-                f"the token request to {request.url} needs a private_key_jwt client assertion, and no "
-                "private_key was configured"
+                f"the token request to {without_credentials(request.url)} needs a private_key_jwt client "
+                "assertion, and no private_key was configured"
             )
         return await self._send(request)
 
     async def _send(self, request: HttpRequest) -> HttpResponse:
         url = request.url
         for hop in range(_MAX_REDIRECTS + 1):
+            shown = without_credentials(url)  # as messages quote it: never a user:password@
             if urlsplit(url).scheme.lower() not in ("http", "https"):
                 raise OAuthError(
-                    f"refusing to fetch {url[:200]!r} for the {request.purpose}: not an http(s) URL"
+                    f"refusing to fetch {shown[:200]!r} for the {request.purpose}: not an http(s) URL"
                 )
             outgoing = self._http.build_request(
                 request.method, url, headers=dict(request.headers), content=request.body() or None
@@ -110,7 +112,7 @@ class StepRunner:
             except httpx2.HTTPError as exc:
                 advice = untrusted_certificate_advice(exc)
                 raise OAuthError(
-                    f"could not reach the {request.purpose} at {url}: {type(exc).__name__}"
+                    f"could not reach the {request.purpose} at {shown}: {type(exc).__name__}"
                     + (f" ({exc})" if str(exc) else "")
                     + (f": {advice}" if advice else "")
                 ) from None
@@ -122,11 +124,11 @@ class StepRunner:
                 body = await _read_bounded(response)
             except httpx2.HTTPError as exc:
                 raise OAuthError(
-                    f"the {request.purpose} at {url} broke off its answer: {type(exc).__name__}"
+                    f"the {request.purpose} at {shown} broke off its answer: {type(exc).__name__}"
                 ) from None
             finally:
                 await response.aclose()
-            logger.debug("%s %s (%s): HTTP %s", request.method, url, request.purpose, response.status_code)
+            logger.debug("%s %s (%s): HTTP %s", request.method, shown, request.purpose, response.status_code)
             return HttpResponse(
                 status=response.status_code,
                 url=url,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
+from mcp_client._connection.shown_url import without_credentials
 from mcp_client._errors import OAuthError
 from mcp_client.auth._dpop import DPoPKey, DPoPNonces, is_token_nonce_error, nonce_loop_error
 from mcp_client.auth._jwt_assertion import CLIENT_ASSERTION_TYPE, ClientAssertion
@@ -71,11 +72,11 @@ class TokenRequestSigner:
             return response
         if not got_nonce:
             raise OAuthError(
-                f"the token endpoint at {request.url} asked for a DPoP nonce (use_dpop_nonce) but sent no "
-                "DPoP-Nonce header"
+                f"the token endpoint at {without_credentials(request.url)} asked for a DPoP nonce "
+                "(use_dpop_nonce) but sent no DPoP-Nonce header"
             )
         response = await send(await self.prepare(request))
         self.nonces.remember(request.url, response.headers)
         if is_token_nonce_error(response):
-            raise nonce_loop_error(f"the token endpoint at {request.url}")
+            raise nonce_loop_error(f"the token endpoint at {without_credentials(request.url)}")
         return response

@@ -108,16 +108,16 @@ def read_tokens(
     document = read_json_object(response, "token response")
     access_token = document.get("access_token")
     if not isinstance(access_token, str) or not access_token:
-        raise OAuthError(f"the token response from {response.url} has no access_token")
+        raise OAuthError(f"the token response from {response.shown_url} has no access_token")
     token_type = document.get("token_type")
     if not isinstance(token_type, str) or token_type.lower() not in _TOKEN_TYPES:
         shown = server_text(token_type, limit=40)
         raise OAuthError(
-            f"the token endpoint at {response.url} issued a token of type {shown!r}; "
+            f"the token endpoint at {response.shown_url} issued a token of type {shown!r}; "
             "only Bearer and DPoP (RFC 9449) are supported"
         )
     expires_in = read_seconds(
-        document.get("expires_in"), f"the expires_in of the token response from {response.url}"
+        document.get("expires_in"), f"the expires_in of the token response from {response.shown_url}"
     )
     expires_at = now + max(0.0, expires_in) if expires_in is not None else None
     refresh_token = document.get("refresh_token")

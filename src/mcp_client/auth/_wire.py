@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import quote, quote_plus, unquote, urlencode
 
+from mcp_client._connection.shown_url import without_credentials
 from mcp_client._errors import OAuthError
 from mcp_client._text import one_line
 
@@ -117,6 +118,12 @@ class HttpResponse:
     """What the request that got this answer carried (``HttpRequest.secrets``), set by the driver so
     that an error made from the answer can leave out whatever the server echoes of it."""
 
+    @property
+    def shown_url(self) -> str:
+        """``url`` as a message quotes it: without any ``user:password@`` (the query stays, as in every
+        URL the client shows: ``_connection.shown_url``)."""
+        return without_credentials(self.url)
+
 
 def _basic_secret(credentials: str) -> tuple[str, ...]:
     """The client secret (and the whole pair) of HTTP Basic credentials, encoded and decoded."""
@@ -136,14 +143,15 @@ def read_json_object(response: HttpResponse, purpose: str) -> dict[str, Any]:
     """The body as a JSON object, or an ``OAuthError`` that names the URL and what is wrong with it."""
     if len(response.body) > MAX_DOCUMENT_BYTES:
         raise OAuthError(
-            f"the {purpose} at {response.url} sent more than {MAX_DOCUMENT_BYTES} bytes; refusing to use it"
+            f"the {purpose} at {response.shown_url} sent more than {MAX_DOCUMENT_BYTES} bytes; "
+            "refusing to use it"
         )
     try:
         document = json.loads(response.body)
     except (ValueError, RecursionError):
-        raise OAuthError(f"the {purpose} at {response.url} did not send valid JSON") from None
+        raise OAuthError(f"the {purpose} at {response.shown_url} did not send valid JSON") from None
     if not isinstance(document, dict):
-        raise OAuthError(f"the {purpose} at {response.url} sent JSON that is not an object")
+        raise OAuthError(f"the {purpose} at {response.shown_url} sent JSON that is not an object")
     return document
 
 
@@ -211,5 +219,5 @@ def oauth_error_from(response: HttpResponse, purpose: str, secrets: Iterable[str
     detail = code or f"HTTP {response.status}"
     if description:
         detail += f": {description}"
-    message = redact(f"the {purpose} at {response.url} refused the request ({detail})", hidden)
+    message = redact(f"the {purpose} at {response.shown_url} refused the request ({detail})", hidden)
     return OAuthError(message, error=code)
