@@ -365,3 +365,37 @@ def test_a_config_entry_is_named_without_the_password() -> None:
 def test_the_shown_url_and_the_stores_agree(url: str, shown: str) -> None:
     assert without_credentials(url) == shown
     assert redact_server(url) == shown  # ui_adapters mirrors the client's rule
+
+
+@pytest.mark.parametrize(
+    ("url", "sent_to", "credentials"),
+    [
+        ("http://user:s3cret@h:9/mcp?x=1", "http://h:9/mcp?x=1", ("user", SECRET)),
+        ("http://%75ser:p%40ss%3A@h/mcp", "http://h/mcp", ("user", "p@ss:")),  # percent-decoded
+        ("http://u:p@ss@h/mcp", "http://h/mcp", ("u", "p@ss")),  # the last @ ends the userinfo
+        ("http://u@h/mcp", "http://h/mcp", ("u", "")),
+        ("http://:p@h/mcp", "http://h/mcp", ("", "p")),
+        ("http://@h/mcp", "http://h/mcp", None),  # an empty userinfo: nothing to send, as for httpx2
+        ("http://h:9/a@b", "http://h:9/a@b", None),  # an @ in the path is no userinfo
+        ("http://u:p@h:port/mcp", "http://u:p@h:port/mcp", None),  # httpx2 refuses it when sending
+    ],
+)
+def test_the_url_sent_to_and_its_credentials(
+    url: str, sent_to: str, credentials: tuple[str, str] | None
+) -> None:
+    """What each request goes to, and the ``Authorization`` it carries (``url_credentials``)."""
+    import base64
+
+    import httpx2
+
+    from mcp_client._connection.url_credentials import take_credentials
+
+    bare, auth = take_credentials(url)
+    assert bare == sent_to
+    if credentials is None:
+        assert auth is None
+    else:
+        assert auth is not None
+        sent = next(auth.auth_flow(httpx2.Request("POST", "http://h/mcp")))
+        pair = ":".join(credentials).encode()
+        assert sent.headers["authorization"] == "Basic " + base64.b64encode(pair).decode()
