@@ -68,14 +68,16 @@ async def settle_approval(
         await gate.answered(name, arguments or {}, request, result)
         return
     if result.decision != "allow":
+        why = "the user refused it" if result.asked else "nobody was asked"
+        said = f": {result.note}" if result.note and not result.asked else ""
         raise ToolCallDenied(
             f"the call of tool {request.tool!r} on {request.server} was denied and not sent to the "
-            "server: the user refused it",
+            f"server: {why}{said}",
             tool=request.tool,
             server=request.server,
             reason=request.reason,
             note=result.note,
-            by_user=True,
+            by_user=result.asked,
         )
 
 

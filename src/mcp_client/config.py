@@ -22,7 +22,10 @@ An entry is a **stdio** server (``command``, ``args``, ``env``, ``cwd``) or a **
 ``fnmatch`` patterns), ``tool_prefix`` (the prefix a ``ClientGroup`` puts before this server's tool
 names, instead of ``"{name}_"``), ``rename_tools`` (``{tool: new name}``), ``auth: "oauth"`` (log in
 with ``mcp_client.auth.OAuth``; or ``auth: {"client_id", "private_key", "dpop", "scopes"}``, the login
-options of ``mcp-client login``, read into ``ServerConfig.auth_options``) and ``disabled: true`` (skipped).
+options of ``mcp-client login``, read into ``ServerConfig.auth_options``), ``tool_policy`` (``{"allow":
+[...], "deny": [...], "ask": "..."}``, the arguments of ``ToolPolicy``: a ``ClientGroup`` gates this
+server's tool calls with it, as with ``ClientGroup(tool_policies={name: ToolPolicy(...)})``) and
+``disabled: true`` (skipped).
 Unknown keys are kept in ``ServerConfig.extra`` and otherwise ignored, so a file written for another
 client still loads. A config given as a dict (not a file) may also name a server object to run in this
 process, ``{"server": MCPServer(...)}`` (the official SDK's or fastmcp's), as ``Client(server)`` does.
@@ -50,6 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from mcp_client._approvals.policy import ASK_RULES, AskRule, ToolPolicy
 from mcp_client._connection.shown_url import without_credentials
 from mcp_client._errors import MCPClientError
 from mcp_client._group.config_json import JsonTextError, parse_json
@@ -82,9 +86,11 @@ _OUR_KEYS = frozenset(
         "tool_prefix",
         "rename_tools",
         "auth",
+        "tool_policy",
         "disabled",
     }
 )
+_POLICY_KEYS = ("allow", "deny", "ask")
 _VARIABLE = re.compile(r"\$\$|\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}")
 
 
@@ -114,7 +120,8 @@ class ServerConfig:
 
     ``kind`` is ``"stdio"`` (``command``, ``args``, ``env``, ``cwd`` are set) or ``"http"`` / ``"sse"``
     (``url`` and ``headers`` are set). The options of ours are ``None`` / empty where the file left them
-    out; ``extra`` holds every key this module does not read, untouched.
+    out; ``extra`` holds every key this module does not read, untouched. ``tool_policy`` is the entry's
+    ``"tool_policy"`` read into a ``ToolPolicy`` (what a ``ClientGroup`` gates this server's calls with).
     """
 
     name: str
@@ -134,6 +141,7 @@ class ServerConfig:
     rename_tools: Mapping[str, str] = field(default_factory=dict[str, str])
     auth: Literal["oauth"] | None = None
     auth_options: OAuthOptions | None = None
+    tool_policy: ToolPolicy | None = None
     extra: Mapping[str, Any] = field(default_factory=dict[str, Any])
 
     @property
@@ -282,6 +290,7 @@ class _Entry:
             "rename_tools": self._string_map(raw, "rename_tools") or {},
             "auth": self._auth(raw),
             "auth_options": self._auth_options(raw),
+            "tool_policy": self._tool_policy(raw),
             "extra": extra,
         }
         if kind == "in-process":
@@ -496,3 +505,44 @@ class _Entry:
         if not isinstance(value, str) or not value.strip():
             raise self.fail(f"auth.{key}", f"expected a non-empty string, got {json_type(value)}")
         return self._expand(value, f"auth.{key}")
+
+    def _tool_policy(self, raw: Mapping[str, Any]) -> ToolPolicy | None:
+        """``"tool_policy": {"allow": [...], "deny": [...], "ask": "..."}``, each key optional, as
+        ``ToolPolicy(allow=..., deny=..., ask=...)`` takes them (the same defaults)."""
+        value = raw.get("tool_policy")
+        if value is None:
+            return None
+        if not isinstance(value, Mapping):
+            raise self.fail(
+                "tool_policy",
+                f'expected an object such as {{"deny": ["drop_*"], "ask": "always"}}; got {json_type(value)}',
+            )
+        policy: Mapping[str, Any] = value  # type: ignore[assignment]
+        unknown = sorted(set(map(str, policy)) - set(_POLICY_KEYS))
+        if unknown:
+            raise self.fail(f"tool_policy.{unknown[0]}", "unknown key; use allow, deny or ask")
+        allow = self._patterns(policy, "allow")
+        deny = self._patterns(policy, "deny")
+        ask = policy.get("ask", "unless_read_only")
+        if ask not in ASK_RULES:
+            raise self.fail(
+                "tool_policy.ask", f"must be one of {', '.join(map(repr, ASK_RULES))}; got {_short(ask)}"
+            )
+        rule: AskRule = ask
+        return ToolPolicy(allow=allow, deny=deny, ask=rule)
+
+    def _patterns(self, policy: Mapping[str, Any], key: str) -> tuple[str, ...]:
+        value = policy.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):  # type: ignore[misc]
+            raise self.fail(
+                f"tool_policy.{key}",
+                "expected a list of tool names or fnmatch patterns (non-empty strings), such as "
+                f'["drop_*", "files.wipe_disk"]; got {_short(value)}',
+            )
+        return tuple(value)  # type: ignore[arg-type]
+
+
+def _short(value: object) -> str:
+    """``value`` as the file wrote it, for a message: its ``repr``, cut at 40 characters."""
+    shown = repr(value)
+    return shown if len(shown) <= 40 else f"{shown[:20]}...({len(shown)} characters)"

@@ -279,6 +279,43 @@ async def test_a_refusal_with_a_note_and_one_without(peer: Peer, audit: list[tup
     ]
 
 
+async def test_a_refusal_nobody_was_asked_about_does_not_say_the_user_refused(
+    peer: Peer, audit: list[tuple[str, str]]
+) -> None:
+    """``ApprovalResult(asked=False)``: the app had nobody to ask (no terminal) and said no itself. The
+    error and the audit line say nobody was asked and give the app's why; ``by_user`` is false."""
+    why = "no terminal to ask on; run with --yes"
+    approver = Approver({"write": ApprovalResult("deny", note=why, asked=False)})
+    with anyio.fail_after(BOUND):
+        async with Client(peer.server, approval_callback=approver) as client:
+            with pytest.raises(ToolCallDenied) as denied:
+                await client.call_tool("write", {"text": "x"})
+            with pytest.raises(ToolCallDenied):
+                await client.call_tool("write", {"text": "x"})  # nothing remembered: asked again
+    assert peer.runs == [] and approver.tools == ["write", "write"]
+    assert str(denied.value) == (
+        f"the call of tool 'write' on gate-peer was denied ({ASKS}) and not sent to the server: nobody "
+        f"was asked: {why}"
+    )
+    assert (denied.value.note, denied.value.by_user) == (why, False)
+    assert audit[0] == (
+        "WARNING",
+        f"tool call denied: 'write' on 'gate-peer' (rule: {ASKS}; not asked; answer from callback; "
+        f"remember=once; note: {why!r}) arguments: {{'text': 'x'}}",
+    )
+
+
+async def test_settling_an_answer_nobody_gave_says_so_without_a_gate() -> None:
+    """``settle_approval`` on a client with no gate: a refusal nobody was asked about says so too."""
+    request = ApprovalRequest(server="s", tool="write")
+    nobody = ApprovalResult("deny", note="why", asked=False)
+    async with Client(make_peer().server) as client:
+        with pytest.raises(ToolCallDenied) as denied:
+            await settle_approval(client, "write", None, request, nobody)
+    assert str(denied.value).endswith("not sent to the server: nobody was asked: why")
+    assert denied.value.by_user is False
+
+
 async def test_a_plain_function_may_answer(peer: Peer) -> None:
     """The callback's answer is awaited only when it is awaitable: a plain function answering at once
     is taken as it is."""

@@ -5,7 +5,9 @@ model reads), and the three framework adapters in a real run of their framework 
 
 from __future__ import annotations
 
+import json
 import sys
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -13,6 +15,7 @@ import pytest
 
 from mcp_client import ApprovalResult, Client, ClientGroup, ToolCallDenied, ToolPolicy
 from mcp_client.approvals import pending_approval
+from mcp_client.config import ConfigError
 from mcp_client.llm import ToolBridge
 from tests.approvals.conftest import APPROVALS_SERVER, BOUND, Approver, approvals_server, ran, text
 
@@ -97,6 +100,89 @@ def test_a_group_checks_its_policies_at_construction() -> None:
     with pytest.raises(ValueError, match="tool_policies name servers that are not in"):
         ClientGroup(_config(), tool_policies={"nowhere": ToolPolicy(ask="never")})
     ClientGroup(_config(), tool_policy=ToolPolicy(ask="never", deny=["*_drop_*"]))
+
+
+def _file_with_policies(folder: Path, notes: Any, files: Any = None) -> Path:
+    """An ``mcpServers`` file of two approvals servers, ``notes`` and ``files``, with these policies."""
+    servers = _config()["mcpServers"]
+    servers["notes"]["tool_policy"] = notes
+    if files is not None:
+        servers["files"]["tool_policy"] = files
+    path = folder / "mcp.json"
+    path.write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")
+    return path
+
+
+async def test_a_policy_per_member_from_the_file(tmp_path: Path) -> None:
+    """Each entry's ``"tool_policy"`` gates that server's calls, in place of the group's ``tool_policy``
+    (here one that would deny every ``write_note``)."""
+    path = _file_with_policies(
+        tmp_path,
+        notes={"deny": ["notes.drop_*", "*_wipe_disk"], "ask": "never"},
+        files={"allow": ["files.write_note", "files.ran"], "ask": "always"},
+    )
+    approver = Approver({"*": ApprovalResult("deny", note="not now")})
+    group_wide = ToolPolicy(deny=["*write_note*"], ask="never")
+    with anyio.fail_after(BOUND):
+        async with ClientGroup(
+            path, mode="legacy", tool_policy=group_wide, approval_callback=approver
+        ) as group:
+            assert not group.failures
+            with pytest.raises(ToolCallDenied) as dropped:
+                await group.call_tool("notes_drop_notes")
+            with pytest.raises(ToolCallDenied) as wiped:
+                await group.call_tool("notes_wipe_disk")  # marked read-only, denied by name
+            assert text(await group.call_tool("notes_write_note", {"text": "x"})) == "ran write_note"
+            assert text(await group.call_tool("files_write_note", {"text": "y"})) == "ran write_note"
+            with pytest.raises(ToolCallDenied) as asked:
+                await group.call_tool("files_get_note", {"id": "1"})  # read-only, but "always" asks
+            assert await ran(group["notes"]) == ["write_note"]
+            assert await ran(group["files"]) == ["write_note"]
+    assert str(dropped.value) == (
+        "the call of tool 'notes_drop_notes' on notes was denied (deny pattern 'notes.drop_*') and not "
+        "sent to the server: change the ToolPolicy's deny patterns to let it run"
+    )
+    assert wiped.value.reason == "deny pattern '*_wipe_disk'"
+    assert (asked.value.by_user, asked.value.reason, asked.value.note) == (True, 'ask="always"', "not now")
+    assert approver.tools == ["files_get_note"]  # nobody asked about notes' calls: "never"
+
+
+def test_a_policy_from_the_file_that_may_ask_needs_someone_to_ask(tmp_path: Path) -> None:
+    path = _file_with_policies(tmp_path, notes={"deny": ["notes.drop_*"]})  # ask: "unless_read_only"
+    with pytest.raises(ConfigError) as caught:
+        ClientGroup(path, mode="legacy")
+    assert str(caught.value) == (
+        f"{path}: server 'notes', field \"tool_policy\": ask='unless_read_only' may ask a person to approve "
+        "a tool call, and this group has no approval_callback to ask: pass ClientGroup(approval_callback="
+        '...), or write "ask": "never" to run what allow and deny do not name'
+    )
+    ClientGroup(_file_with_policies(tmp_path, notes={"deny": ["notes.drop_*"], "ask": "never"}))
+
+
+def test_a_members_policy_is_given_in_one_place(tmp_path: Path) -> None:
+    path = _file_with_policies(tmp_path, notes={"ask": "never"})
+    with pytest.raises(ValueError) as caught:
+        ClientGroup(path, tool_policies={"notes": ToolPolicy(ask="never")})
+    assert str(caught.value) == (
+        f"server 'notes' has a tool_policy in {path} and one in ClientGroup(tool_policies=...): give it "
+        "in one place"
+    )
+    ClientGroup(path, tool_policies={"files": ToolPolicy(ask="never")})  # another member: fine
+
+
+async def test_a_server_added_later_brings_its_policy() -> None:
+    entry = {**_config()["mcpServers"]["notes"], "tool_policy": {"deny": ["more.drop_*"], "ask": "never"}}
+    with anyio.fail_after(BOUND):
+        async with ClientGroup({"mcpServers": {}}, mode="legacy") as group:
+            with pytest.raises(ConfigError, match="server 'asks', field \"tool_policy\": ask='always'"):
+                await group.add("asks", {**entry, "tool_policy": {"ask": "always"}})
+            with pytest.raises(ConfigError, match=r"field 'tool_policy\.deny': expected a list"):
+                await group.add("bad", {**entry, "tool_policy": {"deny": "more.drop_*"}})
+            await group.add("more", entry)
+            with pytest.raises(ToolCallDenied, match=r"deny pattern 'more\.drop_\*'"):
+                await group.call_tool("more_drop_notes")
+            assert text(await group.call_tool("more_write_note", {"text": "x"})) == "ran write_note"
+            assert await ran(group["more"]) == ["write_note"]
 
 
 async def test_tool_bridge_tells_the_model_the_user_refused() -> None:

@@ -53,6 +53,11 @@ async def test_a_memory_store_refuses_a_decision_that_is_not_allow_or_deny(decis
             {"decision": "deny", "remember": None},
             "ApprovalResult(remember=None): remember is 'once', 'session' or 'always'",
         ),
+        (
+            {"decision": "deny", "remember": "session", "asked": False},
+            "ApprovalResult(asked=False, remember='session'): nobody was asked, so there is no answer to "
+            "remember; leave remember='once'",
+        ),
     ],
 )
 def test_an_approval_result_refuses_what_it_cannot_mean(options: dict[str, Any], message: str) -> None:

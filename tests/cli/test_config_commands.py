@@ -250,6 +250,22 @@ def test_a_config_mistake_names_the_file_server_and_field(tmp_path: Path) -> Non
     assert "Traceback" not in done.stderr
 
 
+def test_listing_a_file_with_a_tool_policy_that_may_ask(tmp_path: Path) -> None:
+    """A server's ``tool_policy`` that may ask needs someone to ask in a ``ClientGroup``: the listing
+    commands call no tool, and list as before; a bad policy is said as any config mistake."""
+    bistro = {"command": sys.executable, "args": [str(BISTRO)]}
+    path = write_config(tmp_path, {"bistro": {**bistro, "tool_policy": {"deny": ["bistro.book_*"]}}})
+    for command in ("tools", "servers"):
+        done = run_cli(command, "--config", path)
+        assert done.returncode == 0, done.stderr
+        assert "bistro" in done.stdout
+    path = write_config(tmp_path, {"bistro": {**bistro, "tool_policy": {"ask": "sometimes"}}})
+    done = run_cli("tools", "--config", path)
+    assert done.returncode == 2
+    assert f"{path}: server 'bistro', field 'tool_policy.ask': must be one of 'always'" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
 def test_a_missing_config_file(tmp_path: Path) -> None:
     done = run_cli("servers", "--config", str(tmp_path / "absent.json"))
     assert done.returncode == 2

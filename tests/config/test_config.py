@@ -222,3 +222,67 @@ def test_auth_object_mistakes_name_the_field(tmp_path: Path, auth: Any, message:
         load_config(path)
     assert message in str(caught.value)
     assert "server 'corp'" in str(caught.value)
+
+
+def test_a_tool_policy_is_read_into_a_tool_policy(tmp_path: Path) -> None:
+    from mcp_client import ToolPolicy
+
+    path = write(
+        tmp_path,
+        {
+            "mcpServers": {
+                "notes": {
+                    "command": "notes-server",
+                    "tool_policy": {"allow": ["get_*"], "deny": ["drop_*", "notes.wipe"], "ask": "always"},
+                },
+                "files": {"command": "files-server", "tool_policy": {"deny": ["wipe_*"]}},  # ask: the default
+                "plain": {"command": "plain-server"},
+            }
+        },
+    )
+    config = load_config(path)
+    assert config["notes"].tool_policy == ToolPolicy(
+        allow=["get_*"], deny=["drop_*", "notes.wipe"], ask="always"
+    )
+    assert config["files"].tool_policy == ToolPolicy(deny=["wipe_*"], ask="unless_read_only")
+    assert config["plain"].tool_policy is None
+    assert "tool_policy" not in config["notes"].extra
+
+
+@pytest.mark.parametrize(
+    ("policy", "message"),
+    [
+        (
+            ["drop_*"],
+            "server 'notes', field 'tool_policy': expected an object such as "
+            '{"deny": ["drop_*"], "ask": "always"}; got a list',
+        ),
+        (
+            {"ask": "sometimes"},
+            "field 'tool_policy.ask': must be one of 'always', 'unless_read_only', "
+            "'destructive', 'never'; got 'sometimes'",
+        ),
+        ({"ask": None}, "field 'tool_policy.ask': must be one of 'always'"),
+        ({"ask": ["never"]}, "field 'tool_policy.ask': must be one of 'always'"),
+        (
+            {"deny": "drop_*"},
+            "field 'tool_policy.deny': expected a list of tool names or fnmatch patterns "
+            '(non-empty strings), such as ["drop_*", "files.wipe_disk"]; got \'drop_*\'',
+        ),
+        ({"allow": ["get_*", ""]}, "field 'tool_policy.allow': expected a list of tool names"),
+        ({"allow": [3]}, "field 'tool_policy.allow': expected a list of tool names"),
+        ({"deny": ["x"] * 50 + [None]}, "field 'tool_policy.deny': expected a list of tool names"),
+        ({"denied": ["drop_*"]}, "field 'tool_policy.denied': unknown key; use allow, deny or ask"),
+    ],
+)
+def test_tool_policy_mistakes_name_the_server_the_key_and_the_fix(
+    tmp_path: Path, policy: Any, message: str
+) -> None:
+    path = write(tmp_path, {"mcpServers": {"notes": {"command": "notes-server", "tool_policy": policy}}})
+    with pytest.raises(ConfigError) as caught:
+        load_config(path)
+    said = str(caught.value)
+    assert said.startswith(f"{path}: server 'notes', field 'tool_policy")
+    assert message in said
+    assert len(said) < 300  # a long value is cut, never the whole of it
+    assert caught.value.__cause__ is None and caught.value.__context__ is None  # no traceback under it

@@ -267,4 +267,8 @@ async def test_an_approval_in_a_memory_store_is_answered_on_another_broker(appro
                     item = await next_item(answers)
                     assert item.kind == "approval" and item is not asks.pending()[0]
                     await answers.answer(item.id, ApprovalResult(decision="allow", remember="session"))
+                    stored = await store.get_question(item.id)
     assert outcome.text == "ran plain"
+    # The answer as kept in the store (and shown to pages): what a page may post back, no more.
+    assert stored is not None
+    assert stored["result"] == {"decision": "allow", "remember": "session", "note": None}

@@ -287,18 +287,21 @@ class ApprovalGate:
             name,
             request.reason,
             result.decision,
-            asked=True,
+            asked=result.asked,
             source="callback",
             remember=result.remember,
             note=result.note,
         )
-        self._settle(audit, arguments, fix="the user refused it")
+        self._settle(audit, arguments, fix="the user refused it" if result.asked else "nobody was asked")
 
     def _settle(self, audit: Audit, arguments: Mapping[str, Any], *, fix: str) -> None:
         record(audit, arguments)
         if audit.decision == "allow":
             return
-        said = f"; the user said: {audit.note}" if audit.note else ""
+        # The callback answered without asking anyone (no terminal, no page): its note is the why.
+        nobody_asked = audit.source == "callback" and not audit.asked
+        by_user = audit.source != "policy" and audit.rule != _CALLBACK_FAILED and not nobody_asked
+        said = (f"; the user said: {audit.note}" if by_user else f": {audit.note}") if audit.note else ""
         raise ToolCallDenied(
             f"the call of tool {audit.tool!r} on {audit.server} was denied ({audit.rule}) and not sent "
             f"to the server: {fix}{said}",
@@ -306,7 +309,7 @@ class ApprovalGate:
             server=audit.server,
             reason=audit.rule,
             note=audit.note,
-            by_user=audit.source != "policy" and audit.rule != _CALLBACK_FAILED,
+            by_user=by_user,
         )
 
     @property

@@ -41,11 +41,17 @@ class ApprovalRequest:
 class ApprovalResult:
     """A person's decision: ``"allow"`` or ``"deny"``; ``remember`` says for how long (``"once"``, this
     call; ``"session"``, this ``Client``; ``"always"``, kept in the client's ``ApprovalStore``);
-    ``note`` is what the person said (told to the model on a denial)."""
+    ``note`` is what the person said (told to the model on a denial).
+
+    ``asked=False``: nobody could be asked (no terminal, no page open), so the app decided by itself;
+    ``note`` then says why and how to let the call run, and the refusal does not claim that the user
+    refused (``ToolCallDenied.by_user`` is false). Nothing to remember: ``remember`` stays ``"once"``.
+    """
 
     decision: Decision
     remember: Remember = "once"
     note: str | None = None
+    asked: bool = True
 
     def __post_init__(self) -> None:
         if self.decision not in ("allow", "deny"):
@@ -53,6 +59,11 @@ class ApprovalResult:
         if self.remember not in ("once", "session", "always"):
             raise ValueError(
                 f"ApprovalResult(remember={self.remember!r}): remember is 'once', 'session' or 'always'"
+            )
+        if not self.asked and self.remember != "once":
+            raise ValueError(
+                f"ApprovalResult(asked=False, remember={self.remember!r}): nobody was asked, so there is "
+                "no answer to remember; leave remember='once'"
             )
 
 

@@ -52,7 +52,7 @@ from mcp_client._session.notifications import LoggingCallback, MessageHandler, P
 from mcp_client._session.roots import ListRootsCallback
 from mcp_client._session.sampling import SamplingCallback
 from mcp_client._transports.stdio import StdioServerParameters
-from mcp_client.config import MCPConfig, ServerConfig, load_config
+from mcp_client.config import ConfigError, MCPConfig, ServerConfig, load_config
 from mcp_client.types import CallToolResult, Tool, ToolListChangedNotification
 
 if TYPE_CHECKING:
@@ -115,7 +115,8 @@ class ClientGroup:
     * ``await group.list_tools()`` returns ``GroupTool`` entries under unique names;
       ``await group.call_tool(unique_name, arguments)`` routes the call.
     * ``tool_policy`` (a ``ToolPolicy``) gates every server's tool calls, ``tool_policies`` maps a
-      server name to a policy of its own (``ToolPolicy(ask="never")`` with no patterns: not gated);
+      server name to a policy of its own (``ToolPolicy(ask="never")`` with no patterns: not gated), and
+      so does a config entry's ``"tool_policy"`` (a server's policy given in both is a ``ValueError``);
       patterns match the group's unique tool name and ``server.tool`` (the config's server name, the
       server's own tool name). ``approval_callback`` is asked for them all, with
       ``context.server_name`` naming the server; ``approval_store`` keeps their ``"always"`` answers.
@@ -153,10 +154,10 @@ class ClientGroup:
                 f"tool_policies name servers that are not in {self.config.source}: "
                 f"{', '.join(sorted(unknown_policies))}"
             )
-        for name in self.config.servers:  # at ClientGroup(...), not when that server connects
-            check_approval_options(self._tool_policies.get(name, tool_policy), approval_callback)
         self._tool_policy = tool_policy
         self._approval_callback = approval_callback
+        for server in self.config.servers.values():  # at ClientGroup(...), not when that server connects
+            self._check_policy(server)
         self._approval_store = approval_store
         self._elicitation_callback = elicitation_callback
         self._callbacks = dict(callbacks or {})
@@ -263,6 +264,7 @@ class ClientGroup:
             server = replace(entry, name=name)
         else:
             server = load_config({"mcpServers": {name: dict(entry)}}).servers[name]
+        self._check_policy(server, source="<added>")
         member = await self._connect_member(server)
         if member.client is None:
             assert member.error is not None
@@ -436,7 +438,7 @@ class ClientGroup:
             options["sampling_callback"] = with_server_name(self._sampling_callback, server.name)
         if self._list_roots_callback is not None:
             options["list_roots_callback"] = with_server_name(self._list_roots_callback, server.name)
-        policy = self._tool_policies.get(server.name, self._tool_policy)
+        policy = self._policy_of(server)
         if policy is not None:
             options["tool_policy"] = policy
         if self._approval_callback is not None:
@@ -451,6 +453,30 @@ class ClientGroup:
             lambda tool: namer(server, tool),
         )
         return client
+
+    def _policy_of(self, server: ServerConfig) -> ToolPolicy | None:
+        """The member's policy: its own (``tool_policies``, or its config entry's), else the group's."""
+        own = self._tool_policies.get(server.name, server.tool_policy)
+        return own if own is not None else self._tool_policy
+
+    def _check_policy(self, server: ServerConfig, *, source: str | None = None) -> None:
+        """A member's policy given twice, or one from the file that may ask with nobody to ask: said
+        with the file, the server and the fix."""
+        source = source or self.config.source
+        written = server.tool_policy
+        if written is not None and server.name in self._tool_policies:
+            raise ValueError(
+                f"server {server.name!r} has a tool_policy in {source} and one in "
+                "ClientGroup(tool_policies=...): give it in one place"
+            )
+        if written is not None and written.may_ask and self._approval_callback is None:
+            raise ConfigError(
+                f'{source}: server {server.name!r}, field "tool_policy": ask={written.ask!r} may ask a '
+                "person to approve a tool call, and this group has no approval_callback to ask: pass "
+                'ClientGroup(approval_callback=...), or write "ask": "never" to run what allow and deny '
+                "do not name"
+            )
+        check_approval_options(self._policy_of(server), self._approval_callback)
 
     # ------------------------------------------------------------------ tools
 

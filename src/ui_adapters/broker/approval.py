@@ -140,7 +140,11 @@ def _plain(value: object) -> object:
 
 
 def result_to_json(result: ApprovalResult | None) -> dict[str, Any] | None:
-    return dataclasses.asdict(result) if result is not None else None
+    """A person's answer as stored and shown to pages: the fields a page may post back (``asked`` is
+    left out: an answer given through the broker was given by someone)."""
+    if result is None:
+        return None
+    return {"decision": result.decision, "remember": result.remember, "note": result.note}
 
 
 def result_from_json(data: Mapping[str, Any]) -> ApprovalResult:

@@ -18,7 +18,14 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
-from mcp_client import ClientGroup, MCPClientError, ServerHealth
+from mcp_client import (
+    ApprovalRequest,
+    ApprovalResult,
+    ClientGroup,
+    ClientRequestContext,
+    MCPClientError,
+    ServerHealth,
+)
 from mcp_client.config import ServerConfig
 from ui_adapters.cli._exit import EXIT_CONNECTION, EXIT_OK, UsageError
 from ui_adapters.cli._listing import fetch_prompts, fetch_resources, print_prompts, print_resources
@@ -52,10 +59,19 @@ async def _group(
         timeout=base.timeout,
         oauth=lambda server: _oauth(server, ui.status),
         client_options=options,
+        # A server's "tool_policy" in the file may ask; these commands call no tool, so nobody is.
+        approval_callback=_calls_none
+        if any(server.tool_policy is not None for server in everyone.config.servers.values())
+        else None,
     )
     with ui.status.show(f"Connecting to {len(everyone.config.servers)} servers of {everyone.config.source}…"):
         async with group:
             yield group
+
+
+async def _calls_none(context: ClientRequestContext, request: ApprovalRequest) -> ApprovalResult:
+    """The listing commands' ``approval_callback``: never asked, as they call no tool."""
+    return ApprovalResult("deny", note="mcp-client lists here and calls no tool", asked=False)
 
 
 def _oauth(server: ServerConfig, status: StatusLine) -> httpx2.Auth:

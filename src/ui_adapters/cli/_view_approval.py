@@ -4,8 +4,9 @@ The view is the server's own HTML running in the browser; its ``tools/call`` goe
 ``Client``, so the client's approval gate judges it: ``ToolPolicy(ask="unless_read_only")``, a tool the
 server marks read-only runs, any other is asked about. At a terminal the person answers
 ``terminal_approval()``'s prompt (its "for this session" holds until the command ends). Without a terminal
-nobody can be asked: the view's call is refused (the view gets the gate's error, nothing reaches the
-server) and one line on stderr says what was refused and to pass ``--yes``. ``--yes`` puts no gate on
+nobody can be asked: the view's call is refused (the view gets the gate's error, which says nobody was
+asked and to run with ``--yes``; nothing reaches the server) and one line on stderr says what was
+refused and the command line with ``--yes``. ``--yes`` puts no gate on
 the client: the view's calls run unasked, as the first call did.
 
 ``ViewLines`` prints the lines the command writes while it serves the view (the view's logs, what it
@@ -31,7 +32,10 @@ if TYPE_CHECKING:
     from mcp_client import ApprovalCallback
     from ui_adapters.cli._status import StatusLine
 
-__all__ = ["ViewApprovals", "ViewLines", "view_approvals"]
+__all__ = ["VIEW_REFUSAL", "ViewApprovals", "ViewLines", "view_approvals"]
+
+VIEW_REFUSAL = "no terminal to ask on; run mcp-client apps with --yes to allow the view's tool calls"
+"""Why the view's call was refused without a terminal, as the view and the audit log read it."""
 
 
 class ViewLines:
@@ -140,7 +144,6 @@ class _RefuseWithoutTerminal:
                 style="yellow",
             )
         )
-        return ApprovalResult(
-            decision="deny",
-            note="nobody to ask: mcp-client apps runs without a terminal and without --yes",
-        )
+        # What the view (and the log) reads: nobody was asked, and the way to let such calls run. Not
+        # the command line itself: the view is the server's code, and that line may carry a header.
+        return ApprovalResult(decision="deny", note=VIEW_REFUSAL, asked=False)
