@@ -15,7 +15,7 @@ import os
 import signal
 import sqlite3
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -47,22 +47,13 @@ def text_of(result: Any) -> str:
 # ------------------------------------------------------------------- two brokers, one process
 
 
-@pytest.fixture(params=["memory", "sqlite", "redis"])
-def shared(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
-    """A factory of stores on the same data (two workers' views)."""
-    if request.param == "memory":
-        memory = MemoryStore()
-        return lambda: memory
-    if request.param == "sqlite":
-        return lambda: SqliteStore(tmp_path / "tasks.db")
-    url = request.getfixturevalue("redis_url")
-    return lambda: RedisStore(url, namespace=f"tasks-{tmp_path.name}")
-
-
 async def test_a_task_started_on_one_broker_is_answered_on_another_and_ends_once(
-    shared: Any, fastmcp_tasks_url: str
+    shared_stores: Callable[[], QuestionStore], fastmcp_tasks_url: str
 ) -> None:
-    starter, other = QuestionBroker(store=shared(), lease=5), QuestionBroker(store=shared(), lease=5)
+    starter, other = (
+        QuestionBroker(store=shared_stores(), lease=5),
+        QuestionBroker(store=shared_stores(), lease=5),
+    )
     with anyio.fail_after(BOUND):
         async with starter, other:
             url = fastmcp_tasks_url.replace("http://", "http://user:pa55word@")
