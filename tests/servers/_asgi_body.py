@@ -6,8 +6,9 @@ behind them sees it. ASGI delivers the body once, as `http.request` messages fro
 that reads it must give the app a `receive` that delivers the same messages again, then the live ones
 (`http.disconnect`).
 
-Imported as `_asgi_body` (the script's own folder is first on `sys.path`, as for `_serve`), never from
-a test.
+Imported as `_asgi_body` by the server scripts (the script's own folder is first on `sys.path`, as for
+`_serve`), and as `tests.servers._asgi_body` by a test that wraps an app in its own process
+(`tests/core/test_list_cache_wire.py`): it imports nothing but the standard library.
 """
 
 from __future__ import annotations
