@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from mcp_client import Client
-from tests.ui_adapters.test_stored_tasks import BOUND, text_of, worker
+from tests.ui_adapters.test_stored_tasks import BOUND, finished, text_of, worker
 from ui_adapters import QuestionBroker, SqliteStore
 from ui_adapters.broker.stores import QuestionStore
 from ui_adapters.broker.tasks import DamagedTaskRecordError, StoredTask, TaskOutcome
@@ -98,10 +98,7 @@ async def test_damaged_task_records_are_skipped_named_and_do_not_stop_a_take_ove
                 await feed.aclose()
                 assert again.context.task_id == task.id and again.message == "What is your name?"
                 await heir.answer(again.id, {"name": "Lin"})
-                outcome = await heir.task_outcome(task.id)
-                while outcome is None:  # the heir finishes it, in its own time
-                    await anyio.sleep(0.05)
-                    outcome = await heir.task_outcome(task.id)
+                outcome = await finished(heir, task.id)  # the heir finishes it, in its own time
                 assert (outcome.status, outcome.worker) == ("completed", heir.worker)
                 assert text_of(outcome.result) == "Hi, Lin!"
                 assert await heir.stored_tasks() == []  # the damaged ones are skipped, not listed
