@@ -115,14 +115,6 @@ async def test_a_task_request_it_cannot_take_is_refused_with_what_to_do(bistro_a
 
 @pytest.mark.browser
 async def test_the_page_answers_a_question(bistro_app: str, browser: Browser) -> None:
-    def call_book_table(driver: Any) -> None:
-        from selenium.webdriver.support.select import Select
-
-        driver.get(bistro_app)
-        wait_for(driver, lambda d: d.find_elements("css selector", "#tool option"))
-        Select(driver.find_element("id", "tool")).select_by_visible_text("book_table")
-        driver.find_element("css selector", "#call button").click()
-
     def answer(driver: Any) -> dict[str, str]:
         card = wait_for(driver, lambda d: d.find_elements("css selector", ".question"))[0]
         seen = {"message": card.find_element("css selector", ".message").text}
@@ -138,16 +130,11 @@ async def test_the_page_answers_a_question(bistro_app: str, browser: Browser) ->
             "2025-12-28",
         )
         card.find_element("css selector", "button[name=accept]").click()
-        seen["result"] = wait_for(
-            driver,
-            lambda d: [
-                li.text for li in d.find_elements("css selector", "#results li") if "SUCCESS" in li.text
-            ],
-        )[0]
+        seen["result"] = result_line(driver, "SUCCESS")
         return seen
 
     with anyio.fail_after(BOUND):
-        await browser.run(call_book_table, browser.driver)
+        await browser.run(call_on_page, browser.driver, bistro_app, "book_table")
         seen = await browser.run(answer, browser.driver)
     assert seen == {
         "message": "No tables for 2 on 2025-12-25. Would you like another date?",
@@ -180,12 +167,7 @@ async def test_the_page_shows_server_text_as_text(forms_app: str, browser: Brows
         }
         card.find_element("css selector", "input").send_keys("Ada")
         card.find_element("css selector", "button[name=accept]").click()
-        seen["result"] = wait_for(
-            driver,
-            lambda d: [
-                li.text for li in d.find_elements("css selector", "#results li") if "accept" in li.text
-            ],
-        )[0]
+        seen["result"] = result_line(driver, "accept")
         return seen
 
     with anyio.fail_after(BOUND):
@@ -202,6 +184,24 @@ async def test_the_page_shows_server_text_as_text(forms_app: str, browser: Brows
 
 def wait_for(driver: Any, condition: Any) -> Any:
     return wait_until(driver, condition)
+
+
+def call_on_page(driver: Any, app: str, tool: str) -> None:
+    """Open the app's page and call ``tool`` (its default arguments) from the page's form."""
+    from selenium.webdriver.support.select import Select
+
+    driver.get(app)
+    wait_for(driver, lambda d: d.find_elements("css selector", "#tool option"))
+    Select(driver.find_element("id", "tool")).select_by_visible_text(tool)
+    driver.find_element("css selector", "#call button").click()
+
+
+def result_line(driver: Any, containing: str) -> str:
+    """The first line of the page's results that holds ``containing``, waited for."""
+    return wait_for(
+        driver,
+        lambda d: [li.text for li in d.find_elements("css selector", "#results li") if containing in li.text],
+    )[0]
 
 
 async def test_ctrl_c_with_a_question_pending_cancels_it_and_stops_cleanly(tmp_path: Path) -> None:
@@ -327,14 +327,6 @@ async def test_a_denied_approval_is_a_refusal_not_a_server_error(approving_app: 
 
 @pytest.mark.browser
 async def test_the_page_shows_the_approval_then_the_question(approving_app: str, browser: Browser) -> None:
-    def call_book_table(driver: Any) -> None:
-        from selenium.webdriver.support.select import Select
-
-        driver.get(approving_app)
-        wait_for(driver, lambda d: d.find_elements("css selector", "#tool option"))
-        Select(driver.find_element("id", "tool")).select_by_visible_text("book_table")
-        driver.find_element("css selector", "#call button").click()
-
     def allow_then_answer(driver: Any) -> dict[str, str]:
         card = wait_for(driver, lambda d: d.find_elements("css selector", ".question.approval"))[0]
         seen = {"approval": card.find_element("css selector", ".message").text}
@@ -344,16 +336,11 @@ async def test_the_page_shows_the_approval_then_the_question(approving_app: str,
         seen["question"] = question.find_element("css selector", ".message").text
         question.find_element("css selector", "input[type=radio][value=true]").click()
         question.find_element("css selector", "button[name=accept]").click()
-        seen["result"] = wait_for(
-            driver,
-            lambda d: [
-                li.text for li in d.find_elements("css selector", "#results li") if "SUCCESS" in li.text
-            ],
-        )[0]
+        seen["result"] = result_line(driver, "SUCCESS")
         return seen
 
     with anyio.fail_after(BOUND):
-        await browser.run(call_book_table, browser.driver)
+        await browser.run(call_on_page, browser.driver, approving_app, "book_table")
         seen = await browser.run(allow_then_answer, browser.driver)
     assert seen == {
         "approval": "This app asks before it runs a tool call",
