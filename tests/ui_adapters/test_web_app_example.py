@@ -57,20 +57,18 @@ async def first_question(http: httpx.AsyncClient, app: str) -> dict[str, Any]:
     raise AssertionError("the question stream ended")
 
 
+async def book_table_asking(http: httpx.AsyncClient, app: str, results: list[httpx.Response]) -> None:
+    """``book_table`` for 2 on 2025-12-25 (a date the bistro asks about) through the app's API; the
+    response, once the call is over, is put in ``results``."""
+    arguments = {"date": "2025-12-25", "party_size": 2}
+    results.append(await http.post(app + "/api/call", json={"tool": "book_table", "arguments": arguments}))
+
+
 async def test_a_question_answered_over_the_api(bistro_app: str) -> None:
     results: list[httpx.Response] = []
     with anyio.fail_after(BOUND):
         async with httpx.AsyncClient(timeout=BOUND) as http, anyio.create_task_group() as tg:
-
-            async def call() -> None:
-                arguments = {"date": "2025-12-25", "party_size": 2}
-                results.append(
-                    await http.post(
-                        bistro_app + "/api/call", json={"tool": "book_table", "arguments": arguments}
-                    )
-                )
-
-            tg.start_soon(call)
+            tg.start_soon(book_table_asking, http, bistro_app, results)
             question = await first_question(http, bistro_app)
             assert question["server_name"] == "bistro"
             assert question["message"] == "No tables for 2 on 2025-12-25. Would you like another date?"
@@ -223,13 +221,7 @@ async def test_ctrl_c_with_a_question_pending_cancels_it_and_stops_cleanly(tmp_p
                     except httpx.TransportError:
                         await anyio.sleep(0.1)
                 async with anyio.create_task_group() as tg:
-
-                    async def call() -> None:
-                        arguments = {"date": "2025-12-25", "party_size": 2}
-                        body = {"tool": "book_table", "arguments": arguments}
-                        results.append(await http.post(app + "/api/call", json=body))
-
-                    tg.start_soon(call)
+                    tg.start_soon(book_table_asking, http, app, results)
                     await first_question(http, app)  # the call now waits on its question
                     process.send_signal(signal.SIGINT)
             code = await anyio.to_thread.run_sync(process.wait)
@@ -268,16 +260,7 @@ async def test_an_approval_waits_next_to_the_servers_question_and_is_answered_ov
     results: list[httpx.Response] = []
     with anyio.fail_after(BOUND):
         async with httpx.AsyncClient(timeout=BOUND) as http, anyio.create_task_group() as tg:
-
-            async def call() -> None:
-                arguments = {"date": "2025-12-25", "party_size": 2}
-                results.append(
-                    await http.post(
-                        approving_app + "/api/call", json={"tool": "book_table", "arguments": arguments}
-                    )
-                )
-
-            tg.start_soon(call)
+            tg.start_soon(book_table_asking, http, approving_app, results)
             approval = await first_question(http, approving_app)
             assert approval["kind"] == "approval" and approval["status"] == "pending"
             assert approval["approval"]["tool"] == "book_table"
@@ -308,16 +291,7 @@ async def test_a_denied_approval_is_a_refusal_not_a_server_error(approving_app: 
     results: list[httpx.Response] = []
     with anyio.fail_after(BOUND):
         async with httpx.AsyncClient(timeout=BOUND) as http, anyio.create_task_group() as tg:
-
-            async def call() -> None:
-                arguments = {"date": "2025-12-25", "party_size": 2}
-                results.append(
-                    await http.post(
-                        approving_app + "/api/call", json={"tool": "book_table", "arguments": arguments}
-                    )
-                )
-
-            tg.start_soon(call)
+            tg.start_soon(book_table_asking, http, approving_app, results)
             approval = await first_question(http, approving_app)
             where = f"{approving_app}/api/questions/{approval['id']}"
             await http.post(where, json={"decision": "deny", "note": "not tonight"})
