@@ -16,6 +16,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp_client import Client
 from mcp_client._transports.in_process import InProcessTransport
 from mcp_client.types import ListToolsResult
+from tests.servers._asgi_body import read_body
 
 pytestmark = pytest.mark.anyio
 
@@ -47,22 +48,8 @@ class Server:
             if scope["type"] != "http" or scope["method"] != "POST":
                 await inner(scope, receive, send)
                 return
-            body = b""
-            while True:
-                message = await receive()
-                body += message.get("body", b"")
-                if not message.get("more_body"):
-                    break
+            body, replay = await read_body(receive)
             self.methods.append(json.loads(body).get("method", "(response)"))
-            sent = False
-
-            async def replay() -> dict[str, Any]:
-                nonlocal sent
-                if not sent:
-                    sent = True
-                    return {"type": "http.request", "body": body, "more_body": False}
-                return await receive()
-
             await inner(scope, replay, send)
 
         return InProcessTransport(app)

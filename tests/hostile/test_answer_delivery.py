@@ -49,62 +49,56 @@ async def _answers_of(hostile: HostileServer, tag: str) -> list[dict[str, object
     return [m for m in hostile.requests(tag) if "method" not in m]
 
 
-async def test_a_callback_waiting_on_a_person_is_cancelled_when_its_call_ends(
-    hostile: HostileServer, tag: str
-) -> None:
-    started, ended = anyio.Event(), anyio.Event()
-    outcome: list[str] = []
+class WaitingPerson:
+    """An elicitation callback waiting on a person who does not answer in time: notes in ``outcome``
+    whether it was ``cancelled`` or (wrongly let run) ``answered``; ``started`` and ``ended`` are set
+    when it is called and when it stops."""
 
-    async def waits(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
-        started.set()
+    def __init__(self) -> None:
+        self.started, self.ended = anyio.Event(), anyio.Event()
+        self.outcome: list[str] = []
+
+    async def __call__(self, context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
+        self.started.set()
         try:
             await anyio.sleep(BOUND * 2)
         except anyio.get_cancelled_exc_class():
-            outcome.append("cancelled")
+            self.outcome.append("cancelled")
             raise
         finally:
-            ended.set()
-        outcome.append("answered")
+            self.ended.set()
+        self.outcome.append("answered")
         return ElicitResult(action="decline")
 
+
+async def test_a_callback_waiting_on_a_person_is_cancelled_when_its_call_ends(
+    hostile: HostileServer, tag: str
+) -> None:
+    waits = WaitingPerson()
     async with Client(hostile.url(tag), mode="legacy", elicitation_callback=waits, timeout=BOUND) as client:
         with anyio.fail_after(BOUND):
             result = await client.call_tool("ask_and_move_on", {})
             assert _text(result) == "moved on"
-            assert started.is_set()
-            await ended.wait()
+            assert waits.started.is_set()
+            await waits.ended.wait()
         await anyio.sleep(0.2)  # an answer, wrongly sent, would reach the log by now
-    assert outcome == ["cancelled"]
+    assert waits.outcome == ["cancelled"]
     assert await _answers_of(hostile, tag) == []
 
 
 async def test_a_callback_waiting_on_a_person_is_cancelled_with_its_call(
     hostile: HostileServer, tag: str
 ) -> None:
-    started, ended = anyio.Event(), anyio.Event()
-    outcome: list[str] = []
-
-    async def waits(context: ClientRequestContext, params: ElicitRequestParams) -> ElicitResult:
-        started.set()
-        try:
-            await anyio.sleep(BOUND * 2)
-        except anyio.get_cancelled_exc_class():
-            outcome.append("cancelled")
-            raise
-        finally:
-            ended.set()
-        outcome.append("answered")
-        return ElicitResult(action="decline")
-
+    waits = WaitingPerson()
     async with Client(hostile.url(tag), mode="legacy", elicitation_callback=waits, timeout=BOUND) as client:
         with anyio.fail_after(BOUND):
             async with anyio.create_task_group() as group:
                 group.start_soon(client.call_tool, "ask_then_silent", {})
-                await started.wait()
+                await waits.started.wait()
                 group.cancel_scope.cancel()
-            await ended.wait()
+            await waits.ended.wait()
         await anyio.sleep(0.2)
-    assert outcome == ["cancelled"]
+    assert waits.outcome == ["cancelled"]
     assert await _answers_of(hostile, tag) == []
 
 

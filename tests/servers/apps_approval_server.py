@@ -10,7 +10,7 @@
 | `ran()` | `readOnlyHint: true` | none: every tool run so far (itself left out), as a JSON list |
 
 Each tool but `ran` answers `ran <name>`. The view speaks the MCP Apps JSON-RPC by hand (as
-`apps_probe_server.py`): it initializes, and each click of `#count-btn` / `#delete-btn` /
+`apps_probe_server.py`, with `_view_rpc.py`): it initializes, and each click of `#count-btn` / `#delete-btn` /
 `#edit-btn` calls its tool, logs `waiting for <tool> <n>` (a line the host prints while the call may
 be waiting for a person), and shows the n-th outcome in `#count` / `#delete` / `#edit`:
 `count 1: ok: ran count_notes`, or `delete 1: refused: <the host's error>`.
@@ -23,6 +23,7 @@ import json
 from collections.abc import Sequence
 
 from _serve import serve, transport_parser
+from _view_rpc import VIEW_RPC
 from mcp.server.mcpserver import MCPServer
 from mcp_types import ToolAnnotations
 
@@ -30,7 +31,8 @@ READY_MARKER = "APPS_APPROVAL_SERVER_READY"
 VIEW_URI = "ui://notes/view.html"
 APP_MIME_TYPE = "text/html;profile=mcp-app"
 
-VIEW_HTML = """<!doctype html>
+VIEW_HTML = (
+    """<!doctype html>
 <html><head><meta charset="utf-8"><title>Notes</title></head>
 <body>
 <h1>Notes</h1>
@@ -42,27 +44,11 @@ VIEW_HTML = """<!doctype html>
 <button id="delete-btn">Delete</button>
 <button id="edit-btn">Edit</button>
 <script>
-"use strict";
-const pending = new Map();
-let next = 1;
+"""
+    + VIEW_RPC
+    + """
 const clicks = { count: 0, delete: 0, edit: 0 };
-const send = (message) => window.parent.postMessage(message, "*");
-const request = (method, params) => new Promise((resolve) => {
-  const id = next++;
-  pending.set(id, resolve);
-  send({ jsonrpc: "2.0", id, method, params });
-});
-const describe = (reply) => reply.error
-  ? "refused: " + reply.error.message
-  : "ok: " + (reply.result.content || []).map((c) => c.text).join(" ");
-window.addEventListener("message", (event) => {
-  const message = event.data;
-  if (!message || message.jsonrpc !== "2.0") { return; }
-  if (message.method === undefined && pending.has(message.id)) {
-    pending.get(message.id)(message);
-    pending.delete(message.id);
-    return;
-  }
+listen((message) => {
   if (message.method === "ui/resource-teardown") {
     send({ jsonrpc: "2.0", id: message.id, result: {} });
   }
@@ -80,17 +66,13 @@ button("count", "count_notes", {});
 button("delete", "delete_note", { id: "n1" });
 button("edit", "edit_notes", {});
 (async () => {
-  await request("ui/initialize", {
-    protocolVersion: "2026-01-26",
-    appInfo: { name: "notes", version: "1.0.0" },
-    appCapabilities: {},
-  });
-  send({ jsonrpc: "2.0", method: "ui/notifications/initialized", params: {} });
+  await initialize("notes");
   document.getElementById("ready").textContent = "initialized";
 })();
 </script>
 </body></html>
 """
+)
 
 mcp = MCPServer("notes", version="1.0.0", log_level="WARNING")
 _runs: list[str] = []

@@ -8,7 +8,7 @@
 | `slow()` | visibility `["app"]`, no view | takes a second: the view floods the host with it |
 | `ran()` | none | every tool run so far (itself left out), as a JSON list |
 
-The view speaks the MCP Apps JSON-RPC by hand (no ext-apps bundle): it initializes, then on
+The view speaks the MCP Apps JSON-RPC by hand (no ext-apps bundle; `_view_rpc.py`): it initializes, then on
 `ui/notifications/tool-input` it fetches `target` and then `other` (`no-cors`: nothing but the CSP can
 stop them; without `--connect ORIGIN` the view declares no CSP, so both must fail; with it, only
 `ORIGIN` may be reached), calls `model_only` and `app_helper`, and shows each outcome in an element the
@@ -24,13 +24,15 @@ import json
 from collections.abc import Sequence
 
 from _serve import serve, transport_parser
+from _view_rpc import VIEW_RPC
 from mcp.server.apps import Apps, ResourceCsp
 from mcp.server.mcpserver import MCPServer
 
 READY_MARKER = "APPS_PROBE_READY"
 VIEW = "ui://probe/view.html"
 
-VIEW_HTML = """<!doctype html>
+VIEW_HTML = (
+    """<!doctype html>
 <html><head><meta charset="utf-8"><title>Probe</title></head>
 <body>
 <h1>Probe</h1>
@@ -45,27 +47,11 @@ VIEW_HTML = """<!doctype html>
 <button id="flood-btn">Flood</button>
 <button id="after-btn">After</button>
 <script>
-"use strict";
-const pending = new Map();
-let next = 1;
-const send = (message) => window.parent.postMessage(message, "*");
-const request = (method, params) => new Promise((resolve) => {
-  const id = next++;
-  pending.set(id, resolve);
-  send({ jsonrpc: "2.0", id, method, params });
-});
+"""
+    + VIEW_RPC
+    + """
 const show = (id, text) => { document.getElementById(id).textContent = text; };
-const describe = (reply) => reply.error
-  ? "refused: " + reply.error.message
-  : "ok: " + (reply.result.content || []).map((c) => c.text).join(" ");
-window.addEventListener("message", (event) => {
-  const message = event.data;
-  if (!message || message.jsonrpc !== "2.0") { return; }
-  if (message.method === undefined && pending.has(message.id)) {
-    pending.get(message.id)(message);
-    pending.delete(message.id);
-    return;
-  }
+listen((message) => {
   if (message.method === "ui/notifications/tool-input") { run(message.params.arguments || {}); }
   if (message.method === "ui/resource-teardown") {
     show("teardown", "teardown: asked");
@@ -99,17 +85,11 @@ document.getElementById("flood-btn").addEventListener("click", async () => {
 document.getElementById("after-btn").addEventListener("click", async () => {
   show("after", "after: " + describe(await request("tools/call", { name: "app_helper", arguments: {} })));
 });
-(async () => {
-  await request("ui/initialize", {
-    protocolVersion: "2026-01-26",
-    appInfo: { name: "probe", version: "1.0.0" },
-    appCapabilities: {},
-  });
-  send({ jsonrpc: "2.0", method: "ui/notifications/initialized", params: {} });
-})();
+initialize("probe");
 </script>
 </body></html>
 """
+)
 
 runs: list[str] = []
 

@@ -24,6 +24,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from _asgi_body import read_body
 from _serve import serve, transport_parser
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import ToolAnnotations
@@ -85,21 +86,10 @@ class BasicGate:
         if scope["method"] != "POST":
             await self.app(scope, receive, send)
             return
-        messages: list[dict[str, Any]] = []
-        body = b""
-        while True:
-            message = await receive()
-            messages.append(message)
-            body += message.get("body", b"")
-            if message["type"] != "http.request" or not message.get("more_body"):
-                break
+        body, replay = await read_body(receive)
         if b'"http_500"' in body:
             await _plain(send, 500, b"the gate failed on purpose", [])
             return
-
-        async def replay() -> dict[str, Any]:
-            return messages.pop(0) if messages else await receive()
-
         await self.app(scope, replay, send)
 
 

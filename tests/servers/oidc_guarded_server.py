@@ -20,6 +20,7 @@ from typing import Any
 
 import anyio.to_thread
 import jwt
+from _asgi_body import read_body
 from _serve import serve, transport_parser
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
@@ -78,14 +79,7 @@ class StepUpGate:
         if scope["type"] != "http" or scope["method"] != "POST":
             await self.app(scope, receive, send)
             return
-        messages: list[dict[str, Any]] = []
-        body = b""
-        while True:
-            message = await receive()
-            messages.append(message)
-            body += message.get("body", b"")
-            if message["type"] != "http.request" or not message.get("more_body"):
-                break
+        body, replay = await read_body(receive)
         if self._needs_admin(body) and not await self._has_admin(scope):
             challenge = (
                 f'Bearer error="insufficient_scope", scope="{ADMIN_SCOPE}", '
@@ -100,10 +94,6 @@ class StepUpGate:
             )
             await send({"type": "http.response.body", "body": b""})
             return
-
-        async def replay() -> dict[str, Any]:
-            return messages.pop(0) if messages else await receive()
-
         await self.app(scope, replay, send)
 
     @staticmethod

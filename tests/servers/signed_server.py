@@ -32,6 +32,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from _asgi_body import read_body
 from _serve import serve, transport_parser
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import BaseModel
@@ -88,14 +89,7 @@ class SigningGate:
         if scope["type"] != "http" or scope["method"] != "POST":
             await self.app(scope, receive, send)
             return
-        messages: list[dict[str, Any]] = []
-        body = b""
-        while True:
-            message = await receive()
-            messages.append(message)
-            body += message.get("body", b"")
-            if message["type"] != "http.request" or not message.get("more_body"):
-                break
+        body, replay = await read_body(receive)
         headers = {key.decode("latin-1").lower(): value.decode("latin-1") for key, value in scope["headers"]}
         method = _method(body)
         nonce = headers.get("x-nonce", "")
@@ -114,10 +108,6 @@ class SigningGate:
             return
         self._issued.discard(nonce)  # one use each
         _log.append({"method": method, "verdict": "accepted", "nonce": nonce})
-
-        async def replay() -> dict[str, Any]:
-            return messages.pop(0) if messages else await receive()
-
         await self.app(scope, replay, send)
 
 

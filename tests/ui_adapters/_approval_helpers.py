@@ -1,11 +1,14 @@
-"""Shared pieces of the approval UI tests: a context, a plain request and a hostile one."""
+"""Shared pieces of the approval UI tests: a context, a plain request and a hostile one; what reached
+``tests/servers/approvals_server.py`` (its ``ran`` tool; the server itself is ``conftest.py``'s
+``approvals_url``)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from mcp_client import ApprovalRequest, ClientRequestContext
-from mcp_client.types import Implementation
+from mcp_client import ApprovalRequest, Client, ClientRequestContext
+from mcp_client.types import CallToolResult, Implementation, TextContent
 
 CONTEXT = ClientRequestContext(
     server="http://127.0.0.1:8000/mcp",
@@ -54,3 +57,13 @@ def hostile(**overrides: Any) -> ApprovalRequest:
 
 ESCAPE_PIECES = ["\x1b", "\x07", "\x9b", "\u202e", "\u202c", "PWNED"]
 """What must never reach a screen from ``hostile()`` (PWNED is inside an OSC, removed whole)."""
+
+
+def text_of(result: CallToolResult) -> str:
+    return "".join(block.text for block in result.content if isinstance(block, TextContent))
+
+
+async def ran(url: str) -> list[str]:
+    """The tools that ran on the approvals server at ``url`` so far, in order (``ran`` left out)."""
+    async with Client(url) as client:
+        return json.loads(text_of(await client.call_tool("ran", {})))

@@ -15,7 +15,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +23,8 @@ import pytest
 
 import ui_adapters
 from mcp_client import ApprovalResult, Client, ToolCallDenied, ToolPolicy
-from mcp_client.types import CallToolResult, ElicitResult, TextContent
-from tests.support.servers import SERVERS_DIR, start_http_server
+from mcp_client.types import ElicitResult
+from tests.ui_adapters._approval_helpers import ran, text_of
 from ui_adapters import MemoryStore, QuestionBroker, QuestionNotPendingError, SqliteStore
 from ui_adapters.broker.approval import PendingApproval
 
@@ -35,21 +34,6 @@ BOUND = 60
 WORKER = Path(__file__).with_name("approval_worker_script.py")
 ROOT = Path(__file__).resolve().parents[2]
 SRC = Path(ui_adapters.__file__).resolve().parents[1]
-
-
-@pytest.fixture(scope="module")
-def approvals_url() -> Iterator[str]:
-    with start_http_server(script=SERVERS_DIR / "approvals_server.py") as url:
-        yield url
-
-
-def text_of(result: CallToolResult) -> str:
-    return "".join(block.text for block in result.content if isinstance(block, TextContent))
-
-
-async def ran(url: str) -> list[str]:
-    async with Client(url) as client:
-        return json.loads(text_of(await client.call_tool("ran", {})))
 
 
 async def next_item(broker: QuestionBroker) -> Any:

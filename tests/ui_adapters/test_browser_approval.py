@@ -16,25 +16,14 @@ import anyio
 import pytest
 
 from mcp_client import Client, ToolCallDenied, ToolPolicy
-from mcp_client.types import CallToolResult, TextContent
 from tests.support.browser import Browser, closed_text
-from tests.support.servers import SERVERS_DIR, start_http_server
+from tests.ui_adapters._approval_helpers import text_of
 from tests.ui_adapters.test_browser_form import screenshot
 from ui_adapters import browser_approval
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
 
 BOUND = 90
-
-
-@pytest.fixture(scope="module")
-def approvals_url() -> Any:
-    with start_http_server(script=SERVERS_DIR / "approvals_server.py") as url:
-        yield url
-
-
-def text_of(result: CallToolResult) -> str:
-    return "".join(block.text for block in result.content if isinstance(block, TextContent))
 
 
 def by_id(driver: Any, element_id: str) -> Any:

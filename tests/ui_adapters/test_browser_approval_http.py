@@ -8,7 +8,6 @@ form are refused, and the approval stays open; the page's own post decides it.
 
 from __future__ import annotations
 
-import re
 from urllib.parse import urlsplit
 
 import anyio
@@ -17,56 +16,22 @@ import pytest
 
 from mcp_client import ApprovalResult
 from tests.ui_adapters._approval_helpers import CONTEXT, DELETE, hostile
+from tests.ui_adapters._page_helpers import BOUND, OpenedPage
 from ui_adapters import browser_approval
 
 pytestmark = pytest.mark.anyio
 
-BOUND = 20
 
-
-class Asked:
+class Asked(OpenedPage[ApprovalResult]):
     """Runs the callback on one approval in the background; ``url`` is the page it opened."""
 
     def __init__(self, **kwargs: object) -> None:
-        self.urls: list[str] = []
-        self.opened = anyio.Event()
-        self.result: ApprovalResult | None = None
-        self.done = anyio.Event()
+        super().__init__()
         options: dict[str, object] = {"timeout": BOUND, **kwargs}
-        self.approve = browser_approval(open_browser=self._open, **options)  # type: ignore[arg-type]
-
-    def _open(self, url: str) -> None:
-        self.urls.append(url)
-        self.opened.set()
-
-    @property
-    def url(self) -> str:
-        return self.urls[-1]
-
-    @property
-    def origin(self) -> str:
-        parts = urlsplit(self.url)
-        return f"{parts.scheme}://{parts.netloc}"
+        self.approve = browser_approval(open_browser=self.open, **options)  # type: ignore[arg-type]
 
     async def run(self, request: object = DELETE) -> None:
-        try:
-            self.result = await self.approve(CONTEXT, request)  # type: ignore[arg-type]
-        finally:
-            self.done.set()
-
-    async def page(self, http: httpx.AsyncClient) -> tuple[httpx.Response, str]:
-        with anyio.fail_after(BOUND):
-            await self.opened.wait()
-        response = await http.get(self.url)
-        match = re.search(r'name="csrf" value="([^"]+)"', response.text)
-        assert match is not None
-        return response, match.group(1)
-
-    async def outcome(self) -> ApprovalResult:
-        with anyio.fail_after(BOUND):
-            await self.done.wait()
-        assert self.result is not None
-        return self.result
+        await self.settle(self.approve(CONTEXT, request))  # type: ignore[arg-type]
 
 
 async def test_a_bad_csrf_token_or_a_foreign_origin_is_refused_and_the_call_is_not_approved() -> None:

@@ -19,11 +19,11 @@ import pytest
 
 from mcp_client import ClientRequestContext
 from mcp_client.types import ElicitRequestFormParams, ElicitRequestURLParams, ElicitResult
+from tests.ui_adapters._page_helpers import BOUND, OpenedPage
 from ui_adapters import BrowserFormAdapter
 
 pytestmark = pytest.mark.anyio
 
-BOUND = 20
 SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -37,49 +37,16 @@ CONTEXT = ClientRequestContext(
 )
 
 
-class Asked:
+class Asked(OpenedPage[ElicitResult]):
     """Runs the adapter on one question in the background; ``url`` is the page it opened."""
 
     def __init__(self, adapter_kwargs: dict[str, Any] | None = None) -> None:
-        self.urls: list[str] = []
-        self.opened = anyio.Event()
-        self.result: ElicitResult | None = None
-        self.done = anyio.Event()
-        self.adapter = BrowserFormAdapter(open_browser=self._open, **(adapter_kwargs or {"timeout": BOUND}))
-
-    def _open(self, url: str) -> None:
-        self.urls.append(url)
-        self.opened.set()
-
-    @property
-    def url(self) -> str:
-        return self.urls[-1]
-
-    @property
-    def origin(self) -> str:
-        parts = urlsplit(self.url)
-        return f"{parts.scheme}://{parts.netloc}"
+        super().__init__()
+        self.adapter = BrowserFormAdapter(open_browser=self.open, **(adapter_kwargs or {"timeout": BOUND}))
 
     async def run(self, schema: dict[str, Any] = SCHEMA, message: str = "Who is coming?") -> None:
         params = ElicitRequestFormParams(message=message, requested_schema=schema)
-        try:
-            self.result = await self.adapter(CONTEXT, params)
-        finally:
-            self.done.set()
-
-    async def page(self, http: httpx.AsyncClient) -> tuple[httpx.Response, str]:
-        with anyio.fail_after(BOUND):
-            await self.opened.wait()
-        response = await http.get(self.url)
-        match = re.search(r'name="csrf" value="([^"]+)"', response.text)
-        assert match is not None
-        return response, match.group(1)
-
-    async def outcome(self) -> ElicitResult:
-        with anyio.fail_after(BOUND):
-            await self.done.wait()
-        assert self.result is not None
-        return self.result
+        await self.settle(self.adapter(CONTEXT, params))
 
 
 async def test_a_wrong_host_header_is_refused_on_every_route() -> None:

@@ -11,6 +11,7 @@ over when their worker died; the example web app answered 500 with a traceback.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +20,8 @@ import httpx
 import pytest
 
 from mcp_client import Client
-from tests.ui_adapters.test_stored_tasks import BOUND, text_of, worker
-from ui_adapters import MemoryStore, QuestionBroker, RedisStore, SqliteStore
+from tests.ui_adapters.test_stored_tasks import BOUND, finished, text_of, worker
+from ui_adapters import QuestionBroker, SqliteStore
 from ui_adapters.broker.stores import QuestionStore
 from ui_adapters.broker.tasks import DamagedTaskRecordError, StoredTask, TaskOutcome
 
@@ -52,18 +53,6 @@ DAMAGED_OUTCOMES = {
 }
 
 
-@pytest.fixture(params=["memory", "sqlite", "redis"])
-def shared(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
-    """A factory of stores on the same data (each worker's view)."""
-    if request.param == "memory":
-        memory = MemoryStore()
-        return lambda: memory
-    if request.param == "sqlite":
-        return lambda: SqliteStore(tmp_path / "tasks.db")
-    url = request.getfixturevalue("redis_url")
-    return lambda: RedisStore(url, namespace=f"damaged-{tmp_path.name}")
-
-
 def _warnings(caplog: pytest.LogCaptureFixture, about: str) -> list[str]:
     return [
         record.getMessage()
@@ -75,14 +64,14 @@ def _warnings(caplog: pytest.LogCaptureFixture, about: str) -> list[str]:
 
 
 async def test_damaged_task_records_are_skipped_named_and_do_not_stop_a_take_over(
-    shared: Any, fastmcp_tasks_url: str, caplog: pytest.LogCaptureFixture
+    shared_stores: Callable[[], QuestionStore], fastmcp_tasks_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    planter: QuestionStore = shared()
+    planter = shared_stores()
     await planter.open()
     caplog.set_level(logging.WARNING, logger="ui_adapters.broker")
     try:
         with anyio.fail_after(BOUND):
-            starter = QuestionBroker(store=shared(), lease=LEASE)
+            starter = QuestionBroker(store=shared_stores(), lease=LEASE)
             async with starter, Client(fastmcp_tasks_url, tasks=True, elicitation_callback=starter) as client:
                 for key, record in damaged_tasks(client.server).items():  # planted before the good task
                     await planter.put_record("task", key, record)
@@ -98,7 +87,7 @@ async def test_damaged_task_records_are_skipped_named_and_do_not_stop_a_take_ove
             assert len(_warnings(caplog, "task record '-bad-saved'")) == 1
 
             # Another worker takes the stopped worker's task over, past the damaged records beside it.
-            heir = QuestionBroker(store=shared(), lease=LEASE)
+            heir = QuestionBroker(store=shared_stores(), lease=LEASE)
             async with heir, Client(fastmcp_tasks_url, tasks=True, elicitation_callback=heir) as client:
                 heir.adopt_tasks(client)
                 feed = aiter(heir)
@@ -109,10 +98,7 @@ async def test_damaged_task_records_are_skipped_named_and_do_not_stop_a_take_ove
                 await feed.aclose()
                 assert again.context.task_id == task.id and again.message == "What is your name?"
                 await heir.answer(again.id, {"name": "Lin"})
-                outcome = await heir.task_outcome(task.id)
-                while outcome is None:  # the heir finishes it, in its own time
-                    await anyio.sleep(0.05)
-                    outcome = await heir.task_outcome(task.id)
+                outcome = await finished(heir, task.id)  # the heir finishes it, in its own time
                 assert (outcome.status, outcome.worker) == ("completed", heir.worker)
                 assert text_of(outcome.result) == "Hi, Lin!"
                 assert await heir.stored_tasks() == []  # the damaged ones are skipped, not listed

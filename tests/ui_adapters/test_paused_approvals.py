@@ -15,7 +15,6 @@ import json
 import logging
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,9 +23,10 @@ import pytest
 
 from mcp_client import ApprovalResult, Client, ToolPolicy
 from mcp_client.llm import ToolBridge, ToolCallPaused
-from mcp_client.types import CallToolResult, TextContent
+from mcp_client.types import CallToolResult
 from tests.support.extras import need
 from tests.support.servers import SERVERS_DIR, start_http_server
+from tests.ui_adapters._approval_helpers import ran, text_of
 from ui_adapters import PausedCall, QuestionBroker, QuestionNotPendingError, SqliteStore
 from ui_adapters.broker.approval import PendingApproval
 from ui_adapters.broker.paused import PausedCallNotReadyError
@@ -36,21 +36,6 @@ pytestmark = pytest.mark.anyio
 BOUND = 60
 TELEMETRY_SCRIPT = Path(__file__).with_name("paused_approval_telemetry_script.py")
 REPO = Path(__file__).resolve().parents[2]
-
-
-@pytest.fixture(scope="module")
-def approvals_url() -> Iterator[str]:
-    with start_http_server(script=SERVERS_DIR / "approvals_server.py") as url:
-        yield url
-
-
-def text_of(result: CallToolResult) -> str:
-    return "".join(block.text for block in result.content if isinstance(block, TextContent))
-
-
-async def ran(url: str) -> list[str]:
-    async with Client(url) as client:
-        return json.loads(text_of(await client.call_tool("ran", {})))
 
 
 def openai_call(name: str, arguments: dict[str, Any]) -> dict[str, Any]:

@@ -15,7 +15,7 @@ import os
 import signal
 import sqlite3
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,7 @@ from mcp_client.types import TextContent
 from tests.support.servers import run_http_server
 from ui_adapters import MemoryStore, QuestionBroker, QuestionNotPendingError, RedisStore, SqliteStore
 from ui_adapters.broker.stores import QuestionStore
+from ui_adapters.broker.tasks import TaskOutcome
 
 pytestmark = pytest.mark.anyio
 
@@ -44,25 +45,25 @@ def text_of(result: Any) -> str:
     return "\n".join(block.text for block in result.content if isinstance(block, TextContent))
 
 
+async def finished(broker: QuestionBroker, task_id: str) -> TaskOutcome:
+    """The task's outcome, asked again until its worker (this broker or another) has stored it."""
+    outcome = await broker.task_outcome(task_id)
+    while outcome is None:  # written by another broker maybe: polled (no event to wait on)
+        await anyio.sleep(0.05)
+        outcome = await broker.task_outcome(task_id)
+    return outcome
+
+
 # ------------------------------------------------------------------- two brokers, one process
 
 
-@pytest.fixture(params=["memory", "sqlite", "redis"])
-def shared(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
-    """A factory of stores on the same data (two workers' views)."""
-    if request.param == "memory":
-        memory = MemoryStore()
-        return lambda: memory
-    if request.param == "sqlite":
-        return lambda: SqliteStore(tmp_path / "tasks.db")
-    url = request.getfixturevalue("redis_url")
-    return lambda: RedisStore(url, namespace=f"tasks-{tmp_path.name}")
-
-
 async def test_a_task_started_on_one_broker_is_answered_on_another_and_ends_once(
-    shared: Any, fastmcp_tasks_url: str
+    shared_stores: Callable[[], QuestionStore], fastmcp_tasks_url: str
 ) -> None:
-    starter, other = QuestionBroker(store=shared(), lease=5), QuestionBroker(store=shared(), lease=5)
+    starter, other = (
+        QuestionBroker(store=shared_stores(), lease=5),
+        QuestionBroker(store=shared_stores(), lease=5),
+    )
     with anyio.fail_after(BOUND):
         async with starter, other:
             url = fastmcp_tasks_url.replace("http://", "http://user:pa55word@")
@@ -82,10 +83,7 @@ async def test_a_task_started_on_one_broker_is_answered_on_another_and_ends_once
                     await other.resume_task(task.id, client)  # its holder is alive: not taken over
                 await _assert_no_credentials(starter.store)
                 await other.answer(question.id, {"name": "Lin"})
-                outcome = await other.task_outcome(task.id)
-                while outcome is None:  # the starter finishes it, in its own time
-                    await anyio.sleep(0.05)
-                    outcome = await other.task_outcome(task.id)
+                outcome = await finished(other, task.id)  # the starter finishes it, in its own time
             assert (outcome.status, outcome.worker, outcome.error) == ("completed", starter.worker, None)
             assert text_of(outcome.result) == "Hi, Lin!"
             assert await other.stored_tasks() == []
@@ -126,10 +124,7 @@ async def test_a_tasks_record_never_says_it_ended_before_its_outcome_is_stored(
             question = await anext(feed)
             await feed.aclose()
             await broker.answer(question.id, {"name": "Ada"})
-            outcome = await broker.task_outcome(task.id)
-            while outcome is None:  # the follower finishes it, in its own time
-                await anyio.sleep(0.05)
-                outcome = await broker.task_outcome(task.id)
+            outcome = await finished(broker, task.id)  # the follower finishes it, in its own time
             assert outcome.status == "completed" and text_of(outcome.result) == "Hi, Ada!"
     assert store.task_writes and store.task_writes[0][0] == "working"
     ended = [status for status, _ in store.task_writes if status in ("completed", "failed", "cancelled")]

@@ -57,20 +57,18 @@ async def first_question(http: httpx.AsyncClient, app: str) -> dict[str, Any]:
     raise AssertionError("the question stream ended")
 
 
+async def book_table_asking(http: httpx.AsyncClient, app: str, results: list[httpx.Response]) -> None:
+    """``book_table`` for 2 on 2025-12-25 (a date the bistro asks about) through the app's API; the
+    response, once the call is over, is put in ``results``."""
+    arguments = {"date": "2025-12-25", "party_size": 2}
+    results.append(await http.post(app + "/api/call", json={"tool": "book_table", "arguments": arguments}))
+
+
 async def test_a_question_answered_over_the_api(bistro_app: str) -> None:
     results: list[httpx.Response] = []
     with anyio.fail_after(BOUND):
         async with httpx.AsyncClient(timeout=BOUND) as http, anyio.create_task_group() as tg:
-
-            async def call() -> None:
-                arguments = {"date": "2025-12-25", "party_size": 2}
-                results.append(
-                    await http.post(
-                        bistro_app + "/api/call", json={"tool": "book_table", "arguments": arguments}
-                    )
-                )
-
-            tg.start_soon(call)
+            tg.start_soon(book_table_asking, http, bistro_app, results)
             question = await first_question(http, bistro_app)
             assert question["server_name"] == "bistro"
             assert question["message"] == "No tables for 2 on 2025-12-25. Would you like another date?"
@@ -115,14 +113,6 @@ async def test_a_task_request_it_cannot_take_is_refused_with_what_to_do(bistro_a
 
 @pytest.mark.browser
 async def test_the_page_answers_a_question(bistro_app: str, browser: Browser) -> None:
-    def call_book_table(driver: Any) -> None:
-        from selenium.webdriver.support.select import Select
-
-        driver.get(bistro_app)
-        wait_for(driver, lambda d: d.find_elements("css selector", "#tool option"))
-        Select(driver.find_element("id", "tool")).select_by_visible_text("book_table")
-        driver.find_element("css selector", "#call button").click()
-
     def answer(driver: Any) -> dict[str, str]:
         card = wait_for(driver, lambda d: d.find_elements("css selector", ".question"))[0]
         seen = {"message": card.find_element("css selector", ".message").text}
@@ -138,16 +128,11 @@ async def test_the_page_answers_a_question(bistro_app: str, browser: Browser) ->
             "2025-12-28",
         )
         card.find_element("css selector", "button[name=accept]").click()
-        seen["result"] = wait_for(
-            driver,
-            lambda d: [
-                li.text for li in d.find_elements("css selector", "#results li") if "SUCCESS" in li.text
-            ],
-        )[0]
+        seen["result"] = result_line(driver, "SUCCESS")
         return seen
 
     with anyio.fail_after(BOUND):
-        await browser.run(call_book_table, browser.driver)
+        await browser.run(call_on_page, browser.driver, bistro_app, "book_table")
         seen = await browser.run(answer, browser.driver)
     assert seen == {
         "message": "No tables for 2 on 2025-12-25. Would you like another date?",
@@ -180,12 +165,7 @@ async def test_the_page_shows_server_text_as_text(forms_app: str, browser: Brows
         }
         card.find_element("css selector", "input").send_keys("Ada")
         card.find_element("css selector", "button[name=accept]").click()
-        seen["result"] = wait_for(
-            driver,
-            lambda d: [
-                li.text for li in d.find_elements("css selector", "#results li") if "accept" in li.text
-            ],
-        )[0]
+        seen["result"] = result_line(driver, "accept")
         return seen
 
     with anyio.fail_after(BOUND):
@@ -202,6 +182,24 @@ async def test_the_page_shows_server_text_as_text(forms_app: str, browser: Brows
 
 def wait_for(driver: Any, condition: Any) -> Any:
     return wait_until(driver, condition)
+
+
+def call_on_page(driver: Any, app: str, tool: str) -> None:
+    """Open the app's page and call ``tool`` (its default arguments) from the page's form."""
+    from selenium.webdriver.support.select import Select
+
+    driver.get(app)
+    wait_for(driver, lambda d: d.find_elements("css selector", "#tool option"))
+    Select(driver.find_element("id", "tool")).select_by_visible_text(tool)
+    driver.find_element("css selector", "#call button").click()
+
+
+def result_line(driver: Any, containing: str) -> str:
+    """The first line of the page's results that holds ``containing``, waited for."""
+    return wait_for(
+        driver,
+        lambda d: [li.text for li in d.find_elements("css selector", "#results li") if containing in li.text],
+    )[0]
 
 
 async def test_ctrl_c_with_a_question_pending_cancels_it_and_stops_cleanly(tmp_path: Path) -> None:
@@ -223,13 +221,7 @@ async def test_ctrl_c_with_a_question_pending_cancels_it_and_stops_cleanly(tmp_p
                     except httpx.TransportError:
                         await anyio.sleep(0.1)
                 async with anyio.create_task_group() as tg:
-
-                    async def call() -> None:
-                        arguments = {"date": "2025-12-25", "party_size": 2}
-                        body = {"tool": "book_table", "arguments": arguments}
-                        results.append(await http.post(app + "/api/call", json=body))
-
-                    tg.start_soon(call)
+                    tg.start_soon(book_table_asking, http, app, results)
                     await first_question(http, app)  # the call now waits on its question
                     process.send_signal(signal.SIGINT)
             code = await anyio.to_thread.run_sync(process.wait)
@@ -268,16 +260,7 @@ async def test_an_approval_waits_next_to_the_servers_question_and_is_answered_ov
     results: list[httpx.Response] = []
     with anyio.fail_after(BOUND):
         async with httpx.AsyncClient(timeout=BOUND) as http, anyio.create_task_group() as tg:
-
-            async def call() -> None:
-                arguments = {"date": "2025-12-25", "party_size": 2}
-                results.append(
-                    await http.post(
-                        approving_app + "/api/call", json={"tool": "book_table", "arguments": arguments}
-                    )
-                )
-
-            tg.start_soon(call)
+            tg.start_soon(book_table_asking, http, approving_app, results)
             approval = await first_question(http, approving_app)
             assert approval["kind"] == "approval" and approval["status"] == "pending"
             assert approval["approval"]["tool"] == "book_table"
@@ -308,16 +291,7 @@ async def test_a_denied_approval_is_a_refusal_not_a_server_error(approving_app: 
     results: list[httpx.Response] = []
     with anyio.fail_after(BOUND):
         async with httpx.AsyncClient(timeout=BOUND) as http, anyio.create_task_group() as tg:
-
-            async def call() -> None:
-                arguments = {"date": "2025-12-25", "party_size": 2}
-                results.append(
-                    await http.post(
-                        approving_app + "/api/call", json={"tool": "book_table", "arguments": arguments}
-                    )
-                )
-
-            tg.start_soon(call)
+            tg.start_soon(book_table_asking, http, approving_app, results)
             approval = await first_question(http, approving_app)
             where = f"{approving_app}/api/questions/{approval['id']}"
             await http.post(where, json={"decision": "deny", "note": "not tonight"})
@@ -327,14 +301,6 @@ async def test_a_denied_approval_is_a_refusal_not_a_server_error(approving_app: 
 
 @pytest.mark.browser
 async def test_the_page_shows_the_approval_then_the_question(approving_app: str, browser: Browser) -> None:
-    def call_book_table(driver: Any) -> None:
-        from selenium.webdriver.support.select import Select
-
-        driver.get(approving_app)
-        wait_for(driver, lambda d: d.find_elements("css selector", "#tool option"))
-        Select(driver.find_element("id", "tool")).select_by_visible_text("book_table")
-        driver.find_element("css selector", "#call button").click()
-
     def allow_then_answer(driver: Any) -> dict[str, str]:
         card = wait_for(driver, lambda d: d.find_elements("css selector", ".question.approval"))[0]
         seen = {"approval": card.find_element("css selector", ".message").text}
@@ -344,16 +310,11 @@ async def test_the_page_shows_the_approval_then_the_question(approving_app: str,
         seen["question"] = question.find_element("css selector", ".message").text
         question.find_element("css selector", "input[type=radio][value=true]").click()
         question.find_element("css selector", "button[name=accept]").click()
-        seen["result"] = wait_for(
-            driver,
-            lambda d: [
-                li.text for li in d.find_elements("css selector", "#results li") if "SUCCESS" in li.text
-            ],
-        )[0]
+        seen["result"] = result_line(driver, "SUCCESS")
         return seen
 
     with anyio.fail_after(BOUND):
-        await browser.run(call_book_table, browser.driver)
+        await browser.run(call_on_page, browser.driver, approving_app, "book_table")
         seen = await browser.run(allow_then_answer, browser.driver)
     assert seen == {
         "approval": "This app asks before it runs a tool call",

@@ -79,7 +79,10 @@ class BrowserFormAdapter:
                 background = anyio.CancelScope()
                 tg.start_soon(run_site, site, listener, tg, background, self.closed_tab_grace)
                 try:
-                    await self._open(site.url, question)
+                    unopened = (
+                        f"Open this page to answer the question from {question.server_name}: {site.url}"
+                    )
+                    await open_page(self.open_browser, site.url, unopened)
                     with anyio.move_on_after(self.timeout if self.timeout is not None else math.inf):
                         await question.wait()
                     question.settle(ElicitResult(action="cancel"), "timed-out")
@@ -92,20 +95,19 @@ class BrowserFormAdapter:
             listener.close()
         return question.result or ElicitResult(action="cancel")
 
-    async def _open(self, url: str, question: PendingQuestion) -> None:
-        opener = self.open_browser
-        if opener is not None:
-            outcome = opener(url)
-            if inspect.isawaitable(outcome):
-                await outcome
-            return
-        opened = await anyio.to_thread.run_sync(webbrowser.open, url, abandon_on_cancel=True)
-        if not opened:
-            print(
-                f"Open this page to answer the question from {question.server_name}: {url}",
-                file=sys.stderr,
-                flush=True,
-            )
+
+async def open_page(open_browser: Callable[[str], object] | None, url: str, unopened: str) -> None:
+    """Show the page at ``url``: through the app's ``open_browser`` hook (awaited if it returns an
+    awaitable), else in the system browser; where no browser starts, ``unopened`` (a line that names the
+    page and its URL) is printed to stderr, so the person can open it by hand."""
+    if open_browser is not None:
+        outcome = open_browser(url)
+        if inspect.isawaitable(outcome):
+            await outcome
+        return
+    opened = await anyio.to_thread.run_sync(webbrowser.open, url, abandon_on_cancel=True)
+    if not opened:
+        print(unopened, file=sys.stderr, flush=True)
 
 
 async def run_site(

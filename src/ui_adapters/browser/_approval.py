@@ -11,11 +11,8 @@ or the timeout, denies the call.
 
 from __future__ import annotations
 
-import inspect
 import math
 import secrets
-import sys
-import webbrowser
 from collections.abc import Callable
 from http import HTTPStatus
 from urllib.parse import parse_qs
@@ -25,7 +22,7 @@ from anyio.abc import ByteStream
 
 from mcp_client import ApprovalRequest, ApprovalResult, ClientRequestContext
 from ui_adapters.broker.approval import PendingApproval
-from ui_adapters.browser._adapter import check_page_times, loopback, run_site
+from ui_adapters.browser._adapter import check_page_times, loopback, open_page, run_site
 from ui_adapters.browser._approval_page import CHOICE_VALUES, render_approval, render_approval_closed
 from ui_adapters.browser._http import BadRequest, Request
 from ui_adapters.browser._loopback import listen
@@ -128,7 +125,8 @@ class BrowserApproval:
                 background = anyio.CancelScope()
                 tg.start_soon(run_site, site, listener, tg, background, self.closed_tab_grace)
                 try:
-                    await self._open(site.url)
+                    unopened = f"Open this page to allow or deny a tool call: {site.url}"
+                    await open_page(self.open_browser, site.url, unopened)
                     with anyio.move_on_after(self.timeout if self.timeout is not None else math.inf):
                         await approval.wait()
                     approval.settle(
@@ -141,17 +139,6 @@ class BrowserApproval:
             approval.withdraw()
             listener.close()
         return approval.result or ApprovalResult(decision="deny")
-
-    async def _open(self, url: str) -> None:
-        opener = self.open_browser
-        if opener is not None:
-            outcome = opener(url)
-            if inspect.isawaitable(outcome):
-                await outcome
-            return
-        opened = await anyio.to_thread.run_sync(webbrowser.open, url, abandon_on_cancel=True)
-        if not opened:
-            print(f"Open this page to allow or deny a tool call: {url}", file=sys.stderr, flush=True)
 
 
 def browser_approval(

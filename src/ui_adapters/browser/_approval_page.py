@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from ui_adapters._approval_text import APP_ASKS, is_read_only, outcome_text, summary_lines, tool_text
 from ui_adapters.broker.approval import ApprovalStatus, PendingApproval
-from ui_adapters.browser._page import document, escape, json_text
+from ui_adapters.browser._page import CLOSED_SCRIPT, document, escape, json_text
 
 __all__ = ["CHOICE_VALUES", "render_approval", "render_approval_closed"]
 
@@ -40,29 +40,29 @@ textarea { width: 100%; min-height: 3em; padding: 8px 10px; font: inherit; borde
 button.deny { border-color: var(--error); color: var(--error); }
 """
 
-_SCRIPT = """
+_SCRIPT = (
+    """
 "use strict";
 (() => {
   const form = document.getElementById("approval");
   if (!form) { return; }
-  const closed = document.getElementById("closed");
-  const texts = JSON.parse(document.getElementById("closed-texts").textContent);
-  const events = new EventSource(form.dataset.events);
-  events.addEventListener("closed", (event) => {
-    events.close();
-    closed.textContent = texts[event.data] || texts.withdrawn;
-    closed.hidden = false;
-    Array.from(form.elements).forEach((element) => { element.disabled = true; });
-  });
-})();
 """
+    + CLOSED_SCRIPT
+    + """})();
+"""
+)
 
 
-def _rows(approval: PendingApproval) -> str:
-    return "\n".join(
+def _call(approval: PendingApproval) -> str:
+    """Who asks (the app), and the call as a table: the top of the page, open or closed."""
+    rows = "\n".join(
         f'<tr><th scope="row">{escape(label)}</th><td>{escape(text)}</td></tr>'
         for label, text in summary_lines(approval.request)
     )
+    return f"""<p class="app" id="app-asks">{escape(APP_ASKS)}</p>
+<table class="call" id="call">
+{rows}
+</table>"""
 
 
 def _closed_texts() -> dict[str, str]:
@@ -87,10 +87,7 @@ def render_approval(approval: PendingApproval, *, nonce: str, csrf: str, action:
         f"Allow {tool_text(approval.request)}?",
         nonce,
         f"""<main>
-<p class="app" id="app-asks">{escape(APP_ASKS)}</p>
-<table class="call" id="call">
-{_rows(approval)}
-</table>
+{_call(approval)}
 <div class="closed" id="closed" role="status" hidden></div>
 <form id="approval" method="post" action="{escape(action)}" data-events="{escape(events)}">
 <input type="hidden" name="csrf" value="{escape(csrf)}">
@@ -118,10 +115,7 @@ def render_approval_closed(approval: PendingApproval, *, nonce: str) -> str:
         f"{_CLOSED[approval.status]}: {tool_text(approval.request)}",
         nonce,
         f"""<main>
-<p class="app" id="app-asks">{escape(APP_ASKS)}</p>
-<table class="call" id="call">
-{_rows(approval)}
-</table>
+{_call(approval)}
 <p class="closed" id="closed" role="status">{escape(said)}</p>
 </main>
 <style nonce="{escape(nonce)}">{_CSS}</style>""",

@@ -84,7 +84,23 @@ button.primary { background: var(--accent); border-color: var(--accent); color: 
 footer { max-width: 620px; margin: 12px auto 0; color: var(--muted); font-size: 13px; text-align: center; }
 """
 
-_SCRIPT = """
+CLOSED_SCRIPT = """\
+  const closed = document.getElementById("closed");
+  const texts = JSON.parse(document.getElementById("closed-texts").textContent);
+  const events = new EventSource(form.dataset.events);
+  events.addEventListener("closed", (event) => {
+    events.close();
+    closed.textContent = texts[event.data] || texts.withdrawn;
+    closed.hidden = false;
+    Array.from(form.elements).forEach((element) => { element.disabled = true; });
+  });
+"""
+"""A page script's end, inside its function where ``form`` is the page's form: once the server says the
+page is closed (its ``closed`` event: answered, timed out, withdrawn), the form is disabled and the
+sentence for that outcome (the ``closed-texts`` JSON) shown. Shared by the question and approval pages."""
+
+_SCRIPT = (
+    """
 "use strict";
 (() => {
   const form = document.getElementById("question");
@@ -122,17 +138,11 @@ _SCRIPT = """
       holder.removeAttribute("aria-invalid");
     }
   });
-  const closed = document.getElementById("closed");
-  const texts = JSON.parse(document.getElementById("closed-texts").textContent);
-  const events = new EventSource(form.dataset.events);
-  events.addEventListener("closed", (event) => {
-    events.close();
-    closed.textContent = texts[event.data] || texts.withdrawn;
-    closed.hidden = false;
-    Array.from(form.elements).forEach((element) => { element.disabled = true; });
-  });
-})();
 """
+    + CLOSED_SCRIPT
+    + """})();
+"""
+)
 
 
 def closed_text(status: QuestionStatus, server: str) -> str:
