@@ -133,7 +133,10 @@ async def test_an_approval_nobody_answers_is_denied_when_the_timeout_ends(approv
     with anyio.fail_after(BOUND):
         async with Client(approvals_url, approval_callback=broker, tool_policy=ToolPolicy()) as client:
             await run_call(client, "plain", {"text": "x"}, outcome)
-    assert outcome.denied is not None and outcome.denied.note == "nobody answered in time"
+    assert outcome.denied is not None and outcome.denied.note == "nobody answered within 0.5s"
+    # Nobody decided: the refusal does not say the user refused it.
+    assert str(outcome.denied).endswith("not sent to the server: nobody decided: nobody answered within 0.5s")
+    assert (outcome.denied.by_user, outcome.denied.unanswered) == (False, True)
 
 
 async def test_the_approval_as_json_beside_a_question_shape() -> None:
