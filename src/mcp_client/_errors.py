@@ -443,6 +443,8 @@ class ToolCallDenied(MCPClientError):
     which rule decided (a ``deny`` pattern, or the approval asked for), ``note`` what the person said
     when refusing (``None`` if nothing). ``by_user`` is true when a person refused (now, or remembered
     from before), false when the policy's ``deny`` patterns did, or the approval could not be asked.
+    ``unanswered`` is true when the approval was asked for and no person decided (nobody could be asked,
+    nobody answered in time: ``ApprovalResult(asked=False)``); ``note`` then says why.
     """
 
     def __init__(
@@ -454,6 +456,7 @@ class ToolCallDenied(MCPClientError):
         reason: str,
         note: str | None = None,
         by_user: bool = False,
+        unanswered: bool = False,
     ) -> None:
         super().__init__(message)
         self.tool = tool
@@ -461,6 +464,7 @@ class ToolCallDenied(MCPClientError):
         self.reason = reason
         self.note = note
         self.by_user = by_user
+        self.unanswered = unanswered
 
 
 # Errors are raised from deep inside the package, often before the app has touched

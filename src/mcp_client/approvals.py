@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from mcp_client._approvals.gate import approved_by_app, gate_of, is_approved_by_app
+from mcp_client._approvals.request import NOBODY_DECIDED
 from mcp_client._errors import ToolCallDenied
 
 if TYPE_CHECKING:
@@ -68,7 +69,7 @@ async def settle_approval(
         await gate.answered(name, arguments or {}, request, result)
         return
     if result.decision != "allow":
-        why = "the user refused it" if result.asked else "nobody was asked"
+        why = "the user refused it" if result.asked else NOBODY_DECIDED
         said = f": {result.note}" if result.note and not result.asked else ""
         raise ToolCallDenied(
             f"the call of tool {request.tool!r} on {request.server} was denied and not sent to the "
@@ -78,6 +79,7 @@ async def settle_approval(
             reason=request.reason,
             note=result.note,
             by_user=result.asked,
+            unanswered=not result.asked,
         )
 
 

@@ -264,7 +264,7 @@ async def test_a_refusal_with_a_note_and_one_without(peer: Peer, audit: list[tup
         ASKS,
     )
     assert str(without.value).endswith("not sent to the server: the user refused it")
-    assert (without.value.note, without.value.by_user) == (None, True)
+    assert (without.value.note, without.value.by_user, without.value.unanswered) == (None, True, False)
     assert audit[:2] == [
         (
             "WARNING",
@@ -283,7 +283,8 @@ async def test_a_refusal_nobody_was_asked_about_does_not_say_the_user_refused(
     peer: Peer, audit: list[tuple[str, str]]
 ) -> None:
     """``ApprovalResult(asked=False)``: the app had nobody to ask (no terminal) and said no itself. The
-    error and the audit line say nobody was asked and give the app's why; ``by_user`` is false."""
+    error and the audit line say nobody decided and give the app's why; ``by_user`` is false,
+    ``unanswered`` true."""
     why = "no terminal to ask on; run with --yes"
     approver = Approver({"write": ApprovalResult("deny", note=why, asked=False)})
     with anyio.fail_after(BOUND):
@@ -295,12 +296,12 @@ async def test_a_refusal_nobody_was_asked_about_does_not_say_the_user_refused(
     assert peer.runs == [] and approver.tools == ["write", "write"]
     assert str(denied.value) == (
         f"the call of tool 'write' on gate-peer was denied ({ASKS}) and not sent to the server: nobody "
-        f"was asked: {why}"
+        f"decided: {why}"
     )
-    assert (denied.value.note, denied.value.by_user) == (why, False)
+    assert (denied.value.note, denied.value.by_user, denied.value.unanswered) == (why, False, True)
     assert audit[0] == (
         "WARNING",
-        f"tool call denied: 'write' on 'gate-peer' (rule: {ASKS}; not asked; answer from callback; "
+        f"tool call denied: 'write' on 'gate-peer' (rule: {ASKS}; nobody decided; answer from callback; "
         f"remember=once; note: {why!r}) arguments: {{'text': 'x'}}",
     )
 
@@ -312,8 +313,8 @@ async def test_settling_an_answer_nobody_gave_says_so_without_a_gate() -> None:
     async with Client(make_peer().server) as client:
         with pytest.raises(ToolCallDenied) as denied:
             await settle_approval(client, "write", None, request, nobody)
-    assert str(denied.value).endswith("not sent to the server: nobody was asked: why")
-    assert denied.value.by_user is False
+    assert str(denied.value).endswith("not sent to the server: nobody decided: why")
+    assert denied.value.by_user is False and denied.value.unanswered is True
 
 
 async def test_a_plain_function_may_answer(peer: Peer) -> None:

@@ -208,6 +208,30 @@ async def test_tool_bridge_tells_the_model_the_user_refused() -> None:
     }
 
 
+async def test_tool_bridge_tells_the_model_nobody_approved_a_call_nobody_decided() -> None:
+    """``ApprovalResult(asked=False)`` (no terminal, no answer in time): not the user's refusal, nor the
+    app's policy; the model reads that nobody approved it, why, and not to retry it."""
+    nobody = ApprovalResult("deny", note="nobody answered within 90s", asked=False)
+    approver = Approver({"*": nobody})
+    with anyio.fail_after(BOUND):
+        async with Client(
+            approvals_server(), mode="legacy", tool_policy=ToolPolicy(), approval_callback=approver
+        ) as client:
+            bridge = ToolBridge(client)
+            await bridge.openai_tools()
+            unanswered = await bridge.run_openai(
+                {"id": "c1", "function": {"name": "write_note", "arguments": '{"text": "x"}'}}
+            )
+            assert await ran(client) == []
+    assert unanswered == {
+        "role": "tool",
+        "tool_call_id": "c1",
+        "content": "Error: Nobody approved this call of write_note, so it was not run: nobody answered "
+        "within 90s. It needs a person's approval: do not retry it; go on without it, or tell the user it "
+        "needs their approval.",
+    }
+
+
 async def test_pydantic_ai_reads_the_refusal_without_a_retry() -> None:
     from pydantic_ai import Agent
     from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart

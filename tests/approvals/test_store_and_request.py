@@ -55,8 +55,8 @@ async def test_a_memory_store_refuses_a_decision_that_is_not_allow_or_deny(decis
         ),
         (
             {"decision": "deny", "remember": "session", "asked": False},
-            "ApprovalResult(asked=False, remember='session'): nobody was asked, so there is no answer to "
-            "remember; leave remember='once'",
+            "ApprovalResult(asked=False, remember='session'): no person decided, so there is no answer "
+            "to remember; leave remember='once'",
         ),
     ],
 )

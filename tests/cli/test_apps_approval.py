@@ -155,10 +155,10 @@ def test_without_a_terminal_the_views_call_of_a_tool_not_marked_read_only_is_ref
         assert click(browser, "count", "count 1:") == "count 1: ok: ran count_notes"  # read-only: runs
         shown = click(browser, "delete", "delete 1:")
         assert shown.startswith("delete 1: refused: the call of tool 'delete_note' on notes was denied")
-        # Nobody was asked, and the view is told so, with the way to let its calls run; never that
+        # Nobody decided, and the view is told so, with the way to let its calls run; never that
         # the user refused it (no user saw it).
         assert shown.endswith(
-            "not sent to the server: nobody was asked: no terminal to ask on; "
+            "not sent to the server: nobody decided: no terminal to ask on; "
             "run mcp-client apps with --yes to allow the view's tool calls"
         )
         assert "user" not in shown

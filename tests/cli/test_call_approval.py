@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import anyio
 import pexpect
@@ -98,6 +99,86 @@ def test_at_a_terminal_the_person_allows_and_the_tool_runs(url: str) -> None:
         child.expect(r"Note \(optional\)")
         child.send(ENTER)
         child.expect("ran write_note")
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+
+
+# ---------------------------------------------------------------- a --config file's tool_policy
+
+
+def policy_file(tmp_path: Path, url: str, policy: dict[str, object]) -> str:
+    """An mcpServers file naming the approvals server ``notes`` with ``policy`` as its tool_policy."""
+    path = tmp_path / "mcp.json"
+    entry = {"url": url, "tool_policy": policy}
+    path.write_text(json.dumps({"mcpServers": {"notes": entry}}), encoding="utf-8")
+    return str(path)
+
+
+def test_a_deny_of_the_file_refuses_the_call_and_yes_does_not_override_it(url: str, tmp_path: Path) -> None:
+    """The file's deny patterns hold for ``call`` as for a ClientGroup of the file: on ``server.tool``
+    and on the group's name, for a tool the server marks read-only too, with or without ``--yes``."""
+    config = policy_file(tmp_path, url, {"deny": ["notes.drop_*", "notes_wipe_*"], "ask": "never"})
+    before = ran(url)
+    for yes in (False, True):
+        done = run_cli("call", "--config", config, "notes.drop_notes", yes=yes)
+        assert done.returncode == 4, done.stdout + done.stderr
+        said = " ".join(done.stderr.split())
+        assert (
+            f"drop_notes on notes is denied by the tool_policy of server 'notes' in {config}: deny pattern "
+            f"'notes.drop_*'. Nothing was sent. --yes does not override a deny: to run it, change that "
+            f"tool_policy in {config}"
+        ) in said
+        assert done.stdout == ""
+    wiped = run_cli("call", "--config", config, "wipe_disk")  # read-only; its group name is denied
+    assert wiped.returncode == 4 and "deny pattern 'notes_wipe_*'" in wiped.stderr
+    assert ran(url) == before  # the server never heard of the calls
+    allowed = run_cli("call", "--config", config, "--server", "notes", "write_note", "text=hi", yes=False)
+    assert allowed.returncode == 0, allowed.stderr  # ask: "never": what deny does not name runs unasked
+    assert allowed.stdout == "ran write_note\n"
+
+
+def test_an_allow_of_the_file_runs_the_call_without_asking(url: str, tmp_path: Path) -> None:
+    """No terminal, no --yes: the CLI alone would refuse drop_notes (exit 4); the file allows it."""
+    config = policy_file(tmp_path, url, {"allow": ["notes.drop_notes"], "ask": "always"})
+    done = run_cli("call", "--config", config, "notes_drop_notes", yes=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "ran drop_notes\n"
+
+
+def test_what_the_file_asks_about_is_refused_without_a_terminal_and_runs_with_yes(
+    url: str, tmp_path: Path
+) -> None:
+    """``ask: "always"`` asks about a tool the server marks read-only too (the CLI alone runs it)."""
+    config = policy_file(tmp_path, url, {"ask": "always"})
+    before = ran(url)
+    done = run_cli("call", "--config", config, "notes.search_notes", "query=x", yes=False)
+    assert done.returncode == 4, done.stdout + done.stderr
+    said = " ".join(done.stderr.split())
+    assert (
+        f"search_notes on approvals-server is asked about before it runs (the tool_policy of server "
+        f"'notes' in {config}: ask=\"always\"), and stdin is not a terminal to ask on. Nothing was sent. "
+        f"To run it without asking, pass --yes: mcp-client call --yes --config {config} notes.search_notes "
+        "query=x"
+    ) in said
+    assert ran(url) == before
+    forced = run_cli("call", "--config", config, "notes.search_notes", "query=x")  # --yes
+    assert forced.returncode == 0 and forced.stdout == "ran search_notes\n"
+
+
+def test_at_a_terminal_the_file_s_policy_is_the_reason_shown(url: str, tmp_path: Path) -> None:
+    config = policy_file(tmp_path, url, {"ask": "always"})
+    with spawn_cli(
+        ["call", "--config", config, "notes.search_notes", "query=x"], env=terminal_cli_env(), yes=False
+    ) as child:
+        child.expect("This app asks before it runs a tool call")
+        child.expect("tool_policy of server")
+        child.expect("o/s/a/d or Up/Down")
+        child.send("o")
+        child.send(ENTER)
+        child.expect(r"Note \(optional\)")
+        child.send(ENTER)
+        child.expect("ran search_notes")
         child.expect(pexpect.EOF)
         child.close()
         assert child.exitstatus == 0

@@ -117,7 +117,10 @@ async def test_an_approval_nobody_answers_is_denied_when_the_timeout_ends(approv
     with anyio.fail_after(BOUND):
         async with Client(approvals_url, approval_callback=broker, tool_policy=ToolPolicy()) as client:
             await run_call(client, "plain", {"text": "x"}, outcome)
-    assert outcome.denied is not None and outcome.denied.note == "nobody answered in time"
+    assert outcome.denied is not None and outcome.denied.note == "nobody answered within 0.5s"
+    # Nobody decided: the refusal does not say the user refused it.
+    assert str(outcome.denied).endswith("not sent to the server: nobody decided: nobody answered within 0.5s")
+    assert (outcome.denied.by_user, outcome.denied.unanswered) == (False, True)
 
 
 async def test_the_approval_as_json_beside_a_question_shape() -> None:
@@ -256,3 +259,22 @@ async def test_an_approval_in_a_memory_store_is_answered_on_another_broker(appro
     # The answer as kept in the store (and shown to pages): what a page may post back, no more.
     assert stored is not None
     assert stored["result"] == {"decision": "allow", "remember": "session", "note": None}
+
+
+async def test_an_approval_that_timed_out_on_another_broker_is_nobody_s_refusal_there_too(
+    approvals_url: str,
+) -> None:
+    """The worker that lists an approval another worker asked sees its timeout as the asking worker
+    does: denied with nobody deciding (``asked=False``), not as a person's refusal."""
+    store = MemoryStore()
+    outcome = Outcome()
+    with anyio.fail_after(BOUND):
+        async with QuestionBroker(store=store, timeout=0.5) as asks, QuestionBroker(store=store) as shows:
+            async with Client(approvals_url, approval_callback=asks, tool_policy=ToolPolicy()) as client:
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(run_call, client, "plain", {"text": "x"}, outcome)
+                    item = await next_item(shows)
+                    await item.wait()
+    assert outcome.denied is not None and outcome.denied.unanswered
+    assert item.status == "timed-out"
+    assert item.result == ApprovalResult("deny", note="nobody answered within 0.5s", asked=False)

@@ -111,6 +111,30 @@ async def test_a_denied_paused_approval_gives_the_model_the_refusal_and_never_ru
     assert await ran(approvals_url) == before  # drop_notes never ran
 
 
+async def test_a_paused_approval_that_went_away_unanswered_is_nobody_s_refusal(approvals_url: str) -> None:
+    """The approval of a paused call withdrawn before anyone answered (its store entry expired): the
+    resumed call is refused, and the model reads that nobody approved it, not that the user refused."""
+    call = openai_call("drop_notes", {})
+    before = await ran(approvals_url)
+    broker = QuestionBroker()
+    with anyio.fail_after(BOUND):
+        async with gated(approvals_url, broker) as client:
+            bridge = ToolBridge(client, pause_with=broker)
+            paused = await pause(bridge, call)
+            (waiting,) = broker.paused_calls()
+            assert waiting.approval is not None
+            waiting.approval.withdraw()
+            result = await broker.resume(paused.call_id, client)
+            assert isinstance(result, CallToolResult)
+            message = await bridge.run_openai(call, result=result)
+    assert message["content"] == (
+        "Error: Nobody approved this call of drop_notes, so it was not run: the approval ended unanswered. "
+        "It needs a person's approval: do not retry it; go on without it, or tell the user it needs their "
+        "approval."
+    )
+    assert await ran(approvals_url) == before
+
+
 async def test_a_call_the_policy_allows_or_denies_does_not_pause(approvals_url: str) -> None:
     broker = QuestionBroker()
     with anyio.fail_after(BOUND):

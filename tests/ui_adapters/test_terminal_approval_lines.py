@@ -44,11 +44,12 @@ async def test_line_mode_reads_a_choice_then_a_note(lines: str, expected: Approv
 async def test_line_mode_denies_at_the_end_of_input_and_after_three_wrong_answers() -> None:
     shown_on, shown = console()
     ended = await terminal_approval(console=shown_on, line_input=io.StringIO(""))(CONTEXT, DELETE)
-    assert ended == ApprovalResult("deny", note="no answer: the input ended")
+    # Nobody decided: not the user's refusal (the gate says "nobody decided", not "the user refused").
+    assert ended == ApprovalResult("deny", note="the input ended before an answer", asked=False)
     wrong = await terminal_approval(console=shown_on, line_input=io.StringIO("x\ny?\nplease\no\n"))(
         CONTEXT, DELETE
     )
-    assert wrong == ApprovalResult("deny", note="no valid answer after 3 tries")
+    assert wrong == ApprovalResult("deny", note="no valid answer after 3 tries", asked=False)
     assert shown.getvalue().count("Answer o, s, a or d.") == 3
 
 
@@ -56,8 +57,9 @@ async def test_non_interactive_deny_asks_nobody(monkeypatch: pytest.MonkeyPatch)
     monkeypatch.setattr("sys.stdin", io.StringIO("o\n"))  # not a terminal; must not be read
     shown_on, shown = console()
     result = await terminal_approval(console=shown_on, non_interactive="deny")(CONTEXT, DELETE)
-    assert result.decision == "deny" and result.note is not None and "no terminal" in result.note
-    assert "Denied: denied without asking: no terminal" in shown.getvalue()
+    why = "no terminal to ask on (non_interactive='deny')"
+    assert result == ApprovalResult("deny", note=why, asked=False)
+    assert "Denied without asking: no terminal to ask on (non_interactive='deny')." in shown.getvalue()
 
 
 def test_an_unknown_non_interactive_policy_is_refused() -> None:

@@ -1,10 +1,11 @@
 """The audit trail of approvals: one log line per decision, and an OpenTelemetry event where tracing is on.
 
-Each decision says which server and tool, the rule that decided, whether a person was asked, the
-answer, whether it was remembered and where a remembered answer came from. The line goes to logger
-``mcp_client.approvals`` (INFO for a call allowed, WARNING for one denied). Arguments are folded (each
-value cut short, the whole bounded, control characters escaped): an audit log is read by people who
-need to know what ran, and must not become a copy of every file a model wrote.
+Each decision says which server and tool, the rule that decided, whether a person was asked (or, for
+a callback's ``ApprovalResult(asked=False)``, that nobody decided), the answer, whether it was
+remembered and where a remembered answer came from. The line goes to logger ``mcp_client.approvals``
+(INFO for a call allowed, WARNING for one denied). Arguments are folded (each value cut short, the
+whole bounded, control characters escaped): an audit log is read by people who need to know what ran,
+and must not become a copy of every file a model wrote.
 
 With tracing on (see ``_connection.telemetry``), the decision is the event ``mcp.client.tool_approval``
 on the current span (the app's span around the call, an agent framework's tool span), or, when none is
@@ -62,6 +63,8 @@ def record(audit: Audit, arguments: Mapping[str, Any] | None) -> None:
     level = logging.INFO if audit.decision == "allow" else logging.WARNING
     if logger.isEnabledFor(level):
         asked = "asked" if audit.asked else "not asked"
+        if audit.source == "callback" and not audit.asked:
+            asked = "nobody decided"  # the callback had nobody to ask, or nobody answered in time
         remembered = f"remember={audit.remember}" if audit.remember else "not remembered"
         note = f"; note: {audit.note!r}" if audit.note else ""
         logger.log(

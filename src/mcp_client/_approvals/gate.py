@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import anyio
 
 from mcp_client._approvals.audit import Audit, Source, record
-from mcp_client._approvals.request import ApprovalRequest, ApprovalResult
+from mcp_client._approvals.request import NOBODY_DECIDED, ApprovalRequest, ApprovalResult
 from mcp_client._approvals.store import approval_key
 from mcp_client._errors import MCPClientError, ToolCallDenied
 from mcp_client._session.context import ClientRequestContext
@@ -292,15 +292,15 @@ class ApprovalGate:
             remember=result.remember,
             note=result.note,
         )
-        self._settle(audit, arguments, fix="the user refused it" if result.asked else "nobody was asked")
+        self._settle(audit, arguments, fix="the user refused it" if result.asked else NOBODY_DECIDED)
 
     def _settle(self, audit: Audit, arguments: Mapping[str, Any], *, fix: str) -> None:
         record(audit, arguments)
         if audit.decision == "allow":
             return
-        # The callback answered without asking anyone (no terminal, no page): its note is the why.
-        nobody_asked = audit.source == "callback" and not audit.asked
-        by_user = audit.source != "policy" and audit.rule != _CALLBACK_FAILED and not nobody_asked
+        # The callback answered for nobody (no terminal, no page, no answer in time): its note is the why.
+        nobody_decided = audit.source == "callback" and not audit.asked
+        by_user = audit.source != "policy" and audit.rule != _CALLBACK_FAILED and not nobody_decided
         said = (f"; the user said: {audit.note}" if by_user else f": {audit.note}") if audit.note else ""
         raise ToolCallDenied(
             f"the call of tool {audit.tool!r} on {audit.server} was denied ({audit.rule}) and not sent "
@@ -310,6 +310,7 @@ class ApprovalGate:
             reason=audit.rule,
             note=audit.note,
             by_user=by_user,
+            unanswered=nobody_decided,
         )
 
     @property

@@ -17,6 +17,11 @@ if TYPE_CHECKING:
 Decision = Literal["allow", "deny"]
 Remember = Literal["once", "session", "always"]
 
+NOBODY_DECIDED = "nobody decided"
+"""Why a call was refused when the callback answered ``asked=False`` (the refusal reads
+"...not sent to the server: nobody decided: <note>"): true whether nobody could be asked or nobody
+answered in time."""
+
 
 @dataclass(frozen=True)
 class ApprovalRequest:
@@ -43,9 +48,11 @@ class ApprovalResult:
     call; ``"session"``, this ``Client``; ``"always"``, kept in the client's ``ApprovalStore``);
     ``note`` is what the person said (told to the model on a denial).
 
-    ``asked=False``: nobody could be asked (no terminal, no page open), so the app decided by itself;
-    ``note`` then says why and how to let the call run, and the refusal does not claim that the user
-    refused (``ToolCallDenied.by_user`` is false). Nothing to remember: ``remember`` stays ``"once"``.
+    ``asked=False``: no person decided: nobody could be asked (no terminal, no page open) or nobody
+    answered in time, so the app decided by itself. ``note`` then says why (and how to let the call
+    run), and the refusal says "nobody decided: <note>", not that the user refused
+    (``ToolCallDenied.by_user`` is false, ``.unanswered`` true). Nothing to remember: ``remember`` stays
+    ``"once"``.
     """
 
     decision: Decision
@@ -62,8 +69,8 @@ class ApprovalResult:
             )
         if not self.asked and self.remember != "once":
             raise ValueError(
-                f"ApprovalResult(asked=False, remember={self.remember!r}): nobody was asked, so there is "
-                "no answer to remember; leave remember='once'"
+                f"ApprovalResult(asked=False, remember={self.remember!r}): no person decided, so there "
+                "is no answer to remember; leave remember='once'"
             )
 
 

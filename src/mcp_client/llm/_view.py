@@ -187,11 +187,19 @@ DENIED_META = "mcp_client/tool_call_denied"
 
 
 def denied_result(name: str, denied: ToolCallDenied) -> CallToolResult:
-    """The error result the model reads for a call the client's tool policy, or the user, refused."""
+    """The error result the model reads for a call the client's tool policy, or the user, refused; or
+    that nobody approved (nobody to ask, no answer in time): the model is told so, and not to retry it,
+    as a call that asks again would be left unanswered again."""
     if denied.by_user:
         message = f"The user refused this call of {name}: it was not run."
         if denied.note:
             message += f" The user said: {denied.note}"
+    elif denied.unanswered:
+        why = f": {denied.note.rstrip('. ')}" if denied.note else ""
+        message = (
+            f"Nobody approved this call of {name}, so it was not run{why}. It needs a person's approval: "
+            "do not retry it; go on without it, or tell the user it needs their approval."
+        )
     else:
         message = f"The app's tool policy does not allow {name}: the call was not run."
     return CallToolResult.model_validate(

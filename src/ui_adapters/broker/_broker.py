@@ -51,6 +51,7 @@ from ui_adapters.broker.approval import (
     apply_approval_entry,
     approval_from_record,
     approval_record,
+    no_answer_within,
     result_from_json,
     result_to_json,
 )
@@ -69,7 +70,10 @@ a tool call (``.kind == "approval"``); ``if item.kind == "approval":`` narrows t
 
 _log = logging.getLogger("ui_adapters.broker")  # the name the logger had before the package
 _STATUS_OF = {"accept": "answered", "decline": "declined", "cancel": "cancelled"}
-_TIMED_OUT_NOTE = "nobody answered in time"
+_SHUTTING_DOWN = ApprovalResult(decision="deny", note="the app is shutting down", asked=False)
+"""An approval still waiting when the broker closes: nobody decided (not the user's refusal)."""
+_ENDED_UNANSWERED = ApprovalResult(decision="deny", note="the approval ended unanswered", asked=False)
+"""A paused call's approval that went away (its store entry expired) before anyone answered."""
 
 
 class QuestionBroker:
@@ -165,8 +169,9 @@ class QuestionBroker:
         """Publish the question (or, as ``approval_callback``, the approval) and wait for the app's answer.
 
         The broker is both callbacks: ``Client(..., elicitation_callback=broker,
-        approval_callback=broker)``. An approval nobody decides within ``timeout`` is denied (its note
-        says nobody answered in time); one whose call goes away is withdrawn.
+        approval_callback=broker)``. An approval nobody decides within ``timeout`` is denied as
+        ``ApprovalResult(asked=False, note="nobody answered within 90s")`` (nobody decided, so the refusal
+        does not say the user refused it); one whose call goes away is withdrawn.
         """
         if isinstance(params, ApprovalRequest):
             return await self._approve(context, params)
@@ -175,7 +180,7 @@ class QuestionBroker:
     async def _approve(self, context: ClientRequestContext, request: ApprovalRequest) -> ApprovalResult:
         approval = PendingApproval(context, request, timeout=self.timeout)
         if self._closed:
-            approval.settle(ApprovalResult(decision="deny", note="the app is shutting down"), "withdrawn")
+            approval.settle(_SHUTTING_DOWN, "withdrawn")
             return approval.result or ApprovalResult(decision="deny")
         if self.store is not None:
             self._require_open()
@@ -186,7 +191,9 @@ class QuestionBroker:
         try:
             with anyio.move_on_after(self.timeout if self.timeout is not None else math.inf):
                 await approval.wait()
-            approval.settle(ApprovalResult(decision="deny", note=_TIMED_OUT_NOTE), "timed-out")
+            # Nobody decided in time: the refusal must not say the user refused it (asked=False).
+            timed_out = ApprovalResult(decision="deny", note=no_answer_within(self.timeout), asked=False)
+            approval.settle(timed_out, "timed-out")
             if self.store is not None and approval.status == "timed-out":
                 await self._agree_with_store(approval)
             return approval.result or ApprovalResult(decision="deny")
@@ -345,7 +352,7 @@ class QuestionBroker:
             followed = tasks is not None and tasks.follows(question.context.task_id)
             if isinstance(question, PendingApproval):
                 if question.call_id is None:  # a paused call's approval stays, like its questions
-                    question.settle(ApprovalResult(decision="deny", note="the app is shutting down"))
+                    question.settle(_SHUTTING_DOWN)
             elif question.call_id is None and not followed:
                 question.settle(ElicitResult(action="cancel"))
         for listener in list(self._listeners):
@@ -524,7 +531,7 @@ class QuestionBroker:
     ) -> CallToolResult | PausedCall:
         """The call paused for its approval: made now if allowed (the gate does not ask again; its
         deny patterns still hold), else the refusal as the error result a model reads."""
-        decision = approval.result or ApprovalResult(decision="deny", note=_TIMED_OUT_NOTE)
+        decision = approval.result or _ENDED_UNANSWERED
         try:  # remembers "session" / "always", logs it, raises if denied
             await settle_approval(client, call.name, call.arguments, approval.request, decision)
             with approved_by_app(settled=True):  # logged once, above: the person's answer

@@ -139,6 +139,11 @@ def _plain(value: object) -> object:
     return repr(value)
 
 
+def no_answer_within(timeout: float | None) -> str:
+    """The note of an approval nobody answered within ``timeout`` seconds (``asked=False``)."""
+    return f"nobody answered within {timeout:g}s" if timeout is not None else "nobody answered"
+
+
 def result_to_json(result: ApprovalResult | None) -> dict[str, Any] | None:
     """A person's answer as stored and shown to pages: the fields a page may post back (``asked`` is
     left out: an answer given through the broker was given by someone)."""
@@ -147,9 +152,10 @@ def result_to_json(result: ApprovalResult | None) -> dict[str, Any] | None:
     return {"decision": result.decision, "remember": result.remember, "note": result.note}
 
 
-def result_from_json(data: Mapping[str, Any]) -> ApprovalResult:
+def result_from_json(data: Mapping[str, Any], *, asked: bool = True) -> ApprovalResult:
+    """The stored answer; ``asked=False`` for an approval that timed out (nobody decided)."""
     return ApprovalResult(
-        decision=data["decision"], remember=data.get("remember", "once"), note=data.get("note")
+        decision=data["decision"], remember=data.get("remember", "once"), note=data.get("note"), asked=asked
     )
 
 
@@ -205,4 +211,12 @@ def approval_from_record(record: Mapping[str, Any], context: ClientRequestContex
 
 def apply_approval_entry(approval: PendingApproval, entry: Mapping[str, Any] | None) -> None:
     """Give ``approval`` the outcome the store has for it (an expired entry: withdrawn)."""
-    apply_stored(approval, entry, result_from_json, ApprovalResult(decision="deny"))
+    timed_out = entry is not None and entry.get("status") == "timed-out"
+    apply_stored(
+        approval,
+        entry,
+        lambda data: result_from_json(data, asked=not timed_out),
+        ApprovalResult(decision="deny", note="nobody answered", asked=False)
+        if timed_out
+        else ApprovalResult(decision="deny"),
+    )

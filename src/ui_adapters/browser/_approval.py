@@ -21,7 +21,7 @@ import anyio
 from anyio.abc import ByteStream
 
 from mcp_client import ApprovalRequest, ApprovalResult, ClientRequestContext
-from ui_adapters.broker.approval import PendingApproval
+from ui_adapters.broker.approval import PendingApproval, no_answer_within
 from ui_adapters.browser._adapter import check_page_times, loopback, open_page, run_site
 from ui_adapters.browser._approval_page import CHOICE_VALUES, render_approval, render_approval_closed
 from ui_adapters.browser._http import BadRequest, Request
@@ -98,7 +98,8 @@ class BrowserApproval:
     ``open_browser``, ``host``, ``timeout`` and ``closed_tab_grace`` as for ``BrowserFormAdapter``: the
     page opens with ``webbrowser.open`` (or your hook: a notebook's IFrame, a desktop web view, a test),
     is served on loopback only, and a call nobody decides within ``timeout`` seconds, or whose page is
-    closed, is denied.
+    closed, is denied (a timeout as ``ApprovalResult(asked=False, note="nobody answered within 600s")``:
+    nobody decided).
     """
 
     def __init__(
@@ -129,8 +130,10 @@ class BrowserApproval:
                     await open_page(self.open_browser, site.url, unopened)
                     with anyio.move_on_after(self.timeout if self.timeout is not None else math.inf):
                         await approval.wait()
+                    # Nobody decided: the refusal must not say the user refused it (asked=False).
                     approval.settle(
-                        ApprovalResult(decision="deny", note="nobody answered in time"), "timed-out"
+                        ApprovalResult(decision="deny", note=no_answer_within(self.timeout), asked=False),
+                        "timed-out",
                     )
                 finally:
                     background.cancel()

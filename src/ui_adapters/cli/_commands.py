@@ -25,7 +25,7 @@ from mcp_client import (
 )
 from mcp_client.types import CallToolResult, LoggingLevel, Root, Tool
 from ui_adapters.broker.stores import redact_server
-from ui_adapters.cli._approval import ask_before_call
+from ui_adapters.cli._approval import FilePolicy, check_call
 from ui_adapters.cli._args import parse_arguments, suggest
 from ui_adapters.cli._era_choice import connected
 from ui_adapters.cli._exit import EXIT_OK, EXIT_TOOL_ERROR, UsageError
@@ -75,6 +75,8 @@ class Connection:
     tool_policy: ToolPolicy | None = None
     approval_callback: ApprovalCallback | None = None
     """The client's approval gate (``mcp-client apps``: the calls its view makes; ``_view_approval``)."""
+    file_policy: FilePolicy | None = None
+    """The ``tool_policy`` the --config file gives this server: ``call`` follows it (``check_call``)."""
 
     @property
     def label(self) -> str:
@@ -201,7 +203,9 @@ async def run_call(
 
     Unless ``yes``, a tool the server does not mark read-only is asked about first (``_approval``):
     at a terminal the person decides; without one the call is refused (``NotApprovedError``, exit 4)
-    and ``command`` is the command line suggested with ``--yes``.
+    and ``command`` is the command line suggested with ``--yes``. A server of the --config file with a
+    ``tool_policy`` is judged by it instead: its deny refuses (``--yes`` too), its allow runs unasked,
+    and what it asks about is asked as above.
 
     Returns 0, or 1 when the tool reports ``isError``. A call the server runs as a task is followed to
     its end (its status messages on the status line); with ``detach``, its id is printed instead
@@ -215,8 +219,17 @@ async def run_call(
             ui.status.update("Listing tools…")
             tool = _find_tool((await client.list_tools()).tools, tool_name, connection.label)
             arguments = parse_arguments(tool, words)
-            if not yes:
-                await ask_before_call(client, connection.label, tool, arguments, ui, err, command=command)
+            await check_call(
+                client,
+                connection.label,
+                tool,
+                arguments,
+                ui,
+                err,
+                command=command,
+                yes=yes,
+                policy=connection.file_policy,
+            )
             # A tool that runs only as a task needs the tasks extension, which exists only in 2026-07-28:
             # nothing was called yet, so --mode auto reconnects in that era (the tool is called once).
             task_era = needs_tasks(tool) and client.era == "legacy"

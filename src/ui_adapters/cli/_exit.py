@@ -8,8 +8,9 @@ the ones it can return):
 * 2: usage error: bad options, an unknown tool, an argument of the wrong type, a missing argument.
 * 3: the server could not be reached or started, broke the protocol, answered with a JSON-RPC
   error, or did not answer in time.
-* 4: ``call`` did not run the tool: the person denied it at the approval prompt, or the tool is not
-  marked read-only and stdin is not a terminal to ask on (pass ``--yes``).
+* 4: ``call`` did not run the tool: the person denied it at the approval prompt, the tool is not
+  marked read-only and stdin is not a terminal to ask on (pass ``--yes``), or the ``--config`` file's
+  ``tool_policy`` denies it.
 * 130: interrupted (Ctrl-C).
 * 141: the reader of stdout went away (``mcp-client tools X | head -1``): nothing more is printed,
   no traceback, and the code a shell reports for a program stopped by SIGPIPE (128 + 13), as git
@@ -53,8 +54,10 @@ EXIT_CODES_HELP = (
     + _USAGE
     + "  3    connection, protocol or login error (server unreachable or exited, JSON-RPC error, timeout,\n"
     "       OAuth login refused or cancelled)\n"
-    "  4    not run: you denied the call, or the tool is not marked read-only and stdin is not a\n"
-    "       terminal to ask on (pass --yes)\n" + _INTERRUPTED + _CUT
+    "  4    not run: you denied the call, the tool is not marked read-only and stdin is not a\n"
+    "       terminal to ask on (pass --yes), or the --config file's tool_policy denies it\n"
+    + _INTERRUPTED
+    + _CUT
 )
 """The exit codes of ``call`` (``--help``)."""
 

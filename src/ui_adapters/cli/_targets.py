@@ -5,7 +5,8 @@ Without ``--config``, SERVER is a URL, a Python file or a quoted command line (`
 ``--config FILE`` (an ``mcpServers`` file, read only when named), SERVER is one of the file's names; a
 listing command left without one talks to every server of the file at once (a ``ClientGroup``).
 The connection options of the command line (TLS, proxy, transport, mode, timeout) apply to every server;
-an entry's own ``mode``, ``timeout``, ``headers``, ``type`` and ``auth`` win for that server.
+an entry's own ``mode``, ``timeout``, ``headers``, ``type`` and ``auth`` win for that server. An entry's
+``tool_policy`` is what ``call`` follows for that server (``_approval.FilePolicy``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from dataclasses import dataclass, replace
 
 from mcp_client import StdioServerParameters
 from mcp_client.config import ConfigError, MCPConfig, ServerConfig, load_config
+from ui_adapters.cli._approval import FilePolicy
 from ui_adapters.cli._commands import Connection, LoginOptions
 from ui_adapters.cli._exit import UsageError
 
@@ -149,10 +151,10 @@ def connection_for(config: MCPConfig, name: str, base: Connection) -> Connection
         entry = config[name]
     except KeyError as error:
         raise UsageError(str(error.args[0])) from None
-    return _from_entry(entry, base)
+    return _from_entry(entry, base, config.source)
 
 
-def _from_entry(entry: ServerConfig, base: Connection) -> Connection:
+def _from_entry(entry: ServerConfig, base: Connection, source: str) -> Connection:
     if entry.kind == "in-process":
         raise UsageError(f"server {entry.name!r} runs in-process; the command line cannot start it")
     if entry.kind == "stdio":
@@ -178,6 +180,7 @@ def _from_entry(entry: ServerConfig, base: Connection) -> Connection:
         transport=transport,
         login=login,
         name=entry.name,
+        file_policy=FilePolicy(entry.tool_policy, entry, source) if entry.tool_policy is not None else None,
     )
 
 

@@ -51,7 +51,7 @@ _LINE_WORDS: dict[str, int] = {
 }  # fmt: skip
 _LINE_TRIES = 3
 _MAX_NOTE = 2000
-_NO_TERMINAL = "denied without asking: no terminal to ask on (non_interactive='deny')"
+_NO_TERMINAL = "no terminal to ask on (non_interactive='deny')"
 
 
 def approval_panel(request: ApprovalRequest) -> Panel:
@@ -104,9 +104,9 @@ class TerminalApproval:
         interactive = self._input is not None or (self._line_input is None and _isatty(sys.stdin))
         console = self._console or Console(highlight=False, emoji=False, markup=False, stderr=not interactive)
         if not interactive and self._line_input is None and self._non_interactive == "deny":
-            result = ApprovalResult(decision="deny", note=_NO_TERMINAL)
+            result = ApprovalResult(decision="deny", note=_NO_TERMINAL, asked=False)  # nobody decided
             console.print(approval_panel(request))
-            console.print(Text(f"Denied: {_NO_TERMINAL}.", style="yellow"))
+            console.print(Text(f"Denied without asking: {_NO_TERMINAL}.", style="yellow"))
             return result
         console.print(approval_panel(request))
         try:
@@ -155,9 +155,9 @@ class TerminalApproval:
                     note = await read_plain_line("Note (optional): ", console=console, stream=stream)
                     return _with_note(chosen, note)
                 console.print(Text("Answer o, s, a or d.", style="yellow"))
-        except EOFError:
-            return ApprovalResult(decision="deny", note="no answer: the input ended")
-        return ApprovalResult(decision="deny", note=f"no valid answer after {_LINE_TRIES} tries")
+        except EOFError:  # nobody decided: the refusal must not say the user refused it
+            return ApprovalResult(decision="deny", note="the input ended before an answer", asked=False)
+        return ApprovalResult(decision="deny", note=f"no valid answer after {_LINE_TRIES} tries", asked=False)
 
 
 def terminal_approval(
