@@ -533,10 +533,14 @@ function updateEmpty() {
 }
 
 async function refresh() {
+  // Only a card shown before the list was asked for can be missing from it for a reason: one the
+  // stream showed while the list was on its way is newer than the list.
+  const shown = new Set(Array.from(document.getElementById("questions").children, (card) => card.id));
   const waiting = await (await fetch("/api/questions")).json();
   const ids = new Set(waiting.map((question) => "q-" + question.id));
   for (const card of Array.from(document.getElementById("questions").children)) {
-    if (!ids.has(card.id)) { card.remove(); }  // answered elsewhere, timed out or withdrawn
+    // answered elsewhere, timed out or withdrawn
+    if (shown.has(card.id) && !ids.has(card.id)) { card.remove(); }
   }
   waiting.forEach(showQuestion);
   updateEmpty();

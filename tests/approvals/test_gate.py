@@ -175,8 +175,17 @@ async def test_a_waiting_approval_ends_with_the_calls_cancellation(server: Stdio
 
     with anyio.fail_after(BOUND):
         async with Client(server, mode="legacy", approval_callback=waits) as client:
-            with anyio.move_on_after(0.5) as scope:
-                await client.call_tool("write_note", {"text": "x"})
+            # Cancelled once the person is being asked (a fixed 0.5 s could end before that on a
+            # busy machine, and the call would not have reached its callback yet).
+            with anyio.CancelScope() as scope:
+                async with anyio.create_task_group() as tg:
+
+                    async def cancel_once_asked() -> None:
+                        await started.wait()
+                        scope.cancel()
+
+                    tg.start_soon(cancel_once_asked)
+                    await client.call_tool("write_note", {"text": "x"})
             assert scope.cancelled_caught and started.is_set()
             assert await ran(client) == []
 

@@ -397,8 +397,17 @@ async def test_a_waiting_callback_ends_with_the_calls_cancellation(peer: Peer) -
 
     with anyio.fail_after(BOUND):
         async with Client(peer.server, approval_callback=waits) as client:
-            with anyio.move_on_after(0.2) as scope:
-                await client.call_tool("write")
+            # Cancelled once the person is being asked (a fixed 0.2 s could end before that on a
+            # busy machine, and the call would not have reached its callback yet).
+            with anyio.CancelScope() as scope:
+                async with anyio.create_task_group() as tg:
+
+                    async def cancel_once_asked() -> None:
+                        await started.wait()
+                        scope.cancel()
+
+                    tg.start_soon(cancel_once_asked)
+                    await client.call_tool("write")
             assert scope.cancelled_caught and started.is_set()
             assert text(await client.call_tool("look")) == "ran look"  # the client goes on
     assert peer.runs == ["look"]

@@ -135,9 +135,16 @@ def element_text_until(driver: Any, element_id: str, condition: Callable[[str], 
 
 
 def click_in_view(driver: Any, element_id: str) -> None:
+    """Click a button of the view; found again if the view re-rendered it between finding and clicking
+    (a stale element: the click never happened, so it is simply tried again)."""
+
+    def click(d: Any) -> bool:
+        d.find_element("id", element_id).click()
+        return True
+
     enter_view(driver)
     try:
-        driver.find_element("id", element_id).click()
+        wait_until(driver, click, WAIT)
     finally:
         driver.switch_to.default_content()
 

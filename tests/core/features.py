@@ -19,7 +19,7 @@ def features_server(transport: str, http_url: str, stdio_command: tuple[str, lis
     return StdioServerParameters(command, args)
 
 
-async def wait_for(items: list[Any], count: int, seconds: float = 10.0) -> list[Any]:
+async def wait_for(items: list[Any], count: int, seconds: float = 30.0) -> list[Any]:
     """Wait (bounded) until ``items`` has at least ``count`` entries; return them."""
     with anyio.move_on_after(seconds):
         while len(items) < count:  # noqa: ASYNC110 - polling a plain list the callback appends to

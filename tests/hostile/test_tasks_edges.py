@@ -151,8 +151,18 @@ async def test_a_poll_the_server_fails_is_its_error_not_a_lost_task(journal: Pat
 async def test_cancelling_the_call_cancels_the_task(journal: Path) -> None:
     with anyio.fail_after(TEST_TIMEOUT):
         async with Client(server(journal), tasks=True) as client:
-            with anyio.move_on_after(1.0) as scope:
-                await client.call_tool("endless")
+            # Cancelled once the client polls the task (it knows the task's id), not after a fixed
+            # second: on a busy machine the task may not exist yet by then.
+            with anyio.CancelScope() as scope:
+                async with anyio.create_task_group() as tg:
+
+                    async def cancel_once_polled() -> None:
+                        while not received(journal, "tasks/get"):  # noqa: ASYNC110 - a file the server writes
+                            await anyio.sleep(0.05)
+                        scope.cancel()
+
+                    tg.start_soon(cancel_once_polled)
+                    await client.call_tool("endless")
             assert scope.cancelled_caught
     assert [params["taskId"] for _, params in received(journal, "tasks/cancel")] == ["task-1-endless"]
 

@@ -101,7 +101,7 @@ async def test_fastmcp_progress_and_logs(fastmcp_url: str, era: str) -> None:
                 progress_callback=lambda p, t, m: seen.append((p, t, m)),
             )
             assert text_of(await client.call_tool("chatty")) == "logged"
-            with anyio.move_on_after(5):
+            with anyio.move_on_after(30):  # a bound on the wait, not a time the logs must beat
                 while len(logs) < 2:  # noqa: ASYNC110 - the callback appends to a plain list
                     await anyio.sleep(0.05)
     assert text_of(result) == "counted to 3"

@@ -26,11 +26,6 @@ import os
 import sys
 import time
 
-from _serve import serve, transport_parser
-from mcp.server.mcpserver import Context, MCPServer
-from mcp_types import ToolAnnotations
-from pydantic import BaseModel
-
 
 def _note(env: str, line: str, *, create: bool = True) -> None:
     path = os.environ.get(env)
@@ -73,6 +68,16 @@ if crash_after is not None and _starts() >= int(crash_after):
     _note("RESTART_STARTS", str(os.getpid()), create=False)
     sys.stderr.write("boom at start\n")
     sys.exit(3)
+
+# The heavy imports come after the crash above: a start that crashes is over in the time Python takes
+# to start (0.1 s at a load of 12 on 2 cores), well inside the 5 s a group's health() gives the
+# reconnect its ping sets off. With the imports first it took 3-4.6 s there, so three attempts never
+# fitted, no look ever read "boom at start" and test_group_keeps_servers timed out.
+from _serve import serve, transport_parser  # noqa: E402
+from mcp.server.mcpserver import Context, MCPServer  # noqa: E402
+from mcp_types import ToolAnnotations  # noqa: E402
+from pydantic import BaseModel  # noqa: E402
+
 _note("RESTART_STARTS", str(os.getpid()))
 print(f"restart server starting, pid {os.getpid()}", file=sys.stderr, flush=True)
 

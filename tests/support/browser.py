@@ -65,6 +65,37 @@ def closed_text(driver: Any) -> str:
     return wait_until(driver, shown)
 
 
+# Run in every document of a watched tab before the page's own scripts (over the DevTools protocol, so
+# the page's CSP does not apply): counts the page's event streams that have opened.
+_COUNT_STREAMS = """
+if (!window.__testStreams) {
+  window.__testStreams = {opened: 0};
+  const Native = window.EventSource;
+  window.EventSource = class extends Native {
+    constructor(...args) {
+      super(...args);
+      this.addEventListener("open", () => { window.__testStreams.opened += 1; });
+    }
+  };
+}
+"""
+
+
+def watch_streams(driver: Any) -> None:
+    """Count the event streams of the pages the current tab loads from now on (``stream_opened``)."""
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": _COUNT_STREAMS})
+
+
+def stream_opened(driver: Any, timeout: float = STEP_TIMEOUT) -> None:
+    """Wait until the page in the current tab has its event stream open.
+
+    Our pages tell their server the tab is there by holding an event stream open, and a tab closed
+    before its stream ever opened is never noticed: a test that closes or reloads a tab waits for this
+    first (a fixed sleep was too short on a busy machine).
+    """
+    wait_until(driver, lambda d: d.execute_script("return (window.__testStreams || {}).opened > 0"), timeout)
+
+
 def _missing() -> str | None:
     for path in (CHROMIUM, CHROMEDRIVER):
         if not path.exists():
@@ -95,6 +126,7 @@ class Browser:
         def load() -> None:
             if self.new_tab:
                 self.driver.switch_to.new_window("tab")
+                watch_streams(self.driver)
             self.driver.get(url)
 
         await anyio.to_thread.run_sync(load)
@@ -128,6 +160,7 @@ def _chromium() -> Iterator[Any]:
         options.add_argument(flag)
     driver = webdriver.Chrome(options=options, service=Service(executable_path=str(CHROMEDRIVER)))
     driver.set_page_load_timeout(STEP_TIMEOUT)
+    watch_streams(driver)  # the first tab, which every test keeps (new tabs are watched as they open)
     try:
         yield driver
     finally:

@@ -16,7 +16,7 @@ import anyio
 import pytest
 
 from mcp_client import Client, ToolCallDenied, ToolPolicy
-from tests.support.browser import Browser, closed_text
+from tests.support.browser import Browser, closed_text, stream_opened
 from tests.ui_adapters._approval_helpers import text_of
 from tests.ui_adapters.test_browser_form import screenshot
 from ui_adapters import browser_approval
@@ -123,8 +123,8 @@ async def test_closing_the_tab_denies(browser: Browser, approvals_url: str) -> N
                 tg.start_soon(call, client, "plain", {"text": "x"}, outcome)
                 await browser.wait_opened()
                 driver = browser.driver
-                await browser.run(lambda: by_id(driver, "deny"))  # the page is up, its stream open
-                await anyio.sleep(1)
+                # A tab is noticed once its stream is open (a 1 s sleep was too short under load).
+                await browser.run(stream_opened, driver)
                 await browser.run(driver.close)
                 await browser.run(lambda: driver.switch_to.window(driver.window_handles[0]))
     assert outcome.denied is not None and outcome.denied.note == "the approval page was closed"

@@ -21,7 +21,7 @@ import httpx
 import pytest
 
 from mcp_client import Client
-from tests.support.browser import STEP_TIMEOUT, Browser, closed_text
+from tests.support.browser import STEP_TIMEOUT, Browser, closed_text, stream_opened
 from ui_adapters import BrowserFormAdapter
 
 pytestmark = [pytest.mark.anyio, pytest.mark.browser]
@@ -318,20 +318,28 @@ async def test_closing_the_tab_cancels(forms_http_url: str, browser: Browser, er
         async with Client(forms_http_url, mode=era, elicitation_callback=adapter) as client:
             async with asking(browser, client, MESSAGE, EVERY_KIND) as (call, _):
                 await browser.run(fill_required_only, browser.driver)  # half-way through, then gone
+                await browser.run(stream_opened, browser.driver)  # a tab is noticed once its stream is up
                 await browser.run(close_tab, browser.driver)
                 action, content = await call.received()
     assert (action, content) == ("cancel", None)
 
 
 async def test_a_reload_is_not_a_closed_tab(forms_http_url: str, browser: Browser) -> None:
-    adapter = BrowserFormAdapter(open_browser=browser.open, timeout=BOUND, closed_tab_grace=2.0)
+    # The grace is the time the reloaded page has to open its stream again: 2 s was near what a reload
+    # takes on a busy machine.
+    grace = 6.0
+    adapter = BrowserFormAdapter(open_browser=browser.open, timeout=BOUND, closed_tab_grace=grace)
     with anyio.fail_after(BOUND):
         async with Client(forms_http_url, mode="legacy", elicitation_callback=adapter) as client:
             async with asking(
                 browser, client, MESSAGE, {"type": "object", "properties": {"ok": {"type": "boolean"}}}
             ) as (call, _):
+                await browser.run(stream_opened, browser.driver)
+                reloaded = anyio.current_time()
                 await browser.run(lambda: browser.driver.refresh())
-                await anyio.sleep(2.5)  # longer than the grace: a closed tab would have been cancelled
+                await browser.run(stream_opened, browser.driver)  # the reloaded page's own stream
+                # longer than the grace: a closed tab would have been cancelled by now
+                await anyio.sleep(max(0.0, grace + 0.5 - (anyio.current_time() - reloaded)))
                 assert not call.done.is_set()
                 await browser.run(click, browser.driver, "field-0-0")
                 await browser.run(click, browser.driver, "accept")

@@ -141,6 +141,62 @@ async def test_the_page_answers_a_question(bistro_app: str, browser: Browser) ->
     }
 
 
+# Run before the page's own script: its list of waiting questions, once answered, is held back until a
+# question's card is on the page (bounded), as a slow answer to that request would be; ``heldLists``
+# counts the lists handed to the page.
+HOLD_THE_LIST = """
+const nativeFetch = window.fetch;
+window.heldLists = 0;
+window.fetch = async (...args) => {
+  const response = await nativeFetch(...args);
+  if (String(args[0]) !== "/api/questions") { return response; }
+  const data = await response.json();
+  const until = Date.now() + 20000;
+  while (!document.querySelector(".question") && Date.now() < until) {
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  window.heldLists += 1;
+  return {status: response.status, json: async () => data};
+};
+"""
+
+
+@pytest.mark.browser
+async def test_a_question_that_arrives_while_the_page_reads_the_list_stays(
+    bistro_app: str, browser: Browser
+) -> None:
+    """The list the page asked for before the question existed comes back after the stream showed the
+    question: the card must stay (it was removed as "answered elsewhere", the question still waiting)."""
+
+    def call_book_table(driver: Any) -> None:
+        from selenium.webdriver.support.select import Select
+
+        driver.switch_to.new_window("tab")  # the script stays with this tab, closed after the test
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOLD_THE_LIST})
+        driver.get(bistro_app)
+        wait_for(driver, lambda d: d.find_elements("css selector", "#tool option"))
+        Select(driver.find_element("id", "tool")).select_by_visible_text("book_table")
+        driver.find_element("css selector", "#call button").click()
+
+    def answer(driver: Any) -> str:
+        # The page has read the list that was asked for before the question (after its card showed).
+        wait_for(driver, lambda d: d.execute_script("return window.heldLists") >= 1)
+        card = wait_for(driver, lambda d: d.find_elements("css selector", ".question"))[0]
+        card.find_element("css selector", "input[type=radio][value=true]").click()
+        card.find_element("css selector", "button[name=accept]").click()
+        return wait_for(
+            driver,
+            lambda d: [
+                li.text for li in d.find_elements("css selector", "#results li") if "SUCCESS" in li.text
+            ],
+        )[0]
+
+    with anyio.fail_after(BOUND):
+        await browser.run(call_book_table, browser.driver)
+        result = await browser.run(answer, browser.driver)
+    assert result == "book_table: [SUCCESS] Booked for 2025-12-26"
+
+
 @pytest.mark.browser
 async def test_the_page_shows_server_text_as_text(forms_app: str, browser: Browser) -> None:
     schema = {
