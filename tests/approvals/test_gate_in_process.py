@@ -351,7 +351,7 @@ async def test_a_callback_that_raises_denies_and_is_the_cause(
     assert isinstance(error.__cause__, _Broken) and str(error.__cause__) == "the approval UI crashed"
     assert str(error) == (
         "the call of tool 'write' on gate-peer was denied (the approval callback failed) and not sent to "
-        "the server: fix the approval_callback (its error is logged above)"
+        "the server: fix the approval_callback: it raised _Broken (its error is logged above)"
     )
     assert (error.reason, error.by_user, error.note) == ("the approval callback failed", False, None)
     assert audit == [

@@ -232,6 +232,42 @@ async def test_tool_bridge_tells_the_model_nobody_approved_a_call_nobody_decided
     }
 
 
+class _Broken(Exception):
+    pass
+
+
+async def test_tool_bridge_tells_the_model_the_app_could_not_get_an_approval() -> None:
+    """An ``approval_callback`` that raises: not the app's policy (nothing forbids the tool), nor the
+    user's refusal; the model reads that no approval could be got, and not to retry. The app's error
+    names the callback's failure and what it raised, not its text."""
+
+    async def broken(context: Any, request: Any) -> ApprovalResult:
+        raise _Broken("secret detail of the approval UI")
+
+    with anyio.fail_after(BOUND):
+        async with Client(
+            approvals_server(), mode="legacy", tool_policy=ToolPolicy(), approval_callback=broken
+        ) as client:
+            bridge = ToolBridge(client)
+            await bridge.openai_tools()
+            failed = await bridge.run_openai(
+                {"id": "c1", "function": {"name": "write_note", "arguments": '{"text": "x"}'}}
+            )
+            with pytest.raises(ToolCallDenied) as denied:
+                await client.call_tool("write_note", {"text": "x"})
+            assert await ran(client) == []
+    assert failed == {
+        "role": "tool",
+        "tool_call_id": "c1",
+        "content": "Error: The app could not get an approval for this call of write_note, so it was not "
+        "run. Do not retry it; go on without it, or tell the user it could not be approved.",
+    }
+    assert str(denied.value) == (
+        "the call of tool 'write_note' on approvals-server was denied (the approval callback failed) and "
+        "not sent to the server: fix the approval_callback: it raised _Broken (its error is logged above)"
+    )
+
+
 async def test_pydantic_ai_reads_the_refusal_without_a_retry() -> None:
     from pydantic_ai import Agent
     from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import anyio
 
 from mcp_client._approvals.audit import Audit, Source, record
-from mcp_client._approvals.request import NOBODY_DECIDED, ApprovalRequest, ApprovalResult
+from mcp_client._approvals.request import CALLBACK_FAILED, NOBODY_DECIDED, ApprovalRequest, ApprovalResult
 from mcp_client._approvals.store import approval_key
 from mcp_client._errors import MCPClientError, ToolCallDenied
 from mcp_client._session.context import ClientRequestContext
@@ -57,8 +57,6 @@ _APPROVED_BY_APP: ContextVar[Literal["app", "settled"] | None] = ContextVar(
 )
 """Inside ``approved_by_app()``: ``"app"`` (the gate logs the app's approval), ``"settled"`` (the
 person's answer was logged by ``settle_approval``: the gate adds no line), else ``None``."""
-
-_CALLBACK_FAILED = "the approval callback failed"
 
 
 def check_approval_options(policy: ToolPolicy | None, callback: ApprovalCallback | None) -> None:
@@ -269,9 +267,12 @@ class ApprovalGate:
         the denial's cause."""
         server, name = request.server, request.tool
         if result is None:
-            audit = Audit(server, name, _CALLBACK_FAILED, "deny", asked=True, source="callback")
+            audit = Audit(server, name, CALLBACK_FAILED, "deny", asked=True, source="callback")
+            # The exception's type, not its text or traceback (logged above): the message may reach a user.
+            raised = f": it raised {type(failure).__name__}" if failure is not None else ""
+            fix = f"fix the approval_callback{raised} (its error is logged above)"
             try:
-                self._settle(audit, arguments, fix="fix the approval_callback (its error is logged above)")
+                self._settle(audit, arguments, fix=fix)
             except ToolCallDenied as denied:
                 raise denied from failure  # the traceback shows what the callback raised
             return
@@ -300,7 +301,7 @@ class ApprovalGate:
             return
         # The callback answered for nobody (no terminal, no page, no answer in time): its note is the why.
         nobody_decided = audit.source == "callback" and not audit.asked
-        by_user = audit.source != "policy" and audit.rule != _CALLBACK_FAILED and not nobody_decided
+        by_user = audit.source != "policy" and audit.rule != CALLBACK_FAILED and not nobody_decided
         said = (f"; the user said: {audit.note}" if by_user else f": {audit.note}") if audit.note else ""
         raise ToolCallDenied(
             f"the call of tool {audit.tool!r} on {audit.server} was denied ({audit.rule}) and not sent "

@@ -22,6 +22,10 @@ NOBODY_DECIDED = "nobody decided"
 "...not sent to the server: nobody decided: <note>"): true whether nobody could be asked or nobody
 answered in time."""
 
+CALLBACK_FAILED = "the approval callback failed"
+"""The ``reason`` of the ``ToolCallDenied`` for a call whose ``approval_callback`` raised or answered
+something that is not an ``ApprovalResult``: the app could not get an approval (nobody refused it)."""
+
 
 @dataclass(frozen=True)
 class ApprovalRequest:

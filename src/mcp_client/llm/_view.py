@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from mcp_client._approvals.request import CALLBACK_FAILED
+
 if TYPE_CHECKING:
     from mcp_client._errors import ToolCallDenied
 
@@ -188,8 +190,9 @@ DENIED_META = "mcp_client/tool_call_denied"
 
 def denied_result(name: str, denied: ToolCallDenied) -> CallToolResult:
     """The error result the model reads for a call the client's tool policy, or the user, refused; or
-    that nobody approved (nobody to ask, no answer in time): the model is told so, and not to retry it,
-    as a call that asks again would be left unanswered again."""
+    that nobody approved (nobody to ask, no answer in time), or whose approval the app could not get (its
+    approval callback failed): the model is told so, and not to retry it, as a call that asks again
+    would be left unanswered again."""
     if denied.by_user:
         message = f"The user refused this call of {name}: it was not run."
         if denied.note:
@@ -199,6 +202,11 @@ def denied_result(name: str, denied: ToolCallDenied) -> CallToolResult:
         message = (
             f"Nobody approved this call of {name}, so it was not run{why}. It needs a person's approval: "
             "do not retry it; go on without it, or tell the user it needs their approval."
+        )
+    elif denied.reason == CALLBACK_FAILED:
+        message = (
+            f"The app could not get an approval for this call of {name}, so it was not run. "
+            "Do not retry it; go on without it, or tell the user it could not be approved."
         )
     else:
         message = f"The app's tool policy does not allow {name}: the call was not run."
