@@ -182,6 +182,17 @@ async def test_an_http_500_names_the_server_without_the_password(plain_url: str)
 
 
 @pytest.mark.anyio
+async def test_an_http_404_names_the_server_without_the_password(plain_url: str) -> None:
+    """A path the server does not serve: its 404 (no session yet) is the error the handshake reports."""
+    url = plain_url.replace("/mcp", "/elsewhere")
+    with anyio.fail_after(BOUND), pytest.raises(MCPClientError) as caught:
+        async with Client(_with_credentials(url), mode="legacy", transport="http", reconnect=False):
+            pass
+    assert f"HTTP 404 from {url}" in str(caught.value)
+    assert SECRET not in _shown(caught.value)
+
+
+@pytest.mark.anyio
 async def test_a_server_that_stopped_is_named_without_the_password(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG, logger="mcp_client")
     with anyio.fail_after(BOUND):

@@ -10,6 +10,7 @@ every byte it receives: after a refused redirect it must have received nothing, 
 from __future__ import annotations
 
 import json
+import traceback
 from collections.abc import AsyncIterator, Generator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -168,3 +169,31 @@ async def test_a_redirect_loop_fails_with_a_client_error_after_three_hops(
         assert _text(await client.call_tool("echo", {"text": "after"})) == "after"
     calls = [m for m in hostile.requests(tag) if m.get("method") == "tools/call"]
     assert len(calls) == 1 + 3 + 1  # the call, three hops followed, then the echo
+
+
+@pytest.mark.parametrize("case", ["another-origin", "method-changing", "loop", "invalid"])
+async def test_a_refused_redirect_names_the_endpoint_without_its_password(
+    hostile: HostileServer, tag: str, case: str
+) -> None:
+    """An endpoint given as ``http://user:s3cret@host/...``: each refusal names it as the user knows it,
+    without ``user:s3cret@`` (neither in the message nor anywhere in the traceback)."""
+    url = hostile.url(tag)
+    where = _path(hostile, tag)
+    async with no_leaks(), listener() as elsewhere:
+        location, status, says = {
+            "another-origin": (elsewhere.url, 307, f"{url} redirected POST to another origin"),
+            "method-changing": (f"{where}&redirected=1", 302, f"{url} answered POST with an HTTP 302"),
+            "loop": (
+                where,
+                307,
+                f"{url} redirected POST more than 3 times; an MCP endpoint does not move: "
+                "connect to its final URL directly",
+            ),
+            "invalid": ("http://h:abc/", 307, f"{url} redirected POST to an invalid URL 'http://h:abc/'"),
+        }[case]
+        secret_url = url.replace("http://", "http://user:s3cret@", 1)
+        async with Client(secret_url, mode="legacy", timeout=5) as client:
+            with anyio.fail_after(BOUND), pytest.raises(ProtocolError) as caught:
+                await client.call_tool("redirect", {"status": status, "location": location})
+    assert says in str(caught.value)
+    assert "s3cret" not in "".join(traceback.format_exception(caught.value))

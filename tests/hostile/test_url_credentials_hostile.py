@@ -1,0 +1,68 @@
+"""A streamable HTTP endpoint given as ``http://user:s3cret@host/...``, against the hostile server: each
+way a call can fail names the endpoint as the user knows it, without ``user:s3cret@``, in the message
+and anywhere in the traceback (``tests/core/test_url_credentials.py`` checks the well-behaved paths
+against a real server behind a Basic-auth gate; these are the failures only a hostile server gives).
+"""
+
+from __future__ import annotations
+
+import traceback
+
+import anyio
+import pytest
+
+from mcp_client import Client, MCPClientError, SessionExpiredError
+from tests.hostile.conftest import HostileServer
+
+pytestmark = pytest.mark.anyio
+
+BOUND = 30
+SECRET = "s3cret"
+LIMIT = 1 << 20
+
+CASES = {
+    "not_json": ["{url}: the server sent something that is not JSON: '<html>"],
+    "not_jsonrpc": ["{url}: the server sent a message without jsonrpc"],
+    "unknown_id": ["{url} answered request ", " with a response for 987654321"],
+    "wrong_content_type": [
+        "{url} answered 'tools/call' with HTTP 200 and content type 'text/html'; expected application/json"
+    ],
+    "empty_200": ["{url} answered a request with an empty body (HTTP 200)"],
+    "http_500": ["HTTP 500 Internal Server Error from {url}: boom: the database is on fire"],
+    "http_500_huge": [f"{{url}} sent a message larger than {LIMIT} bytes"],  # the error body, bounded
+    "sse_truncated": ["{url} closed the stream for request ", "and gave no event id to resume from"],
+    "stream_never_answers": ["{url} never answered request ", "(from event 'stuck-1') brought nothing new"],
+    "huge_json": [f"{{url}} sent a message larger than {LIMIT} bytes"],
+    "huge_sse_event": [f"{{url}} sent an SSE event larger than {LIMIT} bytes"],
+}
+
+
+@pytest.mark.parametrize("tool", sorted(CASES))
+async def test_each_failure_names_the_endpoint_without_its_password(
+    hostile: HostileServer, tag: str, tool: str
+) -> None:
+    url = hostile.url(tag)
+    secret_url = url.replace("http://", f"http://user:{SECRET}@", 1)
+    with anyio.fail_after(BOUND):
+        async with Client(secret_url, mode="legacy", timeout=10, max_message_bytes=LIMIT) as client:
+            assert client.server == url
+            with pytest.raises(MCPClientError) as caught:
+                await client.call_tool(tool, {})
+    message = str(caught.value)
+    for part in CASES[tool]:
+        assert part.format(url=url) in message, message
+    assert SECRET not in "".join(traceback.format_exception(caught.value))
+
+
+async def test_a_forgotten_session_names_the_endpoint_without_its_password(
+    hostile: HostileServer, tag: str
+) -> None:
+    """A server that forgets every session (HTTP 404 on our session id, again after a new one)."""
+    url = hostile.url(tag) + "&forgetful=1"
+    secret_url = url.replace("http://", f"http://user:{SECRET}@", 1)
+    with anyio.fail_after(BOUND):
+        async with Client(secret_url, mode="legacy", timeout=10) as client:
+            with pytest.raises(SessionExpiredError) as caught:
+                await client.call_tool("echo", {"text": "one"})
+    assert f"{url} no longer knows our session (HTTP 404)" in str(caught.value)
+    assert SECRET not in "".join(traceback.format_exception(caught.value))
