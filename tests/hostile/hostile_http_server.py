@@ -295,6 +295,15 @@ async def _null_id(
     await send_body(writer, 200, text_result({"id": None}, "whose?"))
 
 
+@tool("notification_as_answer")
+async def _notification_as_answer(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """A JSON body that is a notification, where the request's response belongs."""
+    note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "hi"}}
+    await send_body(writer, 200, note)
+
+
 @tool("result_and_error")
 async def _both(server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any) -> None:
     reply = text_result(message, "both")

@@ -27,6 +27,9 @@ CASES = {
     "wrong_content_type": [
         "{url} answered 'tools/call' with HTTP 200 and content type 'text/html'; expected application/json"
     ],
+    "notification_as_answer": [
+        "{url} answered a request with a 'notifications/message' message, not a response"
+    ],
     "empty_200": ["{url} answered a request with an empty body (HTTP 200)"],
     "http_500": ["HTTP 500 Internal Server Error from {url}: boom: the database is on fire"],
     "http_500_huge": [f"{{url}} sent a message larger than {LIMIT} bytes"],  # the error body, bounded
