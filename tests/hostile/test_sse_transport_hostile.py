@@ -497,13 +497,16 @@ async def test_a_failed_call_names_the_server_and_its_endpoint_without_the_passw
 
 
 async def test_the_log_names_the_server_without_its_password(caplog: pytest.LogCaptureFixture) -> None:
-    """A malformed message and an answer never acknowledged: warnings naming the server as shown."""
+    """A malformed message, a stray response and a notification never acknowledged: log lines naming
+    the server as shown."""
 
     async def respond(stream: SocketStream, message: dict[str, object], server: Server) -> bool:
         if message.get("method") != "tools/call" or server.event_stream is None:
             return False
         await accepted(stream)
         await server.event_stream.send(b"event: message\ndata: {not json\n\n")
+        stray = b'event: message\ndata: {"jsonrpc": "2.0", "id": 424242, "result": {}}\n\n'
+        await server.event_stream.send(stray)  # a response for no request of ours
         await answer_on_stream(server, json.dumps(message).encode())
         return True
 
@@ -512,7 +515,7 @@ async def test_the_log_names_the_server_without_its_password(caplog: pytest.LogC
             await anyio.sleep_forever()  # never acknowledged
         await answered_post(respond)(stream, method, path, body, server)
 
-    caplog.set_level("WARNING", logger="mcp_client")
+    caplog.set_level("DEBUG", logger="mcp_client")
     with anyio.fail_after(TEST_TIMEOUT):
         async with serving(handle) as server:
             transport = SSETransport(_with_password(server.url), timeout=1)
@@ -523,5 +526,38 @@ async def test_the_log_names_the_server_without_its_password(caplog: pytest.LogC
                 )
     lines = [record.getMessage() for record in caplog.records if record.name.startswith("mcp_client")]
     assert any(line.startswith(f"{server.url}: ignoring a malformed message") for line in lines), lines
+    assert f"{server.url}: ignoring a response for unknown request 424242" in lines, lines
     assert f"{server.url} did not acknowledge a notifications/cancelled within 1s" in lines, lines
     assert not [line for line in lines if "s3cret" in line]
+
+
+async def test_a_call_cut_short_by_closing_names_the_server_without_its_password() -> None:
+    """The client closes while a call waits for its answer: the call fails saying so."""
+
+    async def respond(stream: SocketStream, message: dict[str, object], server: Server) -> bool:
+        if message.get("method") != "tools/call":
+            return False
+        server.posts.append(message)
+        await accepted(stream)  # and never answered
+        return True
+
+    failures: list[BaseException] = []
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with serving(answered_post(respond)) as server, anyio.create_task_group() as tasks:
+            transport = SSETransport(_with_password(server.url), timeout=60)
+            async with Client(transport, mode="legacy", timeout=60) as client:
+
+                async def call() -> None:
+                    try:
+                        await client.call_tool("echo", {})
+                    except MCPClientError as exc:
+                        failures.append(exc)
+
+                tasks.start_soon(call)
+                with anyio.fail_after(TEST_TIMEOUT):
+                    while not [p for p in server.posts if p.get("method") == "tools/call"]:  # noqa: ASYNC110
+                        await anyio.sleep(0.05)
+    (failure,) = failures
+    assert isinstance(failure, MCPConnectionError)
+    assert str(failure) == f"the connection to {server.url} was closed"
+    assert "s3cret" not in "".join(traceback.format_exception(failure))

@@ -11,7 +11,7 @@ import traceback
 import anyio
 import pytest
 
-from mcp_client import Client, MCPClientError, SessionExpiredError
+from mcp_client import Client, MCPClientError
 from tests.hostile.conftest import HostileServer
 
 pytestmark = pytest.mark.anyio
@@ -57,15 +57,22 @@ async def test_each_failure_names_the_endpoint_without_its_password(
     assert SECRET not in "".join(traceback.format_exception(caught.value))
 
 
-async def test_a_forgotten_session_names_the_endpoint_without_its_password(
-    hostile: HostileServer, tag: str
+SESSION_CASES = {
+    # every session forgotten at once (HTTP 404 on our session id, again after a new one)
+    "forgetful=1": "{url} no longer knows our session (HTTP 404)",
+    # a session id that could not be sent back
+    "unicode_session=1": "{url} gave a session id (Mcp-Session-Id) with characters other than visible ASCII",
+}
+
+
+@pytest.mark.parametrize("flag", sorted(SESSION_CASES))
+async def test_a_session_failure_names_the_endpoint_without_its_password(
+    hostile: HostileServer, tag: str, flag: str
 ) -> None:
-    """A server that forgets every session (HTTP 404 on our session id, again after a new one)."""
-    url = hostile.url(tag) + "&forgetful=1"
+    url = f"{hostile.url(tag)}&{flag}"
     secret_url = url.replace("http://", f"http://user:{SECRET}@", 1)
-    with anyio.fail_after(BOUND):
-        async with Client(secret_url, mode="legacy", timeout=10) as client:
-            with pytest.raises(SessionExpiredError) as caught:
-                await client.call_tool("echo", {"text": "one"})
-    assert f"{url} no longer knows our session (HTTP 404)" in str(caught.value)
+    with anyio.fail_after(BOUND), pytest.raises(MCPClientError) as caught:
+        async with Client(secret_url, mode="legacy", timeout=10, reconnect=False) as client:
+            await client.call_tool("echo", {"text": "one"})
+    assert SESSION_CASES[flag].format(url=url) in str(caught.value), str(caught.value)
     assert SECRET not in "".join(traceback.format_exception(caught.value))
