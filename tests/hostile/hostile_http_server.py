@@ -985,6 +985,9 @@ async def handle_mcp(
         if "get_stream=1" in request.target:
             await _get_stream(server, request, reader, writer)
             return
+        if "forget_on_resume=1" in request.target and request.headers.get("last-event-id"):
+            await send_body(writer, 404, error(None, -32600, "Session not found"))  # forgot it meanwhile
+            return
         if request.headers.get("last-event-id") == "stuck-1":  # stream_never_answers: nothing new
             await (await Sse(writer).start()).end()
             return

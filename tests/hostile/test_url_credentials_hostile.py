@@ -60,6 +60,8 @@ async def test_each_failure_names_the_endpoint_without_its_password(
 SESSION_CASES = {
     # every session forgotten at once (HTTP 404 on our session id, again after a new one)
     "forgetful=1": "{url} no longer knows our session (HTTP 404)",
+    # the session forgotten while the client resumes a broken response stream (its GET: HTTP 404)
+    "forget_on_resume=1": "{url} no longer knows our session (HTTP 404)",
     # a session id that could not be sent back
     "unicode_session=1": "{url} gave a session id (Mcp-Session-Id) with characters other than visible ASCII",
 }
@@ -73,6 +75,7 @@ async def test_a_session_failure_names_the_endpoint_without_its_password(
     secret_url = url.replace("http://", f"http://user:{SECRET}@", 1)
     with anyio.fail_after(BOUND), pytest.raises(MCPClientError) as caught:
         async with Client(secret_url, mode="legacy", timeout=10, reconnect=False) as client:
-            await client.call_tool("echo", {"text": "one"})
+            tool = "sse_truncated_with_id" if flag == "forget_on_resume=1" else "echo"
+            await client.call_tool(tool, {"text": "one"})
     assert SESSION_CASES[flag].format(url=url) in str(caught.value), str(caught.value)
     assert SECRET not in "".join(traceback.format_exception(caught.value))
