@@ -1048,6 +1048,9 @@ async def handle_mcp(
             writer.write(_head(202, {"content-type": "application/json", "transfer-encoding": "chunked"}))
             await _endless(writer, b"10000\r\n" + b" " * 65536 + b"\r\n", None, 1 << 30)
             return
+        if "refused_ack=1" in request.target:  # refuse it
+            await send_body(writer, 400, b"no notifications here", "text/plain")
+            return
         if "bad_gzip_ack=1" in request.target:  # a body that claims gzip and is not
             await send_body(writer, 202, b"not gzip", "application/json", {"content-encoding": "gzip"})
             return

@@ -6,6 +6,7 @@ against a real server behind a Basic-auth gate; these are the failures only a ho
 
 from __future__ import annotations
 
+import logging
 import traceback
 
 import anyio
@@ -79,3 +80,27 @@ async def test_a_session_failure_names_the_endpoint_without_its_password(
             await client.call_tool(tool, {"text": "one"})
     assert SESSION_CASES[flag].format(url=url) in str(caught.value), str(caught.value)
     assert SECRET not in "".join(traceback.format_exception(caught.value))
+
+
+ACK_CASES = {
+    "silent_ack=1": "{url} did not acknowledge a notifications/initialized within 2",
+    "endless_ack=1": f"{{url}} sent a message larger than {LIMIT} bytes",
+    "refused_ack=1": "{url} refused a notifications/initialized with HTTP 400: no notifications here",
+}
+
+
+@pytest.mark.parametrize("flag", sorted(ACK_CASES))
+async def test_a_bad_acknowledgement_is_logged_naming_the_endpoint_without_its_password(
+    hostile: HostileServer, tag: str, flag: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A notification's acknowledgement never sent, endless or a refusal: a warning, and the client goes
+    on."""
+    caplog.set_level(logging.WARNING, logger="mcp_client")
+    url = f"{hostile.url(tag)}&{flag}"
+    secret_url = url.replace("http://", f"http://user:{SECRET}@", 1)
+    with anyio.fail_after(BOUND):
+        async with Client(secret_url, mode="legacy", timeout=2, max_message_bytes=LIMIT) as client:
+            assert (await client.call_tool("echo", {"text": "after"})).content[0].text == "after"  # type: ignore[union-attr]
+    lines = [record.getMessage() for record in caplog.records if record.name.startswith("mcp_client")]
+    assert any(line.startswith(ACK_CASES[flag].format(url=url)) for line in lines), lines
+    assert not [line for line in lines if SECRET in line]
