@@ -104,3 +104,25 @@ async def test_a_bad_acknowledgement_is_logged_naming_the_endpoint_without_its_p
     lines = [record.getMessage() for record in caplog.records if record.name.startswith("mcp_client")]
     assert any(line.startswith(ACK_CASES[flag].format(url=url)) for line in lines), lines
     assert not [line for line in lines if SECRET in line]
+
+
+async def test_a_pool_too_small_names_the_endpoint_without_its_password(
+    hostile: HostileServer, tag: str
+) -> None:
+    """An app's httpx2 client capped below what MCP needs: refused on connecting, naming the server."""
+    import httpx2
+
+    def one_connection(
+        headers: dict[str, str] | None = None,
+        timeout: httpx2.Timeout | None = None,
+        auth: httpx2.Auth | None = None,
+    ) -> httpx2.AsyncClient:
+        return httpx2.AsyncClient(headers=headers, auth=auth, limits=httpx2.Limits(max_connections=1))
+
+    url = hostile.url(tag)
+    secret_url = url.replace("http://", f"http://user:{SECRET}@", 1)
+    with anyio.fail_after(BOUND), pytest.raises(MCPClientError) as caught:
+        async with Client(secret_url, mode="legacy", httpx_client_factory=one_connection):
+            pass
+    assert f"the httpx2 client for {url} allows 1 connection(s) at once" in str(caught.value), caught.value
+    assert SECRET not in "".join(traceback.format_exception(caught.value))
