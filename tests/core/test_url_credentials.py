@@ -219,6 +219,31 @@ async def test_a_server_that_stopped_is_named_without_the_password(caplog: pytes
 
 
 @pytest.mark.anyio
+async def test_a_notification_to_a_server_that_stopped_is_named_without_the_password() -> None:
+    """Not a request: ``notifications/roots/list_changed``, sent when the server is gone."""
+
+    async def roots(context: ClientRequestContext) -> list[Any]:
+        return []
+
+    with anyio.fail_after(BOUND):
+        with _serve() as url:
+            client = Client(_with_credentials(url), mode="legacy", reconnect=False, list_roots_callback=roots)
+            await client.__aenter__()
+            try:
+                assert text_of(await client.call_tool("echo", {"text": "hi"})) == "hi"
+            except BaseException:
+                await client.__aexit__(None, None, None)
+                raise
+        try:  # the server is gone
+            with pytest.raises(MCPConnectionError) as caught:
+                await client.send_roots_list_changed()
+        finally:
+            await client.__aexit__(None, None, None)
+    assert f"could not connect to {url} (" in str(caught.value)
+    assert SECRET not in _shown(caught.value)
+
+
+@pytest.mark.anyio
 @pytest.mark.parametrize("transport", ["auto", "http", "sse"])
 async def test_a_dead_port_is_named_without_the_password(transport: Any) -> None:
     with refused_loopback_port() as port, anyio.fail_after(BOUND):
