@@ -97,11 +97,15 @@ async def test_the_password_reaches_the_server_and_no_name_of_it(
     caplog.set_level(logging.DEBUG, logger="mcp_client")
     url = plain_url if where == "streamable" else sse_url
     with anyio.fail_after(BOUND):
+        # The gate's record is the server's (a module's tests share it, in any order): what came before.
+        async with Client(_with_credentials(url), mode="legacy", transport=transport) as earlier:
+            before = len(_gate_log(await earlier.call_tool("gate_log")))
+        caplog.clear()
         async with Client(_with_credentials(url), mode="legacy", transport=transport) as client:
             assert client.transport_kind == kind
             assert client.server == url
             assert (await client.call_tool("echo", {"text": "hi"})).content[0].text == "hi"  # type: ignore[union-attr]
-            log = _gate_log(await client.call_tool("gate_log"))
+            log = _gate_log(await client.call_tool("gate_log"))[before:]
     # Every request of this client carried the Basic credentials (a fallback's refused POST too).
     assert log and {entry["verdict"] for entry in log} == {"accepted"}
     lines = _our_log_lines(caplog)
@@ -281,6 +285,17 @@ async def test_an_http_500_names_the_server_without_the_password(plain_url: str)
 
 
 @pytest.mark.anyio
+async def test_an_http_404_names_the_server_without_the_password(plain_url: str) -> None:
+    """A path the server does not serve: its 404 (no session yet) is the error the handshake reports."""
+    url = plain_url.replace("/mcp", "/elsewhere")
+    with anyio.fail_after(BOUND), pytest.raises(MCPClientError) as caught:
+        async with Client(_with_credentials(url), mode="legacy", transport="http", reconnect=False):
+            pass
+    assert f"HTTP 404 from {url}" in str(caught.value)
+    assert SECRET not in _shown(caught.value)
+
+
+@pytest.mark.anyio
 async def test_a_server_that_stopped_is_named_without_the_password(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG, logger="mcp_client")
     with anyio.fail_after(BOUND):
@@ -300,6 +315,31 @@ async def test_a_server_that_stopped_is_named_without_the_password(caplog: pytes
     assert url in str(caught.value)
     assert SECRET not in _shown(caught.value)
     assert not [line for line in _our_log_lines(caplog) if SECRET in line]
+
+
+@pytest.mark.anyio
+async def test_a_notification_to_a_server_that_stopped_is_named_without_the_password() -> None:
+    """Not a request: ``notifications/roots/list_changed``, sent when the server is gone."""
+
+    async def roots(context: ClientRequestContext) -> list[Any]:
+        return []
+
+    with anyio.fail_after(BOUND):
+        with _serve() as url:
+            client = Client(_with_credentials(url), mode="legacy", reconnect=False, list_roots_callback=roots)
+            await client.__aenter__()
+            try:
+                assert text_of(await client.call_tool("echo", {"text": "hi"})) == "hi"
+            except BaseException:
+                await client.__aexit__(None, None, None)
+                raise
+        try:  # the server is gone
+            with pytest.raises(MCPConnectionError) as caught:
+                await client.send_roots_list_changed()
+        finally:
+            await client.__aexit__(None, None, None)
+    assert f"could not connect to {url} (" in str(caught.value)
+    assert SECRET not in _shown(caught.value)
 
 
 @pytest.mark.anyio

@@ -295,6 +295,15 @@ async def _null_id(
     await send_body(writer, 200, text_result({"id": None}, "whose?"))
 
 
+@tool("notification_as_answer")
+async def _notification_as_answer(
+    server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any
+) -> None:
+    """A JSON body that is a notification, where the request's response belongs."""
+    note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "hi"}}
+    await send_body(writer, 200, note)
+
+
 @tool("result_and_error")
 async def _both(server: Server, request: Request, message: dict[str, Any], reader: Any, writer: Any) -> None:
     reply = text_result(message, "both")
@@ -976,6 +985,9 @@ async def handle_mcp(
         if "get_stream=1" in request.target:
             await _get_stream(server, request, reader, writer)
             return
+        if "forget_on_resume=1" in request.target and request.headers.get("last-event-id"):
+            await send_body(writer, 404, error(None, -32600, "Session not found"))  # forgot it meanwhile
+            return
         if request.headers.get("last-event-id") == "stuck-1":  # stream_never_answers: nothing new
             await (await Sse(writer).start()).end()
             return
@@ -1035,6 +1047,9 @@ async def handle_mcp(
         if "endless_ack" in request.target:  # answer it with a body that never ends
             writer.write(_head(202, {"content-type": "application/json", "transfer-encoding": "chunked"}))
             await _endless(writer, b"10000\r\n" + b" " * 65536 + b"\r\n", None, 1 << 30)
+            return
+        if "refused_ack=1" in request.target:  # refuse it
+            await send_body(writer, 400, b"no notifications here", "text/plain")
             return
         if "bad_gzip_ack=1" in request.target:  # a body that claims gzip and is not
             await send_body(writer, 202, b"not gzip", "application/json", {"content-encoding": "gzip"})

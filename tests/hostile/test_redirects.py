@@ -12,6 +12,7 @@ from __future__ import annotations
 import base64
 import json
 import logging
+import traceback
 from collections.abc import AsyncIterator, Generator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -215,3 +216,31 @@ async def test_url_credentials_never_reach_another_origin(
     assert URL_SECRET not in str(caught.value) and URL_SECRET not in caplog.text
     sent = {e["headers"].get("authorization") for e in hostile.entries(tag) if e["method"] == "POST"}
     assert sent == {BASIC}  # every request to the server's own origin carried them
+
+
+@pytest.mark.parametrize("case", ["another-origin", "method-changing", "loop", "invalid"])
+async def test_a_refused_redirect_names_the_endpoint_without_its_password(
+    hostile: HostileServer, tag: str, case: str
+) -> None:
+    """An endpoint given as ``http://user:s3cret@host/...``: each refusal names it as the user knows it,
+    without ``user:s3cret@`` (neither in the message nor anywhere in the traceback)."""
+    url = hostile.url(tag)
+    where = _path(hostile, tag)
+    async with no_leaks(), listener() as elsewhere:
+        location, status, says = {
+            "another-origin": (elsewhere.url, 307, f"{url} redirected POST to another origin"),
+            "method-changing": (f"{where}&redirected=1", 302, f"{url} answered POST with an HTTP 302"),
+            "loop": (
+                where,
+                307,
+                f"{url} redirected POST more than 3 times; an MCP endpoint does not move: "
+                "connect to its final URL directly",
+            ),
+            "invalid": ("http://h:abc/", 307, f"{url} redirected POST to an invalid URL 'http://h:abc/'"),
+        }[case]
+        secret_url = url.replace("http://", "http://user:s3cret@", 1)
+        async with Client(secret_url, mode="legacy", timeout=5) as client:
+            with anyio.fail_after(BOUND), pytest.raises(ProtocolError) as caught:
+                await client.call_tool("redirect", {"status": status, "location": location})
+    assert says in str(caught.value)
+    assert "s3cret" not in "".join(traceback.format_exception(caught.value))

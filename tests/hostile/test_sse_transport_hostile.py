@@ -8,6 +8,7 @@ endpoint that starts answering 404 after the handshake.
 from __future__ import annotations
 
 import json
+import traceback
 import zlib
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -16,7 +17,7 @@ import anyio
 import pytest
 from anyio.abc import SocketStream
 
-from mcp_client import Client, MCPConnectionError, ProtocolError, SessionExpiredError
+from mcp_client import Client, MCPClientError, MCPConnectionError, ProtocolError, SessionExpiredError
 from mcp_client._transports.http_sse import SSETransport
 from mcp_client.types import ElicitResult
 from tests.hostile.test_memory import peak_memory
@@ -393,3 +394,170 @@ async def test_an_answer_the_server_never_acknowledges_ends_at_the_timeout(
                 assert result.content == []
                 while "did not acknowledge a response within 1s" not in caplog.text:  # noqa: ASYNC110
                     await anyio.sleep(0.05)  # the warning is the event
+
+
+# ---------------------------------------------------------------------- a URL with user:password@
+
+
+def _with_password(url: str) -> str:
+    return url.replace("http://", "http://user:s3cret@", 1)
+
+
+def _get_answered(head: bytes) -> Handler:
+    async def handle(stream: SocketStream, method: str, path: str, body: bytes, server: Server) -> None:
+        await stream.send(head)
+
+    return handle
+
+
+def _post_answered(head: bytes) -> Handler:
+    async def respond(stream: SocketStream, message: dict[str, object], server: Server) -> bool:
+        if message.get("method") != "tools/call":
+            return False
+        await stream.send(head)
+        return True
+
+    return answered_post(respond)
+
+
+_TEXT_500 = b"HTTP/1.1 500 Internal Server Error\r\ncontent-length: 4\r\n\r\nboom"
+_CONNECT_FAILURES = {
+    "no-endpoint-event": (stream_then(None), '{url} sent no "endpoint" event within 1 s'),
+    "closed-before-endpoint": (stream_then(None, close=True), "{url} closed its event stream"),
+    "endpoint-elsewhere": (
+        stream_then("http://127.0.0.1:1/messages"),
+        "{url} named an endpoint on another origin (http://127.0.0.1:1); refused",
+    ),
+    "endpoint-not-a-url": (stream_then("http://h:abc/x"), "{url} named an endpoint that is not a URL: "),
+    "message-before-endpoint": (
+        stream_then(None, extra=b"event: message\ndata: {}\n\n"),
+        "{url} sent a 'message' event before its \"endpoint\" event",
+    ),
+    "get-refused": (
+        _get_answered(_TEXT_500),
+        "{url} answered the event stream's GET with HTTP 500 Internal Server Error",
+    ),
+    "get-not-a-stream": (
+        _get_answered(b"HTTP/1.1 200 OK\r\ncontent-type: text/html\r\ncontent-length: 0\r\n\r\n"),
+        "{url} answered the event stream's GET with text/html, not an event stream",
+    ),
+    "event-too-large": (
+        stream_then(None, extra=b"event: message\ndata: " + b"x" * 70_000),
+        "{url} sent an SSE event larger than 65536 bytes",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_CONNECT_FAILURES))
+async def test_a_failed_connect_names_the_server_without_its_password(case: str) -> None:
+    handler, says = _CONNECT_FAILURES[case]
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with serving(handler) as server:
+            transport = SSETransport(_with_password(server.url), timeout=1, max_message_bytes=65536)
+            assert transport.label == server.url
+            with pytest.raises((MCPConnectionError, ProtocolError)) as caught:
+                async with Client(transport, mode="legacy"):
+                    pass
+    assert says.format(url=server.url) in str(caught.value), str(caught.value)
+    assert "s3cret" not in "".join(traceback.format_exception(caught.value))
+
+
+_CALL_FAILURES = {
+    "post-404": (
+        _post_answered(b"HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n"),
+        "{url} no longer knows our session (HTTP 404 from {origin}/messages?sessionId=abc); connect again",
+    ),
+    "post-500": (
+        _post_answered(_TEXT_500),
+        "HTTP 500 Internal Server Error from {origin}/messages?sessionId=abc: boom",
+    ),
+    "post-too-large": (
+        _post_answered(b"HTTP/1.1 500 Whatever\r\ncontent-length: 70000\r\n\r\n" + b"x" * 70_000),
+        "{origin}/messages?sessionId=abc sent a message larger than 65536 bytes",
+    ),
+    "post-connection-lost": (
+        _post_answered(b"HTTP/1.1 200 OK\r\ncontent-length: 10\r\n\r\nshort"),
+        "the connection to {url} failed: ",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(_CALL_FAILURES))
+async def test_a_failed_call_names_the_server_and_its_endpoint_without_the_password(case: str) -> None:
+    handler, says = _CALL_FAILURES[case]
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with serving(handler) as server:
+            transport = SSETransport(_with_password(server.url), timeout=5, max_message_bytes=65536)
+            async with Client(transport, mode="legacy", timeout=10, reconnect=False) as client:
+                with pytest.raises(MCPClientError) as caught:
+                    await client.call_tool("echo", {})
+    origin = f"http://127.0.0.1:{server.port}"
+    assert says.format(url=server.url, origin=origin) in str(caught.value), str(caught.value)
+    assert "s3cret" not in "".join(traceback.format_exception(caught.value))
+
+
+async def test_the_log_names_the_server_without_its_password(caplog: pytest.LogCaptureFixture) -> None:
+    """A malformed message, a stray response and a notification never acknowledged: log lines naming
+    the server as shown."""
+
+    async def respond(stream: SocketStream, message: dict[str, object], server: Server) -> bool:
+        if message.get("method") != "tools/call" or server.event_stream is None:
+            return False
+        await accepted(stream)
+        await server.event_stream.send(b"event: message\ndata: {not json\n\n")
+        stray = b'event: message\ndata: {"jsonrpc": "2.0", "id": 424242, "result": {}}\n\n'
+        await server.event_stream.send(stray)  # a response for no request of ours
+        await answer_on_stream(server, json.dumps(message).encode())
+        return True
+
+    async def handle(stream: SocketStream, method: str, path: str, body: bytes, server: Server) -> None:
+        if method == "POST" and json.loads(body).get("method") == "notifications/cancelled":
+            await anyio.sleep_forever()  # never acknowledged
+        await answered_post(respond)(stream, method, path, body, server)
+
+    caplog.set_level("DEBUG", logger="mcp_client")
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with serving(handle) as server:
+            transport = SSETransport(_with_password(server.url), timeout=1)
+            async with Client(transport, mode="legacy", timeout=10) as client:
+                assert (await client.call_tool("echo", {})).content[0].text == "ok"  # type: ignore[union-attr]
+                await client._session.transport.send(  # pyright: ignore[reportPrivateUsage]
+                    {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 99}}, {}
+                )
+    lines = [record.getMessage() for record in caplog.records if record.name.startswith("mcp_client")]
+    assert any(line.startswith(f"{server.url}: ignoring a malformed message") for line in lines), lines
+    assert f"{server.url}: ignoring a response for unknown request 424242" in lines, lines
+    assert f"{server.url} did not acknowledge a notifications/cancelled within 1s" in lines, lines
+    assert not [line for line in lines if "s3cret" in line]
+
+
+async def test_a_call_cut_short_by_closing_names_the_server_without_its_password() -> None:
+    """The client closes while a call waits for its answer: the call fails saying so."""
+
+    async def respond(stream: SocketStream, message: dict[str, object], server: Server) -> bool:
+        if message.get("method") != "tools/call":
+            return False
+        server.posts.append(message)
+        await accepted(stream)  # and never answered
+        return True
+
+    failures: list[BaseException] = []
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with serving(answered_post(respond)) as server, anyio.create_task_group() as tasks:
+            transport = SSETransport(_with_password(server.url), timeout=60)
+            async with Client(transport, mode="legacy", timeout=60) as client:
+
+                async def call() -> None:
+                    try:
+                        await client.call_tool("echo", {})
+                    except MCPClientError as exc:
+                        failures.append(exc)
+
+                tasks.start_soon(call)
+                with anyio.fail_after(TEST_TIMEOUT):
+                    while not [p for p in server.posts if p.get("method") == "tools/call"]:  # noqa: ASYNC110
+                        await anyio.sleep(0.05)
+    (failure,) = failures
+    assert isinstance(failure, MCPConnectionError)
+    assert str(failure) == f"the connection to {server.url} was closed"
+    assert "s3cret" not in "".join(traceback.format_exception(failure))
