@@ -221,6 +221,8 @@ async def test_at_a_terminal_the_person_is_asked_and_what_is_printed_meanwhile_w
                 except ToolCallDenied as denied:
                     outcomes.append(f"{number}: denied: {denied.note}")
 
+            assert text_of(await client.call_tool("count_notes")) == "ran count_notes"  # read-only
+            assert shown.getvalue() == ""  # not asked about
             group.start_soon(delete, 1)
             await wait_for(shown, "Run this tool call?")
             group.start_soon(delete, 2)  # asked after the first is answered: one prompt at a time
@@ -239,7 +241,7 @@ async def test_at_a_terminal_the_person_is_asked_and_what_is_printed_meanwhile_w
             assert first.index("a line above the status") > denied_at
             terminal.write("o\n\n")
     assert outcomes == ["1: denied: not that one", "2: ran delete_note"]
-    assert notes.runs == ["delete_note"]
+    assert notes.runs == ["count_notes", "delete_note"]
     lines.print(Text("view [info] after"))  # no prompt on screen: printed at once
     assert shown.getvalue().endswith("view [info] after\n")
 

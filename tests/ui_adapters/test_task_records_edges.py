@@ -13,7 +13,7 @@ from typing import Any
 import anyio
 import pytest
 
-from mcp_client import Client
+from mcp_client import Client, TaskLostError
 from ui_adapters import MemoryStore, QuestionBroker, QuestionNotPendingError
 from ui_adapters.broker.tasks import DamagedTaskRecordError, StoredTask, TaskOutcome
 
@@ -258,3 +258,30 @@ async def test_a_stopped_workers_task_keeps_its_question_for_the_worker_that_res
                 outcome = await second.task_outcome(task.id)
     assert (outcome.status, outcome.worker, outcome.error) == ("completed", second.worker, None)
     assert outcome.result is not None and outcome.result.content[0].text == "Hi, Lin!"  # type: ignore[union-attr]
+
+
+async def test_a_task_the_server_no_longer_knows_is_stored_as_lost_when_taken_over(
+    fastmcp_tasks_url: str,
+) -> None:
+    store = MemoryStore()
+    broker = QuestionBroker(store=store, lease=5)
+    saved = {**SAVED, "taskId": "gone-1", "server": fastmcp_tasks_url}
+    record = {
+        "id": "gone-1",
+        "tool": "ask_name",
+        "server": fastmcp_tasks_url,
+        "worker": "dead",
+        "saved": saved,
+    }
+    with anyio.fail_after(BOUND * 2):
+        async with broker, Client(fastmcp_tasks_url, tasks=True, elicitation_callback=broker) as client:
+            await store.put_record("task", "gone-1", record)
+            with pytest.raises(TaskLostError) as lost:
+                await broker.resume_task("gone-1", client)
+            outcome = await broker.task_outcome("gone-1")
+            assert await broker.stored_tasks() == []  # taken off the store, once
+    assert outcome is not None
+    assert (outcome.id, outcome.tool, outcome.status, outcome.result, outcome.error, outcome.worker) == (
+        "gone-1", "ask_name", "lost", None, str(lost.value), broker.worker
+    )  # fmt: skip
+    assert outcome.error
