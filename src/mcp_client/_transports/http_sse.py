@@ -87,7 +87,8 @@ class SSETransport(Transport):
         http_client: httpx2.AsyncClient | None = None,
         http_options: HttpOptions | None = None,
     ) -> None:
-        self.url, self._url_auth = take_credentials(url)  # httpx2 never sees user:password@ (it logs URLs)
+        bare, self._url_auth = take_credentials(url)  # httpx2 never sees user:password@ (it logs URLs)
+        self.url: str = bare
         self._request_auth: httpx2.Auth | None = None  # set on open: the URL's credentials, or the client's
         self._shown = without_credentials(url)  # what names the server: never its password
         self._http_options = http_options or DEFAULT_HTTP_OPTIONS
