@@ -44,6 +44,56 @@ def test_a_command_string_is_not_mistaken_for_a_url() -> None:
         Client("python server.py")
 
 
+def test_each_misgiven_option_is_refused_with_the_message_that_says_what_to_pass() -> None:
+    """The whole message, as the app's developer reads it: the option, what it takes, what was given."""
+    from mcp_client import StreamableHTTPTransport
+
+    def refusal(kind: type[Exception], **options: Any) -> str:
+        server = options.pop("server", "http://127.0.0.1:9/mcp")
+        with pytest.raises(kind) as caught:
+            Client(server, **options)
+        return str(caught.value)
+
+    assert refusal(ValueError, mode="2025-11-25") == (
+        "mode must be one of 'legacy', 'auto', '2026-07-28'; got '2025-11-25'"
+    )
+    assert refusal(ValueError, input_required_max_rounds=-1) == "input_required_max_rounds must be 0 or more"
+    Client("http://127.0.0.1:9/mcp", input_required_max_rounds=0)  # none at all is a choice
+    assert refusal(ValueError, log_level="verbose") == (
+        "log level must be one of debug, info, notice, warning, error, critical, alert, emergency; "
+        "got 'verbose'"
+    )
+    assert refusal(ValueError, transport="websocket") == (
+        "transport must be one of 'auto', 'http', 'sse'; got 'websocket'"
+    )
+    stdio = StdioServerParameters("python", args=["server.py"])
+    assert refusal(ValueError, server=stdio, transport="sse") == (
+        "transport='sse' applies to a URL only; the server given is StdioServerParameters"
+    )
+    assert refusal(ValueError, server=stdio, headers={"X-Team": "bistro"}, auth=_RecordingAuth()) == (
+        "headers and auth cannot apply to a stdio server (StdioServerParameters): they only apply to "
+        "HTTP servers"
+    )
+    assert refusal(ValueError, server=stdio, verify=False) == (
+        "verify/cert/proxy/trust_env/httpx_client_factory cannot apply to a stdio server "
+        "(StdioServerParameters): they only apply to HTTP servers"
+    )
+    ready = StreamableHTTPTransport("http://127.0.0.1:9/mcp")
+    assert refusal(ValueError, server=ready, auth=_RecordingAuth(), trust_env=False) == (
+        "auth and verify/cert/proxy/trust_env/httpx_client_factory cannot apply to a ready transport: "
+        "pass them to the transport itself, e.g. StreamableHTTPTransport(url, headers=..., auth=..., "
+        "http_options=HttpOptions(verify=...)), or give Client the URL instead"
+    )
+    assert refusal(TypeError, server=b"http://127.0.0.1:9/mcp") == (
+        "server must be a URL string, a StdioServerParameters, a Transport or a server object (the official "
+        "SDK's MCPServer, fastmcp's FastMCP); got bytes. For any other ASGI app, use InProcessTransport(app)"
+    )
+    assert refusal(ValueError, server="python server.py") == (
+        "server must be an http:// or https:// URL, a StdioServerParameters or a transport; got "
+        "'python server.py'. For a command, use StdioServerParameters(command, args=[...])."
+    )
+
+
 async def test_using_a_client_outside_async_with_says_how() -> None:
     from mcp_client import ClientStateError
 
@@ -263,6 +313,27 @@ async def test_an_httpx_auth_with_its_own_async_flow_sees_every_response(
         assert text_of(await client.call_tool("echo", {"text": "hi"})) == "hi"
     assert ("POST", 200, "Bearer from-async") in auth.seen
     assert all(header == "Bearer from-async" and status < 400 for _, status, header in auth.seen), auth.seen
+
+
+class _AsyncFlowOnTheObject(httpx.Auth):
+    """An httpx.Auth whose ``async_auth_flow`` is set on the object, not defined by its class."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, int]] = []
+        self.async_auth_flow = self._flow  # type: ignore[method-assign]
+
+    async def _flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
+        request.headers["Authorization"] = "Bearer set-on-the-object"
+        response = yield request
+        self.seen.append((request.method, response.status_code))
+
+
+async def test_an_async_auth_flow_set_on_the_object_is_the_one_run(guide_http_url: str) -> None:
+    """Not httpx.Auth's default (which the class alone would give): the object's own flow signs."""
+    auth = _AsyncFlowOnTheObject()
+    async with Client(guide_http_url, mode="2026-07-28", auth=auth) as client:
+        assert text_of(await client.call_tool("echo", {"text": "hi"})) == "hi"
+    assert ("POST", 200) in auth.seen
 
 
 def test_an_auth_that_is_no_auth_is_refused_naming_what_to_pass() -> None:

@@ -7,6 +7,7 @@ server's app; and no listening socket in this process at any time.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Generator
 from typing import Annotated, Any
@@ -251,6 +252,44 @@ async def test_auth_signs_every_in_process_request(mode: str) -> None:
             assert text_of(await client.call_tool("count", {"steps": 1})) == "counted 1"
     assert "POST" in by_object.methods
     assert "POST" in by_app.methods and seen and set(seen) == {"Bearer in-process"}
+
+
+@pytest.mark.parametrize("given", ["mapping", "Implementation"])
+async def test_the_client_info_given_is_what_the_server_is_told(given: str) -> None:
+    """``client_info=`` as a mapping (checked as an ``Implementation``) or an ``Implementation``: the
+    ``initialize`` the server receives names it, and the default ``mcp-client`` when none is given."""
+    from mcp_client.types import Implementation
+
+    told: list[Any] = []
+
+    def recording() -> Any:
+        inner = make_server().streamable_http_app()  # one app per connection: its manager runs once
+
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            async def reading() -> Any:
+                message = await receive()
+                if b'"initialize"' in message.get("body", b""):
+                    told.append(json.loads(message["body"])["params"]["clientInfo"])
+                return message
+
+            await inner(scope, reading, send)
+
+        return app
+
+    info = {"name": "bistro-app", "version": "2.1", "title": "Bistro"}
+    with anyio.fail_after(TEST_TIMEOUT):
+        client_info = info if given == "mapping" else Implementation.model_validate(info)
+        async with Client(InProcessTransport(recording()), mode="legacy", client_info=client_info) as client:
+            assert text_of(await client.call_tool("count", {"steps": 1})) == "counted 1"
+        async with Client(InProcessTransport(recording()), mode="legacy") as client:
+            assert text_of(await client.call_tool("count", {"steps": 1})) == "counted 1"
+    assert told[0] == info
+    assert told[1]["name"] == "mcp-client" and told[1]["version"]
+
+
+def test_a_client_info_that_is_no_implementation_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"Implementation\nname\n  Field required"):
+        Client(make_server(), client_info={"version": "2.1"})
 
 
 def test_network_options_for_an_in_process_server_are_refused() -> None:
