@@ -59,6 +59,7 @@ def test_each_misgiven_option_is_refused_with_the_message_that_says_what_to_pass
     )
     assert refusal(ValueError, input_required_max_rounds=-1) == "input_required_max_rounds must be 0 or more"
     Client("http://127.0.0.1:9/mcp", input_required_max_rounds=0)  # none at all is a choice
+    Client("https://mcp.example.test/mcp")  # both schemes are URLs
     assert refusal(ValueError, log_level="verbose") == (
         "log level must be one of debug, info, notice, warning, error, critical, alert, emergency; "
         "got 'verbose'"

@@ -21,7 +21,7 @@ from mcp_types import CreateMessageResult, ListRootsResult, SamplingMessage
 from mcp_types import TextContent as ServerText
 from pydantic import BaseModel
 
-from mcp_client import Client, ClientRequestContext
+from mcp_client import Client, ClientRequestContext, ProtocolError
 from mcp_client._transports.in_process import InProcessTransport
 from mcp_client.types import ListRootsResult as ClientRoots
 from mcp_client.types import Root, TextContent
@@ -290,6 +290,34 @@ async def test_the_client_info_given_is_what_the_server_is_told(given: str) -> N
 def test_a_client_info_that_is_no_implementation_is_refused() -> None:
     with pytest.raises(ValueError, match=r"Implementation\nname\n  Field required"):
         Client(make_server(), client_info={"version": "2.1"})
+
+
+@pytest.mark.parametrize("mode", ERAS)
+async def test_headers_reach_an_in_process_server(mode: str) -> None:
+    """``headers=`` apply in process as over the network: the tool reads the one the app set."""
+    server = make_server()
+
+    @server.tool()
+    def team(ctx: Context) -> str:
+        return f"team={(ctx.headers or {}).get('x-team')}"
+
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with Client(server, mode=mode, headers={"X-Team": "bistro"}) as client:
+            assert text_of(await client.call_tool("team", {})) == "team=bistro"
+
+
+async def test_max_message_bytes_bounds_an_in_process_answer() -> None:
+    server = make_server()
+
+    @server.tool()
+    def menu() -> str:
+        return "x" * 20000
+
+    with anyio.fail_after(TEST_TIMEOUT):
+        with pytest.raises(ProtocolError) as caught:
+            async with Client(server, mode="legacy", max_message_bytes=8192) as client:
+                await client.call_tool("menu", {})
+    assert "sent an SSE event larger than 8192 bytes" in str(caught.value), caught.value
 
 
 def test_network_options_for_an_in_process_server_are_refused() -> None:
