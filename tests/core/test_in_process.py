@@ -320,6 +320,39 @@ async def test_max_message_bytes_bounds_an_in_process_answer() -> None:
     assert "sent an SSE event larger than 8192 bytes" in str(caught.value), caught.value
 
 
+async def test_timeout_bounds_an_in_process_servers_acknowledgement(caplog: pytest.LogCaptureFixture) -> None:
+    """``timeout=`` applies in process too: an app that never acknowledges ``notifications/initialized``
+    holds the handshake for that long, not for the default 30 s."""
+    server = make_server()
+    build = server.streamable_http_app
+
+    def stalling() -> Any:
+        inner = build()
+
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            if scope["type"] == "http" and scope["method"] == "POST":
+                first = await receive()
+                if b'"notifications/initialized"' in first.get("body", b""):
+                    await anyio.sleep_forever()
+                replayed = [first]
+
+                async def replay() -> Any:
+                    return replayed.pop() if replayed else await receive()
+
+                await inner(scope, replay, send)
+                return
+            await inner(scope, receive, send)
+
+        return app
+
+    server.streamable_http_app = stalling  # type: ignore[method-assign]
+    caplog.set_level("WARNING", logger="mcp_client")
+    with anyio.fail_after(TEST_TIMEOUT - 10):
+        async with Client(server, mode="legacy", timeout=1) as client:
+            assert text_of(await client.call_tool("count", {"steps": 1})) == "counted 1"
+    assert "did not acknowledge a notifications/initialized within 1s" in caplog.text, caplog.text
+
+
 def test_network_options_for_an_in_process_server_are_refused() -> None:
     with pytest.raises(ValueError) as caught:
         Client(make_server(), verify=False)
