@@ -316,12 +316,15 @@ async def test_an_httpx_auth_with_its_own_async_flow_sees_every_response(
     assert all(header == "Bearer from-async" and status < 400 for _, status, header in auth.seen), auth.seen
 
 
-class _AsyncFlowOnTheObject(httpx.Auth):
-    """An httpx.Auth whose ``async_auth_flow`` is set on the object, not defined by its class."""
+class _AsyncFlowOnTheObject:
+    """An auth whose ``async_auth_flow`` is set on the object, not defined by its class."""
 
     def __init__(self) -> None:
         self.seen: list[tuple[str, int]] = []
         self.async_auth_flow = self._flow  # type: ignore[method-assign]
+
+    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        yield request  # unsigned: the one run must be the async flow
 
     async def _flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
         request.headers["Authorization"] = "Bearer set-on-the-object"
@@ -329,9 +332,18 @@ class _AsyncFlowOnTheObject(httpx.Auth):
         self.seen.append((request.method, response.status_code))
 
 
-async def test_an_async_auth_flow_set_on_the_object_is_the_one_run(guide_http_url: str) -> None:
+class _HttpxAsyncFlowOnTheObject(_AsyncFlowOnTheObject, httpx.Auth):
+    """The same on an httpx.Auth, whose class alone would give httpx's default ``async_auth_flow``."""
+
+
+@pytest.mark.parametrize(
+    "auth_class", [_HttpxAsyncFlowOnTheObject, _AsyncFlowOnTheObject], ids=["httpx", "plain"]
+)
+async def test_an_async_auth_flow_set_on_the_object_is_the_one_run(
+    guide_http_url: str, auth_class: type[_AsyncFlowOnTheObject]
+) -> None:
     """Not httpx.Auth's default (which the class alone would give): the object's own flow signs."""
-    auth = _AsyncFlowOnTheObject()
+    auth = auth_class()
     async with Client(guide_http_url, mode="2026-07-28", auth=auth) as client:
         assert text_of(await client.call_tool("echo", {"text": "hi"})) == "hi"
     assert ("POST", 200) in auth.seen
@@ -354,9 +366,25 @@ class _PlainAuth:
         yield request
 
 
-async def test_an_object_with_only_an_auth_flow_is_an_auth(guide_http_url: str, era: str) -> None:
+class _SlotsAuth:
+    """The same with ``__slots__``: an object without a ``__dict__``."""
+
+    __slots__ = ("methods",)
+
+    def __init__(self) -> None:
+        self.methods: list[str] = []
+
+    def auth_flow(self, request: httpx2.Request) -> Generator[httpx2.Request, httpx2.Response, None]:
+        self.methods.append(request.method)
+        yield request
+
+
+@pytest.mark.parametrize("auth_class", [_PlainAuth, _SlotsAuth], ids=["plain", "slots"])
+async def test_an_object_with_only_an_auth_flow_is_an_auth(
+    guide_http_url: str, era: str, auth_class: type[_PlainAuth]
+) -> None:
     """No httpx class and no ``requires_*`` flags: the flow alone is enough, and runs on every request."""
-    plain = _PlainAuth()
+    plain = auth_class()
     async with Client(guide_http_url, mode=era, auth=plain) as client:
         assert text_of(await client.call_tool("echo", {"text": "hi"})) == "hi"
     assert "POST" in plain.methods
