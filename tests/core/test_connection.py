@@ -367,7 +367,7 @@ class _PlainAuth:
 
 
 class _SlotsAuth:
-    """The same with ``__slots__``: an object without a ``__dict__``."""
+    """With ``__slots__`` (an object without a ``__dict__``) and an ``async_auth_flow`` of its own."""
 
     __slots__ = ("methods",)
 
@@ -375,6 +375,11 @@ class _SlotsAuth:
         self.methods: list[str] = []
 
     def auth_flow(self, request: httpx2.Request) -> Generator[httpx2.Request, httpx2.Response, None]:
+        yield request  # not the one run: the async flow is
+
+    async def async_auth_flow(
+        self, request: httpx2.Request
+    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         self.methods.append(request.method)
         yield request
 

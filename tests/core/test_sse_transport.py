@@ -137,7 +137,8 @@ async def test_sse_chosen_explicitly(features_sse: str) -> None:
         async with Client(features_sse, transport="sse", headers={"X-Team": "bistro"}, auth=auth) as client:
             assert (client.transport_kind, client.era) == ("sse", "legacy")
             assert text_of(await client.call_tool("count", {"steps": 1, "interval": 0})) == "counted to 1"
-    assert ("GET", "bistro") in auth.sent and ("POST", "bistro") in auth.sent  # the options went along
+    assert auth.sent[0] == ("GET", "bistro")  # straight to the event stream: no streamable HTTP tried
+    assert ("POST", "bistro") in auth.sent  # the options went along
 
 
 async def test_streamable_http_chosen_explicitly(features_http: str, features_sse: str) -> None:
