@@ -336,11 +336,23 @@ class _HttpxAsyncFlowOnTheObject(_AsyncFlowOnTheObject, httpx.Auth):
     """The same on an httpx.Auth, whose class alone would give httpx's default ``async_auth_flow``."""
 
 
+class _Delegating:
+    """A proxy around such an auth, its attributes (the flows too) found by ``__getattr__``."""
+
+    def __init__(self) -> None:
+        self.inner = _AsyncFlowOnTheObject()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
 @pytest.mark.parametrize(
-    "auth_class", [_HttpxAsyncFlowOnTheObject, _AsyncFlowOnTheObject], ids=["httpx", "plain"]
+    "auth_class",
+    [_HttpxAsyncFlowOnTheObject, _AsyncFlowOnTheObject, _Delegating],
+    ids=["httpx", "plain", "proxy"],
 )
 async def test_an_async_auth_flow_set_on_the_object_is_the_one_run(
-    guide_http_url: str, auth_class: type[_AsyncFlowOnTheObject]
+    guide_http_url: str, auth_class: type[Any]
 ) -> None:
     """Not httpx.Auth's default (which the class alone would give): the object's own flow signs."""
     auth = auth_class()
