@@ -256,8 +256,8 @@ async def test_the_refusal_names_the_server_without_the_urls_password() -> None:
     assert url.partition("://")[2].split("/")[0] in message  # the host and port still say which
 
 
-class _Peek(httpx.Auth):
-    """No flag: is a 401's body there anyway?"""
+class _PlainPeek:
+    """No flag, not even the attribute (no httpx class): is a 401's body there anyway?"""
 
     def __init__(self) -> None:
         self.bodies: list[str] = []
@@ -270,9 +270,16 @@ class _Peek(httpx.Auth):
             self.bodies.append(type(exc).__name__)
 
 
-async def test_without_the_flag_no_body_is_read_for_the_flow(nonce_url: str) -> None:
+class _Peek(_PlainPeek, httpx.Auth):
+    """No flag (httpx.Auth's own ``requires_response_body = False``)."""
+
+
+@pytest.mark.parametrize("peek_class", [_Peek, _PlainPeek], ids=["httpx", "plain"])
+async def test_without_the_flag_no_body_is_read_for_the_flow(
+    nonce_url: str, peek_class: type[_PlainPeek]
+) -> None:
     """The common path buffers nothing: the flow is sent the response as it streams in."""
-    peek = _Peek()
+    peek = peek_class()
     with anyio.fail_after(BOUND), pytest.raises(MCPConnectionError, match="HTTP 401") as caught:
         async with Client(nonce_url, mode="legacy", auth=peek, timeout=BOUND):
             pass
@@ -350,3 +357,19 @@ def test_auth_beside_the_apps_own_client_is_refused_naming_the_fix(transport_nam
         f"{transport_name}(auth=..., http_client=...): the transport sends with your client, so give "
         "the auth to it instead: httpx2.AsyncClient(auth=...)"
     )
+
+
+async def test_the_apps_own_client_reads_the_flows_bodies_within_the_transports_limit() -> None:
+    """``StreamableHTTPTransport(url, http_client=..., max_message_bytes=N)``: the client's own auth has
+    its bodies read within N too, not within the default limit."""
+    from mcp_client import StreamableHTTPTransport
+
+    auth = Httpx2NonceAuth()
+    with start_http_server("--nonce", "--padding", "200000", script=SIGNED_SERVER) as url:
+        async with httpx2.AsyncClient(auth=auth, timeout=BOUND) as http:
+            transport = StreamableHTTPTransport(url, http_client=http, max_message_bytes=65536)
+            with anyio.fail_after(BOUND), pytest.raises(MCPConnectionError) as caught:
+                async with Client(transport, mode="legacy", timeout=BOUND):
+                    pass
+    assert "sent a body larger than 65536 bytes for the auth flow to read" in str(caught.value), caught.value
+    assert auth.challenges == []

@@ -44,6 +44,57 @@ def test_a_command_string_is_not_mistaken_for_a_url() -> None:
         Client("python server.py")
 
 
+def test_each_misgiven_option_is_refused_with_the_message_that_says_what_to_pass() -> None:
+    """The whole message, as the app's developer reads it: the option, what it takes, what was given."""
+    from mcp_client import StreamableHTTPTransport
+
+    def refusal(kind: type[Exception], **options: Any) -> str:
+        server = options.pop("server", "http://127.0.0.1:9/mcp")
+        with pytest.raises(kind) as caught:
+            Client(server, **options)
+        return str(caught.value)
+
+    assert refusal(ValueError, mode="2025-11-25") == (
+        "mode must be one of 'legacy', 'auto', '2026-07-28'; got '2025-11-25'"
+    )
+    assert refusal(ValueError, input_required_max_rounds=-1) == "input_required_max_rounds must be 0 or more"
+    Client("http://127.0.0.1:9/mcp", input_required_max_rounds=0)  # none at all is a choice
+    Client("https://mcp.example.test/mcp")  # both schemes are URLs
+    assert refusal(ValueError, log_level="verbose") == (
+        "log level must be one of debug, info, notice, warning, error, critical, alert, emergency; "
+        "got 'verbose'"
+    )
+    assert refusal(ValueError, transport="websocket") == (
+        "transport must be one of 'auto', 'http', 'sse'; got 'websocket'"
+    )
+    stdio = StdioServerParameters("python", args=["server.py"])
+    assert refusal(ValueError, server=stdio, transport="sse") == (
+        "transport='sse' applies to a URL only; the server given is StdioServerParameters"
+    )
+    assert refusal(ValueError, server=stdio, headers={"X-Team": "bistro"}, auth=_RecordingAuth()) == (
+        "headers and auth cannot apply to a stdio server (StdioServerParameters): they only apply to "
+        "HTTP servers"
+    )
+    assert refusal(ValueError, server=stdio, verify=False) == (
+        "verify/cert/proxy/trust_env/httpx_client_factory cannot apply to a stdio server "
+        "(StdioServerParameters): they only apply to HTTP servers"
+    )
+    ready = StreamableHTTPTransport("http://127.0.0.1:9/mcp")
+    assert refusal(ValueError, server=ready, auth=_RecordingAuth(), trust_env=False) == (
+        "auth and verify/cert/proxy/trust_env/httpx_client_factory cannot apply to a ready transport: "
+        "pass them to the transport itself, e.g. StreamableHTTPTransport(url, headers=..., auth=..., "
+        "http_options=HttpOptions(verify=...)), or give Client the URL instead"
+    )
+    assert refusal(TypeError, server=b"http://127.0.0.1:9/mcp") == (
+        "server must be a URL string, a StdioServerParameters, a Transport or a server object (the official "
+        "SDK's MCPServer, fastmcp's FastMCP); got bytes. For any other ASGI app, use InProcessTransport(app)"
+    )
+    assert refusal(ValueError, server="python server.py") == (
+        "server must be an http:// or https:// URL, a StdioServerParameters or a transport; got "
+        "'python server.py'. For a command, use StdioServerParameters(command, args=[...])."
+    )
+
+
 async def test_using_a_client_outside_async_with_says_how() -> None:
     from mcp_client import ClientStateError
 
@@ -267,6 +318,51 @@ async def test_an_httpx_auth_with_its_own_async_flow_sees_every_response(
     assert all(header == "Bearer from-async" and status < 400 for _, status, header in auth.seen), auth.seen
 
 
+class _AsyncFlowOnTheObject:
+    """An auth whose ``async_auth_flow`` is set on the object, not defined by its class."""
+
+    def __init__(self) -> None:
+        self.seen: list[tuple[str, int]] = []
+        self.async_auth_flow = self._flow  # type: ignore[method-assign]
+
+    def auth_flow(self, request: httpx.Request) -> Generator[httpx.Request, httpx.Response, None]:
+        yield request  # unsigned: the one run must be the async flow
+
+    async def _flow(self, request: httpx.Request) -> AsyncGenerator[httpx.Request, httpx.Response]:
+        request.headers["Authorization"] = "Bearer set-on-the-object"
+        response = yield request
+        self.seen.append((request.method, response.status_code))
+
+
+class _HttpxAsyncFlowOnTheObject(_AsyncFlowOnTheObject, httpx.Auth):
+    """The same on an httpx.Auth, whose class alone would give httpx's default ``async_auth_flow``."""
+
+
+class _Delegating:
+    """A proxy around such an auth, its attributes (the flows too) found by ``__getattr__``."""
+
+    def __init__(self) -> None:
+        self.inner = _AsyncFlowOnTheObject()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+
+@pytest.mark.parametrize(
+    "auth_class",
+    [_HttpxAsyncFlowOnTheObject, _AsyncFlowOnTheObject, _Delegating],
+    ids=["httpx", "plain", "proxy"],
+)
+async def test_an_async_auth_flow_set_on_the_object_is_the_one_run(
+    guide_http_url: str, auth_class: type[Any]
+) -> None:
+    """Not httpx.Auth's default (which the class alone would give): the object's own flow signs."""
+    auth = auth_class()
+    async with Client(guide_http_url, mode="2026-07-28", auth=auth) as client:
+        assert text_of(await client.call_tool("echo", {"text": "hi"})) == "hi"
+    assert ("POST", 200) in auth.seen
+
+
 def test_an_auth_that_is_no_auth_is_refused_naming_what_to_pass() -> None:
     refusal = r"auth must be an httpx2\.Auth .* or an httpx\.Auth subclass .*got str"
     with pytest.raises(TypeError, match=refusal):
@@ -284,9 +380,30 @@ class _PlainAuth:
         yield request
 
 
-async def test_an_object_with_only_an_auth_flow_is_an_auth(guide_http_url: str, era: str) -> None:
+class _SlotsAuth:
+    """With ``__slots__`` (an object without a ``__dict__``) and an ``async_auth_flow`` of its own."""
+
+    __slots__ = ("methods",)
+
+    def __init__(self) -> None:
+        self.methods: list[str] = []
+
+    def auth_flow(self, request: httpx2.Request) -> Generator[httpx2.Request, httpx2.Response, None]:
+        yield request  # not the one run: the async flow is
+
+    async def async_auth_flow(
+        self, request: httpx2.Request
+    ) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        self.methods.append(request.method)
+        yield request
+
+
+@pytest.mark.parametrize("auth_class", [_PlainAuth, _SlotsAuth], ids=["plain", "slots"])
+async def test_an_object_with_only_an_auth_flow_is_an_auth(
+    guide_http_url: str, era: str, auth_class: type[_PlainAuth]
+) -> None:
     """No httpx class and no ``requires_*`` flags: the flow alone is enough, and runs on every request."""
-    plain = _PlainAuth()
+    plain = auth_class()
     async with Client(guide_http_url, mode=era, auth=plain) as client:
         assert text_of(await client.call_tool("echo", {"text": "hi"})) == "hi"
     assert "POST" in plain.methods

@@ -7,6 +7,7 @@ server's app; and no listening socket in this process at any time.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Generator
 from typing import Annotated, Any
@@ -20,7 +21,7 @@ from mcp_types import CreateMessageResult, ListRootsResult, SamplingMessage
 from mcp_types import TextContent as ServerText
 from pydantic import BaseModel
 
-from mcp_client import Client, ClientRequestContext
+from mcp_client import Client, ClientRequestContext, ProtocolError
 from mcp_client._transports.in_process import InProcessTransport
 from mcp_client.types import ListRootsResult as ClientRoots
 from mcp_client.types import Root, TextContent
@@ -251,6 +252,105 @@ async def test_auth_signs_every_in_process_request(mode: str) -> None:
             assert text_of(await client.call_tool("count", {"steps": 1})) == "counted 1"
     assert "POST" in by_object.methods
     assert "POST" in by_app.methods and seen and set(seen) == {"Bearer in-process"}
+
+
+@pytest.mark.parametrize("given", ["mapping", "Implementation"])
+async def test_the_client_info_given_is_what_the_server_is_told(given: str) -> None:
+    """``client_info=`` as a mapping (checked as an ``Implementation``) or an ``Implementation``: the
+    ``initialize`` the server receives names it, and the default ``mcp-client`` when none is given."""
+    from mcp_client.types import Implementation
+
+    told: list[Any] = []
+
+    def recording() -> Any:
+        inner = make_server().streamable_http_app()  # one app per connection: its manager runs once
+
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            async def reading() -> Any:
+                message = await receive()
+                if b'"initialize"' in message.get("body", b""):
+                    told.append(json.loads(message["body"])["params"]["clientInfo"])
+                return message
+
+            await inner(scope, reading, send)
+
+        return app
+
+    info = {"name": "bistro-app", "version": "2.1", "title": "Bistro"}
+    with anyio.fail_after(TEST_TIMEOUT):
+        client_info = info if given == "mapping" else Implementation.model_validate(info)
+        async with Client(InProcessTransport(recording()), mode="legacy", client_info=client_info) as client:
+            assert text_of(await client.call_tool("count", {"steps": 1})) == "counted 1"
+        async with Client(InProcessTransport(recording()), mode="legacy") as client:
+            assert text_of(await client.call_tool("count", {"steps": 1})) == "counted 1"
+    assert told[0] == info
+    assert told[1]["name"] == "mcp-client" and told[1]["version"]
+
+
+def test_a_client_info_that_is_no_implementation_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"Implementation\nname\n  Field required"):
+        Client(make_server(), client_info={"version": "2.1"})
+
+
+@pytest.mark.parametrize("mode", ERAS)
+async def test_headers_reach_an_in_process_server(mode: str) -> None:
+    """``headers=`` apply in process as over the network: the tool reads the one the app set."""
+    server = make_server()
+
+    @server.tool()
+    def team(ctx: Context) -> str:
+        return f"team={(ctx.headers or {}).get('x-team')}"
+
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with Client(server, mode=mode, headers={"X-Team": "bistro"}) as client:
+            assert text_of(await client.call_tool("team", {})) == "team=bistro"
+
+
+async def test_max_message_bytes_bounds_an_in_process_answer() -> None:
+    server = make_server()
+
+    @server.tool()
+    def menu() -> str:
+        return "x" * 20000
+
+    with anyio.fail_after(TEST_TIMEOUT):
+        with pytest.raises(ProtocolError) as caught:
+            async with Client(server, mode="legacy", max_message_bytes=8192) as client:
+                await client.call_tool("menu", {})
+    assert "sent an SSE event larger than 8192 bytes" in str(caught.value), caught.value
+
+
+async def test_timeout_bounds_an_in_process_servers_acknowledgement(caplog: pytest.LogCaptureFixture) -> None:
+    """``timeout=`` applies in process too: an app that never acknowledges ``notifications/initialized``
+    holds the handshake for that long, not for the default 30 s."""
+    server = make_server()
+    build = server.streamable_http_app
+
+    def stalling() -> Any:
+        inner = build()
+
+        async def app(scope: Any, receive: Any, send: Any) -> None:
+            if scope["type"] == "http" and scope["method"] == "POST":
+                first = await receive()
+                if b'"notifications/initialized"' in first.get("body", b""):
+                    await anyio.sleep_forever()
+                replayed = [first]
+
+                async def replay() -> Any:
+                    return replayed.pop() if replayed else await receive()
+
+                await inner(scope, replay, send)
+                return
+            await inner(scope, receive, send)
+
+        return app
+
+    server.streamable_http_app = stalling  # type: ignore[method-assign]
+    caplog.set_level("WARNING", logger="mcp_client")
+    with anyio.fail_after(TEST_TIMEOUT - 10):
+        async with Client(server, mode="legacy", timeout=1) as client:
+            assert text_of(await client.call_tool("count", {"steps": 1})) == "counted 1"
+    assert "did not acknowledge a notifications/initialized within 1s" in caplog.text, caplog.text
 
 
 def test_network_options_for_an_in_process_server_are_refused() -> None:

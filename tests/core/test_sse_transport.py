@@ -6,7 +6,7 @@ POSTs, progress arrives on the stream, and a cancelled call tells the server.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Any
 
 import anyio
@@ -119,11 +119,42 @@ async def test_a_plain_url_falls_back_to_sse(
     assert "serves the older HTTP+SSE transport" in caplog.text
 
 
+class _Signing:
+    """An auth flow that signs each request and notes which went through it."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str | None]] = []
+
+    def auth_flow(self, request: Any) -> Generator[Any, Any, None]:
+        request.headers["Authorization"] = "Bearer chosen"
+        self.sent.append((request.method, request.headers.get("x-team")))
+        yield request
+
+
 async def test_sse_chosen_explicitly(features_sse: str) -> None:
+    auth = _Signing()
     with anyio.fail_after(TEST_TIMEOUT):
-        async with Client(features_sse, transport="sse") as client:
+        async with Client(features_sse, transport="sse", headers={"X-Team": "bistro"}, auth=auth) as client:
             assert (client.transport_kind, client.era) == ("sse", "legacy")
             assert text_of(await client.call_tool("count", {"steps": 1, "interval": 0})) == "counted to 1"
+    assert auth.sent[0] == ("GET", "bistro")  # straight to the event stream: no streamable HTTP tried
+    assert ("POST", "bistro") in auth.sent  # the options went along
+
+
+async def test_streamable_http_chosen_explicitly(features_http: str, features_sse: str) -> None:
+    """``transport="http"``: streamable HTTP with the options given, and no fallback to HTTP+SSE."""
+    auth = _Signing()
+    with anyio.fail_after(TEST_TIMEOUT):
+        async with Client(
+            features_http, transport="http", mode="legacy", headers={"X-Team": "bistro"}, auth=auth
+        ) as client:
+            assert client.transport_kind == "http"
+            assert text_of(await client.call_tool("count", {"steps": 1, "interval": 0})) == "counted to 1"
+    assert ("POST", "bistro") in auth.sent
+    with anyio.fail_after(TEST_TIMEOUT), pytest.raises(MCPClientError) as caught:
+        async with Client(features_sse, transport="http", mode="legacy"):
+            pass
+    assert "HTTP 405" in str(caught.value) and "HTTP+SSE" not in str(caught.value), caught.value
 
 
 async def test_a_streamable_server_stays_on_streamable_http(features_http: str) -> None:
