@@ -109,11 +109,12 @@ class StreamableHTTPTransport:
         max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES,
         http_client: httpx2.AsyncClient | None = None,
         http_options: HttpOptions | None = None,
+        label: str | None = None,
     ) -> None:
         bare, self._url_auth = take_credentials(url)  # httpx2 never sees user:password@ (it logs URLs)
         self.url: str = bare
         self._request_auth: httpx2.Auth | None = None  # set on open: the URL's credentials, or the client's
-        self._shown = without_credentials(url)  # what names the server: never its password
+        self._shown = label or without_credentials(url)  # what names the server: never its password
         self._http_options = http_options or DEFAULT_HTTP_OPTIONS
         self._extra_headers = dict(headers or {})
         self._auth = as_httpx2_auth(auth, max_body_bytes=max_message_bytes)

@@ -111,6 +111,7 @@ class InProcessTransport(DelegatingTransport):
             timeout=timeout,
             max_message_bytes=max_message_bytes,
             http_client=client,
+            label=self._label,  # not the made-up origin the app is told it serves
         )
         self._client = client
         self._carrier = self._http
