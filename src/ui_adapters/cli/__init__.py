@@ -334,13 +334,35 @@ async def _run_everyone(
     return await run(everyone, out, err, as_json=as_json)
 
 
+_SECRET_HEADER_WORDS = ("authorization", "cookie", "token", "secret", "key", "password")
+
+
 def _with_yes(command_line: Sequence[str], command: str) -> str:
     """This command line again with ``--yes`` after ``command`` (``call``, ``apps``): what to run to
-    skip the approval."""
+    skip the approval.
+
+    Never with a secret in it (stderr ends up in CI logs and terminal scrollback): a URL's
+    ``user:password@`` is left out and a credential header's value (``--header "Authorization: ..."``)
+    shown as ``***``, and the line then says to put them back.
+    """
+    from ui_adapters.broker.stores import redact_server
+
     words = [PROGRAM, *command_line]
     if command in words:
         words.insert(words.index(command) + 1, "--yes")
-    return shlex.join(words)
+    shown: list[str] = []
+    for before, word in zip(["", *words], words, strict=False):
+        name, colon, _value = word.partition(":")
+        if before == "--header" and colon and any(w in name.lower() for w in _SECRET_HEADER_WORDS):
+            shown.append(f"{name}: ***")
+        elif word.startswith("--header=") and any(w in name.lower() for w in _SECRET_HEADER_WORDS):
+            shown.append(f"{name}: ***")
+        else:
+            shown.append(redact_server(word))
+    line = shlex.join(shown)
+    if shown != words:
+        line += " (with your credentials put back: left out here)"
+    return line
 
 
 def _no_more(words: list[str], command: str) -> None:
