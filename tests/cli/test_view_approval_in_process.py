@@ -109,9 +109,10 @@ async def test_without_a_terminal_a_call_not_marked_read_only_is_refused_and_sai
     assert notes.runs == ["count_notes"]  # nothing refused reached the server
     assert str(denied.value) == (  # what the view is answered
         "the call of tool 'delete_note' on notes was denied (ask=\"unless_read_only\": the server does "
-        "not mark it read-only) and not sent to the server: the user refused it; the user said: nobody "
-        "to ask: mcp-client apps runs without a terminal and without --yes"
+        "not mark it read-only) and not sent to the server: nobody decided: no terminal to ask on; run "
+        "mcp-client apps with --yes to allow the view's tool calls"
     )
+    assert not denied.value.by_user and denied.value.unanswered
     said = shown.getvalue().splitlines()
     assert said[0] == (
         "The view called delete_note on notes, which the server does not mark read-only: refused, as "

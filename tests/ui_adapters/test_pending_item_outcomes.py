@@ -23,7 +23,11 @@ pytestmark = pytest.mark.anyio
 @pytest.mark.parametrize(
     ("entry", "status", "result"),
     [
-        ({"status": "timed-out", "result": None}, "timed-out", ApprovalResult(decision="deny")),
+        (  # nobody answered: not a person's refusal (asked=False)
+            {"status": "timed-out", "result": None},
+            "timed-out",
+            ApprovalResult(decision="deny", note="nobody answered", asked=False),
+        ),
         (
             {"status": "denied", "result": {"decision": "deny", "note": "not prod"}},
             "denied",
