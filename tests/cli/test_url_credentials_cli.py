@@ -57,15 +57,24 @@ def test_wrong_url_credentials_fail_naming_the_server_without_them(basic_auth_ur
     assert "log in" not in done.stderr.lower() and "login" not in done.stderr.lower()
 
 
-def test_the_yes_advice_leaves_the_credentials_out(basic_auth_url: str) -> None:
+@pytest.mark.parametrize(
+    ("header", "shown"),
+    [
+        (["--header", "X-Api-Key: k3y-value"], "--header 'X-Api-Key: ***'"),
+        (["--header=X-Api-Key: k3y-value"], "'--header=X-Api-Key: ***'"),
+    ],
+)
+def test_the_yes_advice_leaves_the_credentials_out(
+    basic_auth_url: str, header: list[str], shown: str
+) -> None:
     """No terminal to ask on: the refusal repeats the command with ``--yes``, but not the URL's password
     nor a credential header's value (stderr ends up in CI logs), and says to put them back."""
     secret_url = basic_auth_url.replace("http://", "http://user:s3cret@")
-    done = run_cli("call", secret_url, "--header", "X-Api-Key: k3y-value", "write_note", "text=hi", yes=False)
+    done = run_cli("call", secret_url, *header, "write_note", "text=hi", yes=False)
     assert done.returncode == 4, done.stderr
     assert "s3cret" not in done.stderr and "k3y-value" not in done.stderr
     said = " ".join(done.stderr.split())
     assert (
-        f"pass --yes: mcp-client call --yes {basic_auth_url} --header 'X-Api-Key: ***' write_note text=hi "
+        f"pass --yes: mcp-client call --yes {basic_auth_url} {shown} write_note text=hi "
         "(with your credentials put back: left out here)"
     ) in said, said

@@ -352,10 +352,9 @@ def _with_yes(command_line: Sequence[str], command: str) -> str:
         words.insert(words.index(command) + 1, "--yes")
     shown: list[str] = []
     for before, word in zip(["", *words], words, strict=False):
+        is_header = before == "--header" or word.startswith("--header=")
         name, colon, _value = word.partition(":")
-        if before == "--header" and colon and any(w in name.lower() for w in _SECRET_HEADER_WORDS):
-            shown.append(f"{name}: ***")
-        elif word.startswith("--header=") and any(w in name.lower() for w in _SECRET_HEADER_WORDS):
+        if is_header and colon and any(w in name.lower() for w in _SECRET_HEADER_WORDS):
             shown.append(f"{name}: ***")
         else:
             shown.append(redact_server(word))

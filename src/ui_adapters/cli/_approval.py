@@ -93,8 +93,8 @@ async def check_call(
 
 def is_read_only(tool: Tool) -> bool:
     """The server marks the tool read-only (``readOnlyHint: true``, a JSON boolean): its claim."""
-    annotations: object = tool.annotations
-    return isinstance(annotations, Mapping) and annotations.get("readOnlyHint") is True  # pyright: ignore[reportUnknownMemberType]
+    annotations = _annotations(tool)
+    return annotations is not None and annotations.get("readOnlyHint") is True
 
 
 async def ask_before_call(
